@@ -1,0 +1,55 @@
+# Two commands on a fresh machine: `make simulate` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# Debian packages the test suite drives for real: speech (espeak-ng, aplay), sound checks (sox),
+# the terminal test (tmux) and the browser tests (chromium).
+DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
+
+.PHONY: simulate run test lint typecheck unit bench system-deps clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+simulate: $(STAMP)
+	$(BIN)/uno-companion simulate $(ARGS)
+
+run: $(STAMP)
+	$(BIN)/uno-companion run $(ARGS)
+
+# Installs the Debian packages when run as root; otherwise says what is missing.
+system-deps:
+	@missing=""; for p in $(DEBIAN_TEST_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "Missing Debian packages:$$missing (run 'sudo make system-deps')"; \
+	    if [ "$$CI" = true ]; then exit 1; fi; \
+	  fi; \
+	fi
+
+lint: $(STAMP)
+	$(BIN)/ruff check companion tests
+	$(BIN)/ruff format --check companion tests
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test: system-deps $(STAMP) lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python -m tests.bench $(ARGS)
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info

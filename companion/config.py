@@ -72,6 +72,12 @@ class RulesConfig:
         False, "play Extrême with a classic deck: +2 and +4 become 2 and 4 presses"
     )
     elimination: bool = option(False, "000 §X.I 'Jeu défi': players at the target are eliminated")
+    coup_extreme_resume: str = option(
+        "next",
+        "000 §X Coup Extrême: play goes on with the player after the attacker ('next', the "
+        "rule's sentence) or the one after that ('second', the rule's parenthesis)",
+        choices=("next", "second"),
+    )
     uno_reminder: bool = option(True, "remind a player whose hand is estimated at one card")
 
 

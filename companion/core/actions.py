@@ -1,0 +1,177 @@
+"""Actions: named requests with a JSON payload, turned into table events.
+
+The phone page posts ``{"action": "table.play", "payload": {...}}`` and a script line is parsed
+into the same pair, so both go through one validation: wrong types, unknown fields, over-long
+strings and numbers out of range are refused with an :class:`ActionError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .errors import ActionError
+from .events import (
+    CARD_KINDS,
+    COLOURS,
+    CallUno,
+    CardsSeen,
+    ContreUno,
+    Eliminate,
+    Event,
+    Jam,
+    Play,
+    Press,
+    Reload,
+    RoundWon,
+    SetHand,
+    Setup,
+    StartRound,
+    Suggestion,
+    Undo,
+)
+
+MAX_TEXT = 40
+
+# JSON schema of each table action's payload: also what /api/openapi.json publishes.
+_PLAYER = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
+_COLOUR = {"type": "string", "enum": list(COLOURS)}
+_CARD = {"type": "string", "enum": list(CARD_KINDS)}
+
+
+def _obj(required: list[str], **props: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
+    "table.setup": _obj(
+        ["players"],
+        players={"type": "array", "items": _PLAYER, "minItems": 2, "maxItems": 10},
+        dealer=_PLAYER,
+    ),
+    "table.start_round": _obj([], start_card=_CARD, colour=_COLOUR, dealer=_PLAYER),
+    "table.press": _obj([], player=_PLAYER),
+    "table.play": _obj(
+        ["card"],
+        card=_CARD,
+        colour=_COLOUR,
+        player=_PLAYER,
+        target=_PLAYER,
+        count={"type": "integer", "minimum": 1, "maximum": 108},
+        value={"type": "integer", "minimum": 0, "maximum": 9},
+    ),
+    "table.call_uno": _obj(["player"], player=_PLAYER),
+    "table.contre_uno": _obj(["player"], player=_PLAYER),
+    "table.suggestion": _obj(["player"], player=_PLAYER),
+    "table.reload": _obj([], cards={"type": "integer", "minimum": 0, "maximum": 200}),
+    "table.cards_seen": _obj(["cards"], cards={"type": "integer", "minimum": 0, "maximum": 108}),
+    "table.jam": _obj([]),
+    "table.set_hand": _obj(
+        ["player", "cards"], player=_PLAYER, cards={"type": "integer", "minimum": 0, "maximum": 108}
+    ),
+    "table.round_won": _obj(["player"], player=_PLAYER),
+    "table.eliminate": _obj(["player"], player=_PLAYER),
+    "table.undo": _obj([]),
+}
+
+
+def validate_payload(schema: Mapping[str, Any], payload: Any, where: str = "") -> dict[str, Any]:
+    """Check ``payload`` against the small JSON-schema subset used above."""
+    if not isinstance(payload, dict):
+        raise ActionError("bad_payload", "the payload must be a JSON object", {"field": where})
+    props: Mapping[str, Any] = schema["properties"]
+    for key in payload:
+        if key not in props:
+            raise ActionError(
+                "unknown_field",
+                f"unknown field {key!r} (allowed: {', '.join(props) or 'none'})",
+                {"field": str(key)[:MAX_TEXT]},
+            )
+    for key in schema["required"]:
+        if payload.get(key) is None:
+            raise ActionError("missing_field", f"field {key!r} is required", {"field": key})
+    for key, value in payload.items():
+        if value is not None:
+            _check(props[key], value, key)
+    return {k: v for k, v in payload.items() if v is not None}
+
+
+def _check(schema: Mapping[str, Any], value: Any, field: str) -> None:
+    kind = schema["type"]
+    ok = {
+        "string": isinstance(value, str),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "boolean": isinstance(value, bool),
+        "array": isinstance(value, list),
+        "object": isinstance(value, dict),
+    }[kind]
+    if not ok:
+        raise ActionError(
+            "bad_type", f"field {field!r} must be {kind}", {"field": field, "type": kind}
+        )
+    if kind == "string":
+        if not schema.get("minLength", 0) <= len(value.strip()) <= schema.get("maxLength", 1000):
+            raise ActionError(
+                "bad_length",
+                f"field {field!r} must have {schema.get('minLength', 0)} to "
+                f"{schema.get('maxLength')} characters",
+                {"field": field},
+            )
+        if "enum" in schema and value not in schema["enum"]:
+            raise ActionError(
+                "bad_choice",
+                f"field {field!r} must be one of {', '.join(schema['enum'])}",
+                {"field": field, "choices": ", ".join(schema["enum"])},
+            )
+    elif kind == "integer":
+        if not schema.get("minimum", value) <= value <= schema.get("maximum", value):
+            raise ActionError(
+                "bad_range",
+                f"field {field!r} must be {schema.get('minimum')} to {schema.get('maximum')}",
+                {"field": field, "min": schema.get("minimum", ""), "max": schema.get("maximum", "")},
+            )
+    elif kind == "array":
+        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", 1000):
+            raise ActionError(
+                "bad_length",
+                f"field {field!r} must have {schema.get('minItems')} to "
+                f"{schema.get('maxItems')} items",
+                {"field": field},
+            )
+        for i, item in enumerate(value):
+            _check(schema["items"], item, f"{field}[{i}]")
+
+
+_BUILDERS: dict[str, Callable[[dict[str, Any]], Event]] = {
+    "table.setup": lambda p: Setup(tuple(p["players"]), p.get("dealer")),
+    "table.start_round": lambda p: StartRound(p.get("start_card"), p.get("colour"), p.get("dealer")),
+    "table.press": lambda p: Press(p.get("player")),
+    "table.play": lambda p: Play(
+        p["card"], p.get("colour"), p.get("player"), p.get("target"), p.get("count", 1), p.get("value")
+    ),
+    "table.call_uno": lambda p: CallUno(p["player"]),
+    "table.contre_uno": lambda p: ContreUno(p["player"]),
+    "table.suggestion": lambda p: Suggestion(p["player"]),
+    "table.reload": lambda p: Reload(p.get("cards")),
+    "table.cards_seen": lambda p: CardsSeen(p["cards"]),
+    "table.jam": lambda p: Jam(),
+    "table.set_hand": lambda p: SetHand(p["player"], p["cards"]),
+    "table.round_won": lambda p: RoundWon(p["player"]),
+    "table.eliminate": lambda p: Eliminate(p["player"]),
+    "table.undo": lambda p: Undo(),
+}
+
+
+def table_event(action: str, payload: Any) -> Event:
+    """The table event for ``action`` with ``payload``; raises :class:`ActionError` if invalid."""
+    schema = TABLE_ACTION_SCHEMAS.get(action)
+    if schema is None:
+        raise ActionError(
+            "unknown_action", f"unknown action {action[:MAX_TEXT]!r}", {"action": action[:MAX_TEXT]}, 404
+        )
+    return _BUILDERS[action](validate_payload(schema, payload))

@@ -1,0 +1,26 @@
+"""Errors the core raises for input it cannot accept.
+
+Each carries a catalog key (``errors.<name>`` in :mod:`companion.i18n`) and its parameters so the
+page can show it in the table's language, plus an HTTP-like ``status`` (400 bad input, 404 unknown
+thing, 409 conflicts with the current state). ``str()`` is a readable English sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+class ActionError(ValueError):
+    """Input the core refuses; nothing was changed."""
+
+    def __init__(
+        self,
+        key: str,
+        message: str,
+        params: Mapping[str, str | int] | None = None,
+        status: int = 400,
+    ) -> None:
+        super().__init__(message)
+        self.key = key if key.startswith("errors.") else f"errors.{key}"
+        self.params = dict(params or {})
+        self.status = status

@@ -1,0 +1,160 @@
+"""Events: everything that can happen at the table, as the engine receives it.
+
+A button edge, a tap on a phone and a line of a script all become one of these and are handled to
+completion, one at a time, by :class:`companion.core.table.TableEngine`. Player fields take a name;
+``None`` means "whoever the rules point at" (the player owing a press, else the active player).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+COLOURS = ("red", "yellow", "green", "blue")
+Colour = Literal["red", "yellow", "green", "blue"]
+
+# Cards the engine understands. Extrême deck (000 §X): number, reverse, skip, hit2 (Appuyer 2x),
+# discard_all (Poser Tout), wild (Joker), coup_extreme. UNO Attack options: wild_all_hit,
+# wild_hit_fire. "Extrême with any deck" option: draw2, draw4 become 2 and 4 presses.
+CardKind = Literal[
+    "number",
+    "reverse",
+    "skip",
+    "hit2",
+    "discard_all",
+    "wild",
+    "coup_extreme",
+    "wild_all_hit",
+    "wild_hit_fire",
+    "draw2",
+    "draw4",
+]
+CARD_KINDS: tuple[str, ...] = CardKind.__args__  # type: ignore[attr-defined]
+WILD_KINDS = frozenset({"wild", "coup_extreme", "wild_all_hit", "wild_hit_fire", "draw4"})
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Seat the players (in order, going left) and name the dealer; starts a fresh round."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+
+
+@dataclass(frozen=True)
+class StartRound:
+    """Deal a new round. ``start_card`` is the card turned up to start the discard pile, if known
+    (its effect applies, 000 §V and §X); ``dealer`` None rotates the deal to the left."""
+
+    start_card: CardKind | None = None
+    colour: Colour | None = None
+    dealer: str | None = None
+
+
+@dataclass(frozen=True)
+class Press:
+    """The launcher button was pressed (by ``player``, or by whoever the launcher faces)."""
+
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Play:
+    """``player`` (default: the active player) played a card.
+
+    ``target`` names the Coup Extrême victim; ``count`` is how many cards a Poser Tout laid down
+    (the Poser Tout itself included) so the hand estimate stays right; ``value`` is a number card's
+    figure.
+    """
+
+    card: CardKind
+    colour: Colour | None = None
+    player: str | None = None
+    target: str | None = None
+    count: int = 1
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class CallUno:
+    """``player`` said "UNO!" in time."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class ContreUno:
+    """Someone caught ``player`` who forgot to say UNO (Contre-UNO): 2 presses (000 §X.B)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """``player`` suggested a play to someone else: 4 presses (000 §X.G)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Reload:
+    """The magazine was reshuffled and reloaded with ``cards`` cards (None: the configured load)."""
+
+    cards: int | None = None
+
+
+@dataclass(frozen=True)
+class CardsSeen:
+    """The card-exit sensor counted ``cards`` cards for the last firing (corrects the model)."""
+
+    cards: int
+
+
+@dataclass(frozen=True)
+class Jam:
+    """The card-exit sensor saw no card leave on a firing: a jam or an empty magazine."""
+
+
+@dataclass(frozen=True)
+class SetHand:
+    """Correct the estimate of ``player``'s hand to ``cards`` cards."""
+
+    player: str
+    cards: int
+
+
+@dataclass(frozen=True)
+class RoundWon:
+    """``player`` laid their last card: the round is over."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Eliminate:
+    """``player`` reached the target in a "Jeu défi" game and leaves the table (000 §X.I)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last table event (a mis-tap on a phone)."""
+
+
+Event = (
+    Setup
+    | StartRound
+    | Press
+    | Play
+    | CallUno
+    | ContreUno
+    | Suggestion
+    | Reload
+    | CardsSeen
+    | Jam
+    | SetHand
+    | RoundWon
+    | Eliminate
+    | Undo
+)

@@ -1,0 +1,129 @@
+"""The launcher model: ejection profiles, the magazine and the suspense level.
+
+The real UNO Extrême launcher indexes a disc with unevenly spaced detents; only some presses fire.
+Measured on a real one (field notes, 800 presses): the chance to fire on the k-th press since the
+last firing is about 0.18, 0.50, 0.59, 0.55 and it always fires by the 5th; about 5 cards come out
+per firing, more on the forced 5th. :data:`AUTHENTIC` reproduces that.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .errors import ActionError
+
+
+@dataclass(frozen=True)
+class EjectionProfile:
+    """How the launcher decides whether a press fires and how many cards come out.
+
+    ``fire_chance[k-1]`` is the chance to fire on the k-th press since the last firing; the last
+    entry repeats. ``cards`` is a list of (low, high) uniform draws that are summed for the number
+    of cards per firing; ``forced_extra`` is one more draw added when the firing was certain
+    (chance 1.0 after misses), the bigger burst of the real launcher's forced 5th press.
+    """
+
+    name: str
+    fire_chance: tuple[float, ...]
+    cards: tuple[tuple[int, int], ...]
+    forced_extra: tuple[int, int] = (0, 0)
+
+    def chance(self, press_number: int) -> float:
+        """Chance to fire on press ``press_number`` (1-based) since the last firing."""
+        index = min(press_number, len(self.fire_chance)) - 1
+        return self.fire_chance[max(index, 0)]
+
+    def mean_cards(self) -> float:
+        return sum((lo + hi) / 2 for lo, hi in self.cards)
+
+
+AUTHENTIC = EjectionProfile(
+    name="authentic",
+    fire_chance=(0.18, 0.50, 0.59, 0.55, 1.0),
+    cards=((1, 3), (0, 3), (0, 3)),  # the measured mod's rand(1..3)+rand(0..3)+rand(0..3)
+    forced_extra=(0, 5),
+)
+
+# For young players: fires a little less often early on and never more than 4 cards.
+GENTLE = EjectionProfile(
+    name="gentle",
+    fire_chance=(0.15, 0.35, 0.45, 0.55, 0.7, 1.0),
+    cards=((1, 2), (0, 2)),
+)
+
+
+def fixed_profile(cards: int) -> EjectionProfile:
+    """Fires on every press, always ``cards`` cards: for teaching the rules."""
+    return EjectionProfile(name="fixed", fire_chance=(1.0,), cards=((cards, cards),))
+
+
+@dataclass(frozen=True)
+class Firing:
+    """What one press did: ``cards`` fired (0 = nothing), whether it was forced."""
+
+    fired: bool
+    cards: int
+    forced: bool
+    wanted: int  # cards the profile drew; more than ``cards`` when the magazine ran short
+
+
+class Launcher:
+    """The magazine and the press counter since the last firing.
+
+    ``rng`` is injected so a whole session is reproducible from one seed.
+    """
+
+    def __init__(
+        self, profile: EjectionProfile, magazine: int, low_warning: int, rng: random.Random
+    ) -> None:
+        self.profile = profile
+        self.magazine = magazine
+        self.low_warning = low_warning
+        self.presses_since_fire = 0
+        self._rng = rng
+
+    @property
+    def low(self) -> bool:
+        return self.magazine < self.low_warning
+
+    @property
+    def empty(self) -> bool:
+        return self.magazine <= 0
+
+    def next_chance(self) -> float:
+        """Chance that the next press fires."""
+        return self.profile.chance(self.presses_since_fire + 1)
+
+    def suspense(self) -> float:
+        """0..1: how close the launcher is to firing, for the suspense sound to follow."""
+        return round(self.next_chance(), 3)
+
+    def press(self) -> Firing:
+        """One press of the button. Never takes the magazine below zero."""
+        self.presses_since_fire += 1
+        chance = self.profile.chance(self.presses_since_fire)
+        # Draw even when certain so the random stream does not depend on the chance table.
+        roll = self._rng.random()
+        if roll >= chance:
+            return Firing(fired=False, cards=0, forced=False, wanted=0)
+        forced = chance >= 1.0 and self.presses_since_fire > 1
+        wanted = sum(self._rng.randint(lo, hi) for lo, hi in self.profile.cards)
+        if forced:
+            lo, hi = self.profile.forced_extra
+            wanted += self._rng.randint(lo, hi)
+        self.presses_since_fire = 0
+        cards = min(wanted, max(self.magazine, 0))
+        self.magazine -= cards
+        return Firing(fired=True, cards=cards, forced=forced, wanted=wanted)
+
+    def reload(self, cards: int) -> None:
+        if not 0 <= cards <= 200:
+            raise ActionError(
+                "bad_reload", "a reload is 0 to 200 cards", {"cards": cards}, status=400
+            )
+        self.magazine = cards
+
+    def correct(self, delta: int) -> None:
+        """The card sensor saw ``delta`` more (or fewer) cards than the model fired."""
+        self.magazine = max(0, self.magazine - delta)

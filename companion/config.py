@@ -51,8 +51,9 @@ class TableConfig:
 @dataclass(frozen=True)
 class RulesConfig:
     two_player_rules: bool = option(
-        True, "000 §X.H: with two players Inversion acts as Passer, Passer and Appuyer 2x give "
-        "the turn back"
+        True,
+        "000 §X.H: with two players Inversion acts as Passer, Passer and Appuyer 2x give "
+        "the turn back",
     )
     contre_uno_presses: int = option(
         2, "presses owed for a forgotten UNO (000 §X.B: 2)", min=0, max=10
@@ -89,7 +90,7 @@ class ProfileConfig:
     )
     cards: list[int] = option(
         [1, 3, 0, 3, 0, 3],
-        "cards per firing as pairs (low, high) of uniform draws summed (authentic: 1-3 + 0-3 + 0-3)",
+        "cards per firing: (low, high) pairs of uniform draws, summed (authentic: 1-3, 0-3, 0-3)",
     )
     forced_extra: list[int] = option(
         [0, 5], "extra (low, high) cards added when the firing was forced by the last chance 1.0"
@@ -98,7 +99,9 @@ class ProfileConfig:
 
 @dataclass(frozen=True)
 class LauncherConfig:
-    profile: str = option("authentic", "ejection profile: authentic, gentle, fixed or a custom name")
+    profile: str = option(
+        "authentic", "ejection profile: authentic, gentle, fixed or a custom name"
+    )
     magazine: int = option(80, "cards loaded in the magazine at the start", min=0, max=200)
     low_warning: int = option(20, "warn to reload below this many cards", min=0, max=200)
     fixed_cards: int = option(2, "cards per press for the 'fixed' profile", min=0, max=13)
@@ -145,7 +148,7 @@ def _check_value(tp: Any, value: Any, key: str, meta: Mapping[str, Any], out: li
             out.append(f"{key}: expected a table, got {value!r}")
             return MISSING
         return {k: parse_section(val_tp, v, f"{key}.{k}", out) for k, v in value.items()}
-    if is_dataclass(tp):
+    if isinstance(tp, type) and is_dataclass(tp):
         return parse_section(tp, value, key, out)
     ok = (
         isinstance(value, bool)
@@ -239,11 +242,23 @@ def check_consistency(config: Config) -> list[str]:
             problems.append(f"{where}.fire_chance: needs one or more chances between 0 and 1")
         if len(profile.cards) % 2 or not profile.cards:
             problems.append(f"{where}.cards: needs pairs (low, high)")
-        elif any(lo > hi or lo < 0 for lo, hi in zip(profile.cards[::2], profile.cards[1::2])):
+        elif any(
+            lo > hi or lo < 0
+            for lo, hi in zip(profile.cards[::2], profile.cards[1::2], strict=False)
+        ):
             problems.append(f"{where}.cards: each pair needs 0 <= low <= high")
-        if len(profile.forced_extra) != 2 or not 0 <= profile.forced_extra[0] <= profile.forced_extra[1]:
-            problems.append(f"{where}.forced_extra: needs one pair (low, high) with 0 <= low <= high")
+        if (
+            len(profile.forced_extra) != 2
+            or not 0 <= profile.forced_extra[0] <= profile.forced_extra[1]
+        ):
+            problems.append(
+                f"{where}.forced_extra: needs one pair (low, high) with 0 <= low <= high"
+            )
     return problems
+
+
+def _pairs(values: list[int]) -> list[tuple[int, int]]:
+    return list(zip(values[::2], values[1::2], strict=False))
 
 
 def load_config(path: Path | None) -> Config:
@@ -265,7 +280,8 @@ def describe(cls: type[Any]) -> list[tuple[str, Any, str]]:
     """``(key, default, help)`` for each field of a section, for docs and the example file."""
     rows = []
     for f in fields(cls):
-        default = f.default_factory() if f.default is MISSING else f.default  # type: ignore[misc]
+        factory: Any = f.default_factory
+        default = factory() if f.default is MISSING else f.default
         rows.append((f.name, default, f.metadata.get("help", "")))
     return rows
 
@@ -281,4 +297,3 @@ __all__ = [
     "parse_config",
     "parse_section",
 ]
-

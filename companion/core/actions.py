@@ -133,7 +133,11 @@ def _check(schema: Mapping[str, Any], value: Any, field: str) -> None:
             raise ActionError(
                 "bad_range",
                 f"field {field!r} must be {schema.get('minimum')} to {schema.get('maximum')}",
-                {"field": field, "min": schema.get("minimum", ""), "max": schema.get("maximum", "")},
+                {
+                    "field": field,
+                    "min": schema.get("minimum", ""),
+                    "max": schema.get("maximum", ""),
+                },
             )
     elif kind == "array":
         if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", 1000):
@@ -149,10 +153,17 @@ def _check(schema: Mapping[str, Any], value: Any, field: str) -> None:
 
 _BUILDERS: dict[str, Callable[[dict[str, Any]], Event]] = {
     "table.setup": lambda p: Setup(tuple(p["players"]), p.get("dealer")),
-    "table.start_round": lambda p: StartRound(p.get("start_card"), p.get("colour"), p.get("dealer")),
+    "table.start_round": lambda p: StartRound(
+        p.get("start_card"), p.get("colour"), p.get("dealer")
+    ),
     "table.press": lambda p: Press(p.get("player")),
     "table.play": lambda p: Play(
-        p["card"], p.get("colour"), p.get("player"), p.get("target"), p.get("count", 1), p.get("value")
+        p["card"],
+        p.get("colour"),
+        p.get("player"),
+        p.get("target"),
+        p.get("count", 1),
+        p.get("value"),
     ),
     "table.call_uno": lambda p: CallUno(p["player"]),
     "table.contre_uno": lambda p: ContreUno(p["player"]),
@@ -172,6 +183,9 @@ def table_event(action: str, payload: Any) -> Event:
     schema = TABLE_ACTION_SCHEMAS.get(action)
     if schema is None:
         raise ActionError(
-            "unknown_action", f"unknown action {action[:MAX_TEXT]!r}", {"action": action[:MAX_TEXT]}, 404
+            "unknown_action",
+            f"unknown action {action[:MAX_TEXT]!r}",
+            {"action": action[:MAX_TEXT]},
+            404,
         )
     return _BUILDERS[action](validate_payload(schema, payload))

@@ -167,4 +167,3 @@ def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
         f"unknown command {words[0]!r} (players, dealer, start, press, play, uno, contre-uno, "
         "suggest, reload, seen, jam, hand, won, eliminate, undo)"
     )
-

@@ -462,7 +462,11 @@ class TableEngine:
             entry = st.owed[0]
             if entry.until_fire:
                 return [
-                    Say("table.press_until_fire", {"player": self._name(entry.seat)}, Priority.PROMPT)
+                    Say(
+                        "table.press_until_fire",
+                        {"player": self._name(entry.seat)},
+                        Priority.PROMPT,
+                    )
                 ]
             left = entry.presses - entry.made
             key = "table.press_owed_one" if left == 1 else "table.press_owed"
@@ -666,7 +670,7 @@ class TableEngine:
         if presses == 0:
             return []
         self._owe(seat, presses, reason)
-        params = {"player": self._name(seat), "presses": presses}
+        params: dict[str, str | int] = {"player": self._name(seat), "presses": presses}
         commands: list[Command] = [Say(f"table.{reason}", params, Priority.PENALTY)]
         if len(self.state.owed) == 1:
             commands += self._announce_head_or_turn("turn")

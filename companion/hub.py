@@ -1,0 +1,264 @@
+"""The hub: one thread that runs every input to completion, and fans the results out.
+
+Button edges (device threads), taps (web threads) and script lines all arrive here as work items
+on one queue; the hub's own thread takes them one at a time, hands table events to the engine,
+score actions to the score keeper, and tells every listener what happened (Mopidy-style: the
+devices turn and fire, the voice speaks, the page's event streams wake up). Listeners run on the
+hub thread, so they must only queue work of their own and return at once.
+
+Actions that belong to adapters (turret calibration, test fire, volume...) are registered by the
+composition root with :meth:`Hub.register_action`, so this module imports no adapter.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.core.actions import TABLE_ACTION_SCHEMAS, table_event, validate_payload
+from companion.core.errors import ActionError
+from companion.core.events import Event
+from companion.core.table import Outcome, TableEngine
+
+log = logging.getLogger(__name__)
+
+ActionHandler = Callable[[dict[str, Any]], None]
+StatusProvider = Callable[[], dict[str, Any]]
+
+
+class Listener(Protocol):
+    """Something that reacts to handled events; called on the hub thread, must not block."""
+
+    def on_outcome(self, outcome: Outcome) -> None: ...
+
+
+@dataclass(frozen=True)
+class RegisteredAction:
+    schema: dict[str, Any]
+    handler: ActionHandler
+    section: str  # which part of the state it changes: table, score, device, settings
+
+
+class Subscription:
+    """Change notices for one reader (an open event stream). Never blocks the hub: when the
+    reader falls behind, older notices are dropped; a notice only says "look again"."""
+
+    def __init__(self, hub: Hub, depth: int = 64) -> None:
+        self._hub = hub
+        self._queue: queue.Queue[dict[str, Any]] = queue.Queue(depth)
+
+    def notify(self, notice: dict[str, Any]) -> None:
+        while True:
+            try:
+                self._queue.put_nowait(notice)
+                return
+            except queue.Full:
+                try:
+                    self._queue.get_nowait()
+                except queue.Empty:
+                    pass
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self._hub._unsubscribe(self)
+
+
+class Hub:
+    """Owns the table engine and runs all inputs on one thread."""
+
+    def __init__(self, engine: TableEngine, *, dispatch_timeout: float = 5.0) -> None:
+        self.engine = engine
+        self.revision = 0
+        self._dispatch_timeout = dispatch_timeout
+        self._work: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
+        self._listeners: list[Listener] = []
+        self._subscriptions: list[Subscription] = []
+        self._subs_lock = threading.Lock()
+        self._actions: dict[str, RegisteredAction] = {}
+        self._status: dict[str, StatusProvider] = {}
+        self._thread: threading.Thread | None = None
+        self._state_cache: dict[str, Any] | None = None
+        self._state_lock = threading.Lock()
+        for name, schema in TABLE_ACTION_SCHEMAS.items():
+            self._actions[name] = RegisteredAction(schema, self._table_action(name), "table")
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self._thread is not None:
+            self._work.put(None)
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            item = self._work.get()
+            if item is None:
+                return
+            work, future = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(work())
+            except BaseException as exc:  # handed to the caller, never kills the hub thread
+                future.set_exception(exc)
+                if not isinstance(exc, ActionError):
+                    log.exception("error while handling an input")
+
+    def call(self, work: Callable[[], Any]) -> Future[Any]:
+        """Run ``work`` on the hub thread; the future completes when it has run."""
+        future: Future[Any] = Future()
+        if self._thread is None or threading.current_thread() is self._thread:
+            # Not started (scripts, tests), or already on the hub thread: run inline.
+            try:
+                future.set_result(work())
+            except BaseException as exc:
+                future.set_exception(exc)
+            return future
+        self._work.put((work, future))
+        return future
+
+    # ------------------------------------------------------------------ inputs
+
+    def post(self, event: Event) -> Future[Any]:
+        """Queue a table event (from a button); returns at once."""
+        return self.call(lambda: self._handle_event(event))
+
+    def dispatch(
+        self, action: str, payload: Any, expected_revision: int | None = None
+    ) -> dict[str, Any]:
+        """Run a named action and wait for it; returns the new state.
+
+        Raises :class:`ActionError` for bad input, an unknown action, or (status 409) when
+        ``expected_revision`` is not the current one: another phone changed things first.
+        """
+        registered = self._actions.get(action)
+        if registered is None:
+            name = str(action)[:40]
+            raise ActionError("unknown_action", f"unknown action {name!r}", {"action": name}, 404)
+        clean = validate_payload(registered.schema, payload)
+
+        def work() -> None:
+            if expected_revision is not None and expected_revision != self.revision:
+                raise ActionError(
+                    "stale",
+                    "someone else changed this first: look again and retry",
+                    {"revision": self.revision},
+                    status=409,
+                )
+            registered.handler(clean)
+
+        self.call(work).result(timeout=self._dispatch_timeout)
+        return self.state()
+
+    def _table_action(self, name: str) -> ActionHandler:
+        def handler(payload: dict[str, Any]) -> None:
+            self._handle_event(table_event(name, payload))
+
+        return handler
+
+    def _handle_event(self, event: Event) -> Outcome:
+        outcome = self.engine.handle(event)
+        for listener in list(self._listeners):
+            try:
+                listener.on_outcome(outcome)
+            except Exception:
+                log.exception("listener %r failed", listener)
+        self.changed("table")
+        return outcome
+
+    # ------------------------------------------------------------------ outputs
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def register_action(
+        self, name: str, schema: dict[str, Any], handler: ActionHandler, section: str
+    ) -> None:
+        """Add an action (run on the hub thread; call :meth:`changed` is done for you)."""
+
+        def run_and_notify(payload: dict[str, Any]) -> None:
+            handler(payload)
+            self.changed(section)
+
+        self._actions[name] = RegisteredAction(schema, run_and_notify, section)
+
+    def register_status(self, section: str, provider: StatusProvider) -> None:
+        """Add a part of the state (``device``, ``score``, ``settings``...)."""
+        self._status[section] = provider
+
+    def changed(self, section: str) -> None:
+        """Something in ``section`` changed: bump the revision and wake every reader."""
+        self.revision += 1
+        with self._state_lock:
+            self._state_cache = None
+        notice = {"revision": self.revision, "section": section}
+        with self._subs_lock:
+            subscriptions = list(self._subscriptions)
+        for sub in subscriptions:
+            sub.notify(notice)
+
+    def state(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; cached until the next change."""
+        with self._state_lock:
+            if self._state_cache is not None:
+                return self._state_cache
+        # Built on the hub thread so it never sees an event half handled.
+        state: dict[str, Any] = self.call(self._build_state).result(self._dispatch_timeout)
+        with self._state_lock:
+            if state["revision"] == self.revision:  # not overtaken by a change meanwhile
+                self._state_cache = state
+        return state
+
+    def _build_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {"revision": self.revision, "table": self.engine.snapshot()}
+        for section, provider in self._status.items():
+            try:
+                state[section] = provider()
+            except Exception:
+                log.exception("status of %s failed", section)
+                state[section] = {"error": True}
+        return state
+
+    def subscribe(self) -> Subscription:
+        sub = Subscription(self)
+        with self._subs_lock:
+            self._subscriptions.append(sub)
+        return sub
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        with self._subs_lock:
+            if sub in self._subscriptions:
+                self._subscriptions.remove(sub)
+
+    @property
+    def subscribers(self) -> int:
+        with self._subs_lock:
+            return len(self._subscriptions)
+
+    def action_schemas(self) -> dict[str, dict[str, Any]]:
+        return {name: action.schema for name, action in self._actions.items()}
+
+    @contextmanager
+    def running(self) -> Iterator[Hub]:
+        self.start()
+        try:
+            yield self
+        finally:
+            self.stop()

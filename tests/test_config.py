@@ -1,0 +1,77 @@
+"""The configuration file: defaults, the example file, and clear errors for bad values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.config import Config, ConfigError, load_config, parse_config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_defaults_are_valid():
+    config = load_config(None)
+    assert config == Config()
+    assert config.launcher.low_warning == 20  # the Tabletop Simulator mod's threshold
+    assert config.rules.contre_uno_presses == 2 and config.rules.suggestion_presses == 4
+
+
+def test_example_file_loads():
+    config = load_config(ROOT / "config.example.toml")
+    assert config.table.language in ("fr", "en")
+    assert "hardware" in config.extra and "speech" in config.extra and "web" in config.extra
+
+
+def test_every_problem_is_listed_with_key_and_allowed_values():
+    with pytest.raises(ConfigError) as err:
+        parse_config(
+            {
+                "table": {"players": ["A", "B"], "language": "de", "sead": 1},
+                "rules": {"stacking": "yes", "contre_uno_presses": 99},
+                "launcher": {
+                    "profile": "mine",
+                    "profiles": {"mine": {"fire_chance": [1.5], "cards": [3]}},
+                },
+                "sound": {},
+            }
+        )
+    text = str(err.value)
+    assert "table.language: 'de' is not one of fr, en" in text
+    assert "table.sead: unknown key (allowed: players, dealer, language, seed)" in text
+    assert "rules.stacking: expected true or false, got 'yes'" in text
+    assert "rules.contre_uno_presses: 99 is above the maximum 10" in text
+    assert "sound: unknown section" in text
+    assert "launcher.profiles.mine.fire_chance: needs one or more chances between 0 and 1" in text
+    assert "launcher.profiles.mine.cards: needs pairs (low, high)" in text
+    assert len(err.value.problems) == 7
+
+
+def test_custom_profile_is_used(tmp_path: Path):
+    from companion.core.table import TableEngine
+
+    path = tmp_path / "c.toml"
+    path.write_text(
+        '[launcher]\nprofile = "always3"\n'
+        "[launcher.profiles.always3]\nfire_chance = [1.0]\ncards = [3, 3]\n",
+        encoding="utf-8",
+    )
+    engine = TableEngine.from_config(load_config(path), seed=1)
+    from companion.core.events import Press
+
+    assert engine.handle(Press()).fired == 3
+
+
+def test_unreadable_and_malformed_files(tmp_path: Path):
+    with pytest.raises(ConfigError, match="cannot read the file"):
+        load_config(tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table\nplayers = 1", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(bad)
+
+
+def test_dealer_must_be_a_player():
+    with pytest.raises(ConfigError, match="table.dealer: 'Zed' is not one of table.players"):
+        parse_config({"table": {"players": ["A", "B"], "dealer": "Zed"}})

@@ -17,7 +17,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -59,10 +59,8 @@ class Subscription:
                 self._queue.put_nowait(notice)
                 return
             except queue.Full:
-                try:
+                with suppress(queue.Empty):
                     self._queue.get_nowait()
-                except queue.Empty:
-                    pass
 
     def get(self, timeout: float) -> dict[str, Any] | None:
         try:

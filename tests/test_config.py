@@ -73,5 +73,5 @@ def test_unreadable_and_malformed_files(tmp_path: Path):
 
 
 def test_dealer_must_be_a_player():
-    with pytest.raises(ConfigError, match="table.dealer: 'Zed' is not one of table.players"):
+    with pytest.raises(ConfigError, match=r"table\.dealer: 'Zed' is not one of table\.players"):
         parse_config({"table": {"players": ["A", "B"], "dealer": "Zed"}})

@@ -21,7 +21,7 @@ def test_defaults_are_valid():
 def test_example_file_loads():
     config = load_config(ROOT / "config.example.toml")
     assert config.table.language in ("fr", "en")
-    assert "hardware" in config.extra and "speech" in config.extra and "web" in config.extra
+    assert config.launcher.profiles["party"].fire_chance == [0.3, 0.6, 1.0]
 
 
 def test_every_problem_is_listed_with_key_and_allowed_values():

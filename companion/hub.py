@@ -122,8 +122,7 @@ class Hub:
     def call(self, work: Callable[[], Any]) -> Future[Any]:
         """Run ``work`` on the hub thread; the future completes when it has run."""
         future: Future[Any] = Future()
-        if self._thread is None or threading.current_thread() is self._thread:
-            # Not started (scripts, tests), or already on the hub thread: run inline.
+        if self._thread is None:  # not started (scripts, tests): run inline, same guarantees
             try:
                 future.set_result(work())
             except BaseException as exc:
@@ -217,8 +216,12 @@ class Hub:
         with self._state_lock:
             if self._state_cache is not None:
                 return self._state_cache
-        # Built on the hub thread so it never sees an event half handled.
-        state: dict[str, Any] = self.call(self._build_state).result(self._dispatch_timeout)
+        # Built on the hub thread so it never sees an event half handled. An input posted from
+        # the hub thread itself (a listener) is queued behind the current one, never nested.
+        if threading.current_thread() is self._thread:
+            state = self._build_state()
+        else:
+            state = self.call(self._build_state).result(self._dispatch_timeout)
         with self._state_lock:
             if state["revision"] == self.revision:  # not overtaken by a change meanwhile
                 self._state_cache = state

@@ -19,7 +19,8 @@ from companion.core.session import LineError, run_script
 from companion.core.table import TableEngine
 from companion.i18n import Catalog
 
-from .common import add_config_argument, choose_seed, load_or_exit
+from .common import choose_seed, load_or_exit
+from .run import add_daemon_arguments
 
 
 def register(subparsers: Any) -> None:
@@ -29,7 +30,7 @@ def register(subparsers: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_config_argument(parser)
+    add_daemon_arguments(parser)
     parser.add_argument("--script", help="script file to replay ('-' for standard input)")
     parser.add_argument("--seed", type=int, default=None, help="launcher random seed")
     parser.add_argument("--strict", action="store_true", help="stop at the first bad line")
@@ -40,9 +41,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     config = load_or_exit(args.config)
     if args.script is None:
-        from companion.daemon import run_simulation  # the daemon pulls in every adapter
+        from companion.daemon import run_daemon  # the daemon pulls in every adapter
 
-        return run_simulation(config, args)
+        return run_daemon(config, args, simulate=True)
     return run_script_file(config, args)
 
 

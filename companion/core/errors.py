@@ -21,6 +21,6 @@ class ActionError(ValueError):
         status: int = 400,
     ) -> None:
         super().__init__(message)
-        self.key = key if key.startswith("errors.") else f"errors.{key}"
+        self.key = key if "." in key else f"errors.{key}"  # bare names are core errors
         self.params = dict(params or {})
         self.status = status

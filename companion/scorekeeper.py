@@ -1,0 +1,283 @@
+"""The score keeper: score actions on the hub, the score book in memory, every entry on disk.
+
+Each action builds a log entry with the pure :class:`~companion.core.scoring.ScoreBook` (which
+checks it), stores it durably (:meth:`Storage.append_entry` returns once it is on disk) and only
+then applies it to the book in memory, so what the phones see is always what is stored.
+An action may name the game ``revision`` it was based on: if another phone changed the game
+first, it is refused (409) instead of silently overwriting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Any
+
+from companion.core.errors import ActionError
+from companion.core.scoring import (
+    MODES,
+    GameSetup,
+    HandEntry,
+    ScoreBook,
+    ScoringError,
+    StaleWrite,
+    builtin_rulesets,
+    compute_stats,
+    find_ruleset,
+    game_from_csv,
+    game_from_json,
+    teams_across,
+    teams_alternating,
+)
+from companion.core.scoring.model import LogEntry
+from companion.hub import Hub
+
+CURRENT_GAME = "score.current_game"
+MAX_TEXT = 40
+_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
+_REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
+_HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
+_ROUND = {"type": "integer", "minimum": 1, "maximum": 10_000}
+
+
+def _schema(required: list[str], **props: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
+    "score.new_game": _schema(
+        [],
+        name={"type": "string", "minLength": 0, "maxLength": 80},
+        players={"type": "array", "items": _NAME, "minItems": 2, "maxItems": 10},
+        ruleset=_NAME,
+        mode={"type": "string", "enum": list(MODES)},
+        target={"type": "integer", "minimum": 1, "maximum": 100_000},
+        teams={"type": "string", "enum": ["none", "across", "alternating"]},
+        first_dealer=_NAME,
+    ),
+    "score.open_game": _schema(["game"], game={"type": "string", "minLength": 1, "maxLength": 64}),
+    "score.record_round": _schema(
+        ["hands"],
+        hands=_HANDS,
+        winner=_NAME,
+        side={"type": "string", "minLength": 0, "maxLength": 20},
+        last_card=_NAME,
+        revision=_REVISION,
+    ),
+    "score.correct_round": _schema(
+        ["round", "hands"],
+        round=_ROUND,
+        hands=_HANDS,
+        winner=_NAME,
+        side={"type": "string", "minLength": 0, "maxLength": 20},
+        last_card=_NAME,
+        revision=_REVISION,
+    ),
+    "score.delete_round": _schema(["round"], round=_ROUND, revision=_REVISION),
+    "score.undo": _schema([], revision=_REVISION),
+    "score.redo": _schema([], revision=_REVISION),
+    "score.import": _schema(
+        ["text"],
+        format={"type": "string", "enum": ["json", "csv"]},
+        text={"type": "string", "minLength": 1, "maxLength": 5_000_000},
+    ),
+}
+
+
+def scoring_error(error: ScoringError) -> ActionError:
+    """A scoring refusal as the hub's error (a stale write is a 409 conflict)."""
+    params = {k: v if isinstance(v, int) else str(v) for k, v in error.params.items()}
+    status = 409 if isinstance(error, StaleWrite) else 400
+    return ActionError(error.catalog_key, str(error), params, status)
+
+
+class ScoreKeeper:
+    """Registers the ``score.*`` actions and the ``score`` part of the state on ``hub``."""
+
+    def __init__(
+        self, storage: Any, hub: Hub, *, clock: Callable[[], datetime] | None = None
+    ) -> None:
+        self.storage = storage
+        self.hub = hub
+        self._clock = clock or (lambda: datetime.now(UTC))
+        self.book: ScoreBook | None = None
+        self.game_id: str | None = None
+        self._stats: dict[str, Any] | None = None
+        game_id = storage.settings_get(CURRENT_GAME)
+        if isinstance(game_id, str):
+            try:
+                self._open(game_id)
+            except Exception:
+                self.book = None  # the game was removed: start without one
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "score.new_game": self.new_game,
+            "score.open_game": lambda p: self._open(p["game"]),
+            "score.record_round": self.record_round,
+            "score.correct_round": self.correct_round,
+            "score.delete_round": lambda p: self._append(p, lambda b: b.new_deletion(p["round"])),
+            "score.undo": lambda p: self._append(p, lambda b: b.new_undo(self._now())),
+            "score.redo": lambda p: self._append(p, lambda b: b.new_redo(self._now())),
+            "score.import": self.import_game,
+        }
+        for name, handler in handlers.items():
+            hub.register_action(name, SCORE_ACTION_SCHEMAS[name], _translated(handler), "score")
+        hub.register_status("score", self.status)
+
+    # ------------------------------------------------------------------ actions
+
+    def _now(self) -> str:
+        return self._clock().isoformat(timespec="seconds")
+
+    def new_game(self, payload: dict[str, Any]) -> None:
+        table = self.hub.engine.snapshot()
+        players = payload.get("players") or [p["name"] for p in table["players"]]
+        ruleset = find_ruleset(payload.get("ruleset", "extreme"), self.storage.custom_rulesets())
+        teams_kind = payload.get("teams", "none")
+        teams = {
+            "none": (),
+            "across": teams_across(players) if teams_kind == "across" else (),
+            "alternating": teams_alternating(players) if teams_kind == "alternating" else (),
+        }[teams_kind]
+        now = self._clock()
+        setup = GameSetup(
+            name=payload.get("name") or f"UNO {now:%Y-%m-%d %H:%M}",
+            players=tuple(players),
+            ruleset=ruleset,
+            mode=payload.get("mode", "winner_takes"),
+            target=payload.get("target", 500),
+            teams=teams,
+            first_dealer=payload.get("first_dealer", table["dealer"]),
+            date=now.date().isoformat(),
+        ).validate()
+        self._open(self.storage.create_game(setup))
+
+    def record_round(self, payload: dict[str, Any]) -> None:
+        hands = _hands(payload["hands"])
+        self._append(
+            payload,
+            lambda b: b.new_record(
+                hands,
+                winner=payload.get("winner"),
+                side=payload.get("side"),
+                last_card=payload.get("last_card"),
+                at=self._now(),
+            ),
+        )
+
+    def correct_round(self, payload: dict[str, Any]) -> None:
+        hands = _hands(payload["hands"])
+        self._append(
+            payload,
+            lambda b: b.new_correction(
+                payload["round"],
+                hands,
+                winner=payload.get("winner"),
+                side=payload.get("side"),
+                last_card=payload.get("last_card"),
+                at=self._now(),
+            ),
+        )
+
+    def import_game(self, payload: dict[str, Any]) -> None:
+        text = payload["text"]
+        if payload.get("format", "json") == "json":
+            book = game_from_json(text)
+        else:
+            # A CSV sheet holds points only: it joins with the current game's rules.
+            ruleset = self.book.setup.ruleset if self.book else find_ruleset("classic")
+            book = game_from_csv(text, name=f"Import {self._now()}", ruleset=ruleset)
+        self._open(self.storage.import_game(book))
+
+    def _append(self, payload: dict[str, Any], build: Callable[[ScoreBook], LogEntry]) -> None:
+        if self.book is None or self.game_id is None:
+            raise ActionError("no_game", "start or open a game first", status=409)
+        expected = payload.get("revision")
+        if expected is not None and expected != self.book.revision:
+            raise StaleWrite(expected, self.book.revision)
+        entry = build(self.book)
+        self.storage.append_entry(self.game_id, entry, self.book.revision)
+        self.book.apply(entry)
+        self._stats = None
+
+    def _open(self, game_id: str) -> None:
+        try:
+            self.book = self.storage.load_game(game_id)
+        except KeyError:
+            raise ActionError(
+                "unknown_game", f"no game {game_id[:64]!r}", {"game": game_id[:64]}, 404
+            ) from None
+        self.game_id = game_id
+        self.storage.settings_put(CURRENT_GAME, game_id)
+        self._stats = None
+
+    # ------------------------------------------------------------------ state
+
+    def status(self) -> dict[str, Any]:
+        book = self.book
+        rulesets = [*builtin_rulesets(), *self.storage.custom_rulesets()]
+        status: dict[str, Any] = {
+            "game": None,
+            "modes": list(MODES),
+            "rulesets": [r.to_dict() for r in rulesets],
+            "games": [
+                {
+                    "id": g.game_id,
+                    "name": g.name,
+                    "date": g.date,
+                    "players": list(g.players),
+                    "ruleset": g.ruleset,
+                    "mode": g.mode,
+                    "revision": g.revision,
+                }
+                for g in self.storage.list_games()
+            ],
+        }
+        if book is not None:
+            setup = book.setup.to_dict()
+            setup["id"] = self.game_id
+            status.update(
+                game=setup,
+                revision=book.revision,
+                standings=book.standings().to_dict(),
+                history=[r.to_dict() for r in book.history()],
+                can_undo=book.can_undo,
+                can_redo=book.can_redo,
+                stats=self.stats(),
+            )
+        return status
+
+    def stats(self) -> dict[str, Any]:
+        """Wins, averages, best rounds and head-to-head over every stored game (cached)."""
+        if self._stats is None:
+            stats = compute_stats(self.storage.load_all_games())
+            self._stats = {
+                "players": [p.to_dict() for p in stats.players],
+                "head_to_head": [asdict(h) for h in stats.head_to_head],
+            }
+        return self._stats
+
+
+def _hands(raw: dict[str, Any]) -> dict[str, HandEntry]:
+    if len(raw) > 10:
+        raise ScoringError("import_field", field="hands", problem="at most 10 players")
+    return {
+        str(name)[:MAX_TEXT]: HandEntry.from_dict(v, f"hands.{name}") for name, v in raw.items()
+    }
+
+
+def _translated(handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    """Scoring refusals become the hub's ActionError (with their catalog key)."""
+
+    def run(payload: dict[str, Any]) -> None:
+        try:
+            handler(payload)
+        except ScoringError as error:
+            raise scoring_error(error) from None
+
+    return run

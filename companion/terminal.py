@@ -1,0 +1,145 @@
+"""The simulated table in a terminal: keys drive the mock pins, the screen shows the table.
+
+Space is the big HIT button, ``n`` NEXT ("I played a card"), ``r`` REVERSE and ``s`` SKIP: each
+drives the button's mock pin low and high again, so the debounce, the input path, the engine and
+the actuators all run as they would on the box. Other keys send the same actions as the phone
+page. Without a terminal (output piped, a service), it just serves the page until stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import termios
+import threading
+import time
+import tty
+from typing import Any
+
+from companion.core.commands import Command, Cue, Eject
+from companion.core.errors import ActionError
+from companion.core.table import Outcome
+
+PIN_KEYS = {" ": "hit", "n": "next", "r": "reverse", "s": "skip"}
+ACTION_KEYS = {
+    "l": ("table.reload", {}),
+    "u": ("table.undo", {}),
+    "c": ("table.play", {"card": "number"}),
+}
+FALLBACK = {
+    "next": ("table.play", {"card": "number"}),
+    "reverse": ("table.play", {"card": "reverse"}),
+    "skip": ("table.play", {"card": "skip"}),
+}
+HELP = "keys: space HIT  n NEXT  r REVERSE  s SKIP  c card played  l reload  u undo  q quit"
+
+
+def render(state: dict[str, Any], last: list[Command], url: str | None, message: str) -> str:
+    """The screen for ``state`` (pure: easy to test and to read)."""
+    table = state["table"]
+    device = state.get("device", {})
+    arrow = "→ left" if table["direction"] == "left" else "← right"
+    lines = [
+        f"uno-companion — simulated table    {url or ''}",
+        f"Round {table['round']}   dealer {table['dealer']}   direction {arrow}",
+        "",
+    ]
+    for player in table["players"]:
+        marks = []
+        if player["name"] == table["active"]:
+            marks.append("ACTIVE")
+        if player["name"] == table["facing"]:
+            marks.append("◀ launcher")
+        if player["eliminated"]:
+            marks.append("out")
+        if player["uno"]:
+            marks.append("UNO")
+        hand = f"{player['hand']:>3} cards"
+        lines.append(f"  {player['seat'] + 1:>2}. {player['name']:<16}{hand}   {' '.join(marks)}")
+    lines.append("")
+    angle = device.get("turret_angle")
+    turret = "?" if angle is None else f"{angle:.0f}°"
+    suspense = "▮" * round(table["suspense"] * 5) + "▯" * (5 - round(table["suspense"] * 5))
+    lines.append(
+        f"Launcher faces {table['facing']} (turret {turret})   magazine {table['magazine']}"
+        f"   suspense {suspense}"
+    )
+    owed = ", ".join(f"{o['player']} ×{o['presses']} ({o['reason']})" for o in table["owed"])
+    lines.append(f"Owed presses: {owed or 'none'}")
+    fired = sum(c.cards for c in last if isinstance(c, Eject))
+    sounds = " ".join(c.name for c in last if isinstance(c, Cue))
+    lines.append(f"Last: fired {fired} card(s)   sounds: {sounds or '-'}")
+    if table["needs_reload"]:
+        lines.append("!! The launcher needs a reload (press l)")
+    if table["round_over"]:
+        lines.append(f"Round over: {table['winner']} won")
+    lines += ["", message, HELP]
+    return "\n".join(lines)
+
+
+class TerminalTable:
+    """Drive a simulated :class:`~companion.daemon.Daemon` from the keyboard."""
+
+    def __init__(self, daemon: Any) -> None:
+        self.daemon = daemon
+        self._last: list[Command] = []
+        self._lock = threading.Lock()
+        self._message = ""
+        daemon.hub.add_listener(self)
+
+    def on_outcome(self, outcome: Outcome) -> None:
+        with self._lock:
+            self._last = list(outcome.commands)
+
+    def run(self) -> None:
+        if not sys.stdin.isatty():
+            print(f"Simulated table ready: open {self.daemon.url} (Ctrl-C to stop)", flush=True)
+            self.daemon.wait()
+            return
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd)
+        sub = self.daemon.hub.subscribe()
+        try:
+            self.draw()
+            while not self.daemon.stopping:
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if ready:
+                    key = os.read(fd, 1).decode(errors="ignore")
+                    if key == "q":
+                        break
+                    self.key(key)
+                if ready or sub.get(timeout=0.0) is not None:
+                    time.sleep(0.02)  # let the hub finish the event the key started
+                    self.draw()
+        finally:
+            sub.close()
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+    def key(self, key: str) -> None:
+        """Act on one key press."""
+        self._message = ""
+        if key in PIN_KEYS:
+            name = PIN_KEYS[key]
+            button = self.daemon.hardware.buttons.get(name)
+            if button is not None:
+                button.pin.drive_low()
+                time.sleep(0.002)
+                button.pin.drive_high()
+                return
+            action = FALLBACK.get(name)
+        else:
+            action = ACTION_KEYS.get(key.lower())
+        if action is not None:
+            try:
+                self.daemon.hub.dispatch(*action)
+            except ActionError as exc:
+                self._message = str(exc)
+
+    def draw(self) -> None:
+        with self._lock:
+            last = list(self._last)
+        screen = render(self.daemon.hub.state(), last, self.daemon.url, self._message)
+        sys.stdout.write("\x1b[H\x1b[2J" + screen + "\n")
+        sys.stdout.flush()

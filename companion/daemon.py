@@ -94,7 +94,8 @@ class Daemon:
         self.web_server: Any = None
         self.url: str | None = None
         self._notifier = _Notifier()
-        self._stopped = threading.Event()
+        self._stopped = threading.Event()  # set by a signal or stop(): leave wait()
+        self._closed = False
         self._closers: list[Callable[[], None]] = []
 
     # ------------------------------------------------------------------ start and stop
@@ -120,8 +121,9 @@ class Daemon:
 
     def stop(self) -> None:
         """Servos detached, buzzer silent, state flushed; safe to call twice."""
-        if self._stopped.is_set():
+        if self._closed:
             return
+        self._closed = True
         self._stopped.set()
         self._notifier.send("STOPPING=1")
         self._save_table()
@@ -169,6 +171,8 @@ class Daemon:
             raise StartupError(str(exc)) from exc
         self.pin_factory = factory
         seats = len(self.engine.state.seats)
+        if backend == "mock":
+            self._closers.append(factory.close)  # closed after the parts that use its pins
         self.hardware = LauncherHardware(hw, factory, seats=seats)
         self._closers.append(self.hardware.close)
         saved_angles = self.storage.settings_get("turret.seat_angles") if self.storage else None
@@ -176,8 +180,6 @@ class Daemon:
             for seat, angle in enumerate(saved_angles):
                 if isinstance(angle, int | float):
                     self.hardware.turret.set_seat_angle(seat, float(angle))
-        if backend == "mock":
-            self._closers.append(factory.close)
         self.hardware.on_input(self._on_input)
         self.hub.add_listener(_CommandsTo(self._execute))
         self.hub.register_status("device", self._device_status)

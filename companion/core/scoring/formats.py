@@ -1,0 +1,228 @@
+"""The game file formats: JSON (the whole game, lossless) and CSV (a score sheet).
+
+Pure functions from text to objects and back. Reading checks everything and raises one
+:class:`ScoringError` naming the problem (field, log entry or CSV line), so an import either
+succeeds completely or changes nothing. ``docs/scoring.md`` documents both formats.
+
+JSON, version 1::
+
+    {"format": "uno-companion/game", "version": 1,
+     "game": {"id", "name", "date", "players", "mode", "target", "teams", "first_dealer",
+              "ruleset": {...}},
+     "log": [{"seq": 1, "type": "round_recorded", "at": "...", "round": {...}}, ...],
+     "standings": {...}}        # derived; optional on import, checked when present
+
+CSV: a header ``round,dealer,winner,side,<player>...`` then one line per round with the points
+left in each player's hand (empty: no hand entered). Card detail and corrections are not kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.core.scoring.book import ScoreBook, Standings
+from companion.core.scoring.errors import ScoringError
+from companion.core.scoring.model import GameSetup, HandEntry, LogEntry
+from companion.core.scoring.rulesets import Ruleset
+
+FORMAT_NAME = "uno-companion/game"
+FORMAT_VERSION = 1
+CSV_FIXED = ("round", "dealer", "winner", "side")
+MAX_TEXT = 20_000_000  # a game file bigger than this is not a game file
+
+
+def game_to_dict(book: ScoreBook) -> dict[str, Any]:
+    log = []
+    for seq, entry in enumerate(book.entries, start=1):
+        log.append({"seq": seq, **entry.to_dict()})
+    return {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "game": book.setup.to_dict(),
+        "log": log,
+        "standings": book.standings().to_dict(),
+    }
+
+
+def game_to_json(book: ScoreBook, indent: int | None = 2) -> str:
+    return json.dumps(game_to_dict(book), ensure_ascii=False, indent=indent) + "\n"
+
+
+def game_from_json(text: str) -> ScoreBook:
+    """Read a JSON game file; the log is replayed, and stored standings must match it."""
+    if len(text) > MAX_TEXT:
+        raise ScoringError("import_field", field="(file)", problem="is too large")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ScoringError(
+            "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
+        ) from error
+    return game_from_dict(data)
+
+
+def game_from_dict(data: Any) -> ScoreBook:
+    if not isinstance(data, Mapping):
+        raise ScoringError("import_bad_format", found=type(data).__name__)
+    if data.get("format") != FORMAT_NAME:
+        raise ScoringError("import_bad_format", found=data.get("format"))
+    if data.get("version") != FORMAT_VERSION:
+        raise ScoringError(
+            "import_bad_version", found=data.get("version"), supported=FORMAT_VERSION
+        )
+    setup = GameSetup.from_dict(data.get("game"), "game")
+    log = data.get("log")
+    if not isinstance(log, list):
+        raise ScoringError("import_field", field="log", problem="must be a list")
+    entries = []
+    for index, item in enumerate(log, start=1):
+        if isinstance(item, Mapping) and item.get("seq", index) != index:
+            raise ScoringError(
+                "import_entry", index=index, problem=f"seq is {item.get('seq')!r}, not {index}"
+            )
+        entries.append(LogEntry.from_dict(item, f"log[{index}]"))
+    book = ScoreBook(setup, entries)
+    stored = data.get("standings")
+    if stored is not None:
+        problem = standings_difference(stored, book.standings())
+        if problem:
+            raise ScoringError("import_standings_mismatch", problem=problem)
+    return book
+
+
+def standings_difference(stored: Any, derived: Standings) -> str:
+    """Empty if ``stored`` (from a file) agrees with ``derived``; else what differs."""
+    if not isinstance(stored, Mapping):
+        return "'standings' must be an object"
+    expected = derived.to_dict()
+    for name in ("rounds", "finished", "winners", "tie", "dealer"):
+        if stored.get(name) != expected[name]:
+            return f"{name} is {stored.get(name)!r} in the file but {expected[name]!r} replayed"
+    rows = stored.get("rows")
+    if not isinstance(rows, list):
+        return "'standings.rows' must be a list"
+    file_totals = {r.get("party"): r.get("total") for r in rows if isinstance(r, Mapping)}
+    for row in derived.rows:
+        if file_totals.get(row.party) != row.total:
+            return (
+                f"{row.party} has {file_totals.get(row.party)!r} in the file but "
+                f"{row.total} replayed"
+            )
+    return ""
+
+
+def ruleset_to_json(ruleset: Ruleset) -> str:
+    return json.dumps(ruleset.to_dict(), ensure_ascii=False, indent=2) + "\n"
+
+
+def ruleset_from_json(text: str) -> Ruleset:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ScoringError(
+            "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
+        ) from error
+    return Ruleset.from_dict(data)
+
+
+# -- CSV --------------------------------------------------------------------------------------
+
+
+def game_to_csv(book: ScoreBook) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    players = book.setup.players
+    writer.writerow([*CSV_FIXED, *players])
+    for view in book.history():
+        points = {p: pts for p, _, pts in view.hands}
+        cells = ["" if points.get(p) is None else str(points[p]) for p in players]
+        writer.writerow([view.number, view.dealer, view.winner, view.side, *cells])
+    return out.getvalue()
+
+
+def game_from_csv(
+    text: str,
+    *,
+    name: str,
+    ruleset: Ruleset,
+    mode: str = "winner_takes",
+    target: int = 500,
+    teams: Sequence[Sequence[str]] = (),
+    date: str = "",
+    game_id: str = "",
+) -> ScoreBook:
+    """Read a CSV score sheet into a new game whose hands are raw points."""
+    if len(text) > MAX_TEXT:
+        raise ScoringError("import_field", field="(file)", problem="is too large")
+    lines = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    rows = [
+        (number, row) for number, row in enumerate(lines, start=1) if any(c.strip() for c in row)
+    ]
+    if not rows:
+        raise ScoringError("import_csv_empty")
+    _, header = rows[0]
+    header = [cell.strip() for cell in header]
+    if tuple(h.lower() for h in header[: len(CSV_FIXED)]) != CSV_FIXED:
+        raise ScoringError(
+            "import_csv_header", problem=f"must start with {','.join(CSV_FIXED)}, then the players"
+        )
+    players = tuple(header[len(CSV_FIXED) :])
+    first_dealer = rows[1][1][1].strip() if len(rows) > 1 and len(rows[1][1]) > 1 else ""
+    try:
+        setup = GameSetup(
+            name=name,
+            players=players,
+            ruleset=ruleset,
+            mode=mode,
+            target=target,
+            teams=tuple(tuple(t) for t in teams),
+            first_dealer=first_dealer,
+            date=date,
+            game_id=game_id,
+        ).validate()
+    except ScoringError as error:
+        raise ScoringError("import_csv_header", problem=str(error)) from error
+    book = ScoreBook(setup)
+    for expected_round, (line, row) in enumerate(rows[1:], start=1):
+        cells = [cell.strip() for cell in row]
+        if len(cells) != len(header):
+            raise ScoringError(
+                "import_csv_row",
+                line=line,
+                problem=f"{len(cells)} fields, the header has {len(header)}",
+            )
+        number, dealer, winner, side = cells[: len(CSV_FIXED)]
+        if number != str(expected_round):
+            raise ScoringError(
+                "import_csv_row",
+                line=line,
+                problem=f"round is {number!r}, expected {expected_round}",
+            )
+        hands: dict[str, HandEntry] = {}
+        for player, cell in zip(players, cells[len(CSV_FIXED) :], strict=True):
+            if cell == "":
+                continue
+            if not cell.isdigit():
+                raise ScoringError(
+                    "import_csv_row",
+                    line=line,
+                    problem=f"{player}: {cell!r} is not a number of points",
+                )
+            hands[player] = HandEntry.of_points(int(cell))
+        expected_dealer = book.standings().dealer
+        if dealer and dealer != expected_dealer:
+            raise ScoringError(
+                "import_csv_row",
+                line=line,
+                problem=f"dealer is {dealer!r} but the deal passes "
+                f"to the left, to {expected_dealer!r}",
+            )
+        try:
+            book.record_round(hands, winner=winner or None, side=side or None)
+        except ScoringError as error:
+            raise ScoringError("import_csv_row", line=line, problem=str(error)) from error
+    return book

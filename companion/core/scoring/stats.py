@@ -1,0 +1,167 @@
+"""Statistics over many games: wins, averages, best round and head-to-head.
+
+Players are matched by name across games. A team's win counts for each of its members.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.core.scoring.book import ScoreBook
+
+
+@dataclass(frozen=True)
+class BestRound:
+    points: int
+    game: str
+    round: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's record. ``average_hand`` is the mean of the points left in their own hand per
+    round they entered a hand; ``best_round`` is the most points won in one round (winner-takes
+    games only: in the other modes points are a penalty)."""
+
+    player: str
+    games: int
+    finished_games: int
+    wins: int
+    rounds: int
+    rounds_out_first: int
+    average_hand: float | None
+    average_points_won: float | None
+    best_round: BestRound | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "games": self.games,
+            "finished_games": self.finished_games,
+            "wins": self.wins,
+            "rounds": self.rounds,
+            "rounds_out_first": self.rounds_out_first,
+            "average_hand": self.average_hand,
+            "average_points_won": self.average_points_won,
+            "best_round": None
+            if self.best_round is None
+            else {
+                "points": self.best_round.points,
+                "game": self.best_round.game,
+                "round": self.best_round.round,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Finished games both played in (on opposing sides): who finished ahead how often."""
+
+    player: str
+    opponent: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    players: tuple[PlayerStats, ...]
+    head_to_head: tuple[HeadToHead, ...]
+
+    def player(self, name: str) -> PlayerStats:
+        for stats in self.players:
+            if stats.player == name:
+                return stats
+        raise KeyError(name)
+
+    def versus(self, player: str, opponent: str) -> HeadToHead:
+        for pair in self.head_to_head:
+            if pair.player == player and pair.opponent == opponent:
+                return pair
+        return HeadToHead(player, opponent, 0, 0, 0, 0)
+
+
+def compute_stats(books: Sequence[ScoreBook]) -> Stats:
+    games: dict[str, int] = {}
+    finished: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    rounds: dict[str, int] = {}
+    out_first: dict[str, int] = {}
+    hand_sum: dict[str, int] = {}
+    hand_n: dict[str, int] = {}
+    won_sum: dict[str, int] = {}
+    won_n: dict[str, int] = {}
+    best: dict[str, BestRound] = {}
+    pairs: dict[tuple[str, str], list[int]] = {}  # games, ahead, behind, level
+
+    def bump(table: dict[str, int], name: str, by: int = 1) -> None:
+        table[name] = table.get(name, 0) + by
+
+    for book in books:
+        setup = book.setup
+        standings = book.standings()
+        winner_takes = setup.mode == "winner_takes"
+        members_of = {" & ".join(team): team for team in setup.parties()}
+        for player in setup.players:
+            bump(games, player)
+        for view in book.history():
+            bump(out_first, view.winner)
+            credited = dict(view.credited)
+            for player, _, pts in view.hands:
+                bump(rounds, player)
+                if pts is not None:
+                    bump(hand_sum, player, pts)
+                    bump(hand_n, player)
+            if winner_takes:
+                for party, pts in credited.items():
+                    for member in members_of[party]:
+                        bump(won_sum, member, pts)
+                        bump(won_n, member)
+                        if pts and (member not in best or pts > best[member].points):
+                            best[member] = BestRound(pts, setup.name, view.number)
+        if not standings.finished:
+            continue
+        place: dict[str, int] = {}
+        for row in standings.rows:
+            for member in row.members:
+                place[member] = row.rank
+        for party in standings.winners:
+            for member in members_of[party]:
+                bump(wins, member)
+        for player in setup.players:
+            bump(finished, player)
+            for other in setup.players:
+                if other == player or other in setup.team_of(player):
+                    continue
+                record = pairs.setdefault((player, other), [0, 0, 0, 0])
+                record[0] += 1
+                if place[player] < place[other]:
+                    record[1] += 1
+                elif place[player] > place[other]:
+                    record[2] += 1
+                else:
+                    record[3] += 1
+
+    names = sorted(games, key=lambda n: (-wins.get(n, 0), n))
+    players = tuple(
+        PlayerStats(
+            player=name,
+            games=games[name],
+            finished_games=finished.get(name, 0),
+            wins=wins.get(name, 0),
+            rounds=rounds.get(name, 0),
+            rounds_out_first=out_first.get(name, 0),
+            average_hand=round(hand_sum[name] / hand_n[name], 2) if hand_n.get(name) else None,
+            average_points_won=round(won_sum[name] / won_n[name], 2) if won_n.get(name) else None,
+            best_round=best.get(name),
+        )
+        for name in names
+    )
+    head = tuple(
+        HeadToHead(a, b, rec[0], rec[1], rec[2], rec[3]) for (a, b), rec in sorted(pairs.items())
+    )
+    return Stats(players, head)

@@ -1,0 +1,436 @@
+"""Score storage in SQLite, built so an evening's scores survive the Pi being unplugged.
+
+- WAL journal with ``synchronous=FULL``: when :meth:`Storage.append_entry` returns, the entry is
+  on disk (SQLite fsyncs the WAL at each commit).
+- One connection, one lock: every call is a short transaction taken under the lock, so threads
+  of the web server can share one :class:`Storage` (one writer at a time).
+- ``PRAGMA quick_check`` at open; a damaged file raises :class:`StorageCorrupt` naming the
+  backups to restore with :meth:`Storage.restore_backup`.
+- A rotating set of backups (``backups/scores.1.sqlite3`` newest …) written with SQLite's online
+  backup API at open and on :meth:`Storage.backup`.
+- The score log is append-only (a trigger refuses UPDATE of an entry); totals are never stored,
+  they are derived by :class:`companion.core.scoring.ScoreBook`.
+- Schema version in ``PRAGMA user_version``; :data:`MIGRATIONS` bring old files up to date.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion.core.scoring import (
+    GameSetup,
+    LogEntry,
+    Ruleset,
+    ScoreBook,
+    ScoringError,
+    StaleWrite,
+    builtin_rulesets,
+)
+
+DB_NAME = "scores.sqlite3"
+BACKUP_DIR = "backups"
+DEFAULT_BACKUPS = 5
+
+# Each migration brings the schema from version i to i + 1 (index i).
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        setup_json TEXT NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE entries (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        entry_json TEXT NOT NULL,
+        stored_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER entries_append_only BEFORE UPDATE ON entries
+    BEGIN SELECT RAISE(ABORT, 'score log entries are append-only'); END;
+    CREATE TABLE rulesets (
+        key TEXT PRIMARY KEY,
+        ruleset_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    """,
+)
+
+
+class StorageError(RuntimeError):
+    """The score database can't be used; the message says why and what to do."""
+
+
+class StorageCorrupt(StorageError):
+    """``quick_check`` failed (or the file is not a database). ``backups`` lists the backup files,
+    newest first; :meth:`Storage.restore_backup` puts one back."""
+
+    def __init__(self, path: Path, problem: str, backups: Sequence[Path]) -> None:
+        self.path = path
+        self.problem = problem
+        self.backups = tuple(backups)
+        hint = (
+            f"restore the newest backup ({self.backups[0]}) with Storage.restore_backup"
+            if self.backups
+            else "no backup exists; move the file aside to start afresh"
+        )
+        super().__init__(f"score database {path} is damaged ({problem}): {hint}")
+
+
+class UnknownGame(StorageError, KeyError):
+    """No game with that id."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: str
+    name: str
+    date: str
+    created_at: str
+    players: tuple[str, ...]
+    ruleset: str
+    mode: str
+    revision: int
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class Storage:
+    """The score database of one state directory. Build with :meth:`open`; :meth:`close` it."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path, backups: int) -> None:
+        self._db = connection
+        self.path = path
+        self.backup_count = backups
+        self._lock = threading.Lock()
+        self._books: dict[str, ScoreBook] = {}  # cache, always equal to the stored log
+
+    # -- opening and closing ------------------------------------------------------------------
+    @classmethod
+    def open(cls, state_dir: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS) -> Storage:
+        """Open (creating if needed) ``state_dir/scores.sqlite3``, check it, migrate it and
+        write a fresh backup."""
+        directory = Path(state_dir)
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / DB_NAME
+        try:
+            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot open score database {path}: {error}") from error
+        try:
+            cls._check(db, path)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            cls._migrate(db, path)
+        except BaseException:
+            db.close()
+            raise
+        storage = cls(db, path, backups)
+        if backups > 0:
+            storage.backup()
+        return storage
+
+    @staticmethod
+    def _check(db: sqlite3.Connection, path: Path) -> None:
+        try:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as error:
+            raise StorageCorrupt(path, str(error), backup_files(path.parent)) from error
+        result = "; ".join(str(row[0]) for row in rows)
+        if result != "ok":
+            raise StorageCorrupt(path, result[:300], backup_files(path.parent))
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection, path: Path) -> None:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > len(MIGRATIONS):
+            raise StorageError(
+                f"score database {path} has schema version {version}, newer than this program "
+                f"({len(MIGRATIONS)}): update uno-companion"
+            )
+        for target in range(version + 1, len(MIGRATIONS) + 1):
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _statements(MIGRATIONS[target - 1]):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {target}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        """Fold the WAL back into the database file and close."""
+        with self._lock:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                self._db.close()
+
+    def __enter__(self) -> Storage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A short write transaction under the lock (BEGIN IMMEDIATE: no upgrade deadlocks)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- backups --------------------------------------------------------------------------------
+    def backup(self) -> Path:
+        """Write a consistent copy to ``backups/scores.1.sqlite3``, shifting older ones up and
+        keeping ``backup_count`` of them."""
+        directory = self.path.parent / BACKUP_DIR
+        directory.mkdir(exist_ok=True)
+        fresh = directory / f".{DB_NAME}.partial"
+        target = sqlite3.connect(fresh)
+        try:
+            with self._lock:
+                self._db.backup(target)
+            target.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            target.close()
+        keep = max(self.backup_count, 1)
+        for index in range(keep, 0, -1):
+            older = directory / f"scores.{index}.sqlite3"
+            if older.exists():
+                if index == keep:
+                    older.unlink()
+                else:
+                    older.replace(directory / f"scores.{index + 1}.sqlite3")
+        newest = directory / "scores.1.sqlite3"
+        fresh.replace(newest)
+        return newest
+
+    @staticmethod
+    def restore_backup(state_dir: str | os.PathLike[str], backup: str | os.PathLike[str]) -> Path:
+        """Move a damaged database aside (``scores.sqlite3.damaged-N``) and put ``backup`` in
+        its place. Nothing is deleted. Returns where the damaged file went."""
+        directory = Path(state_dir)
+        path = directory / DB_NAME
+        number = 1
+        while (directory / f"{DB_NAME}.damaged-{number}").exists():
+            number += 1
+        aside = directory / f"{DB_NAME}.damaged-{number}"
+        if path.exists():
+            path.replace(aside)
+        for suffix in ("-wal", "-shm"):
+            extra = directory / f"{DB_NAME}{suffix}"
+            if extra.exists():
+                extra.replace(directory / f"{DB_NAME}.damaged-{number}{suffix}")
+        shutil.copyfile(backup, path)
+        return aside
+
+    # -- games ----------------------------------------------------------------------------------
+    def create_game(self, setup: GameSetup, *, created_at: str | None = None) -> str:
+        """Store a new game and return its id (``setup.game_id`` or a fresh one)."""
+        return self.import_game(ScoreBook(setup), created_at=created_at)
+
+    def import_game(self, book: ScoreBook, *, created_at: str | None = None) -> str:
+        """Store a whole game (setup and log) in one transaction; returns its id. A game whose id
+        is already stored gets a new id (nothing is overwritten)."""
+        game_id = book.setup.game_id or uuid.uuid4().hex
+        stamp = created_at or _now()
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+                game_id = uuid.uuid4().hex
+            setup = _with_id(book.setup, game_id)
+            db.execute(
+                "INSERT INTO games (id, name, created_at, setup_json, revision) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, setup.name, stamp, _dumps(setup.to_dict()), book.revision),
+            )
+            db.executemany(
+                "INSERT INTO entries (game_id, seq, entry_json, stored_at) VALUES (?, ?, ?, ?)",
+                [
+                    (game_id, seq, _dumps(entry.to_dict()), stamp)
+                    for seq, entry in enumerate(book.entries, start=1)
+                ],
+            )
+        self._books.pop(game_id, None)
+        return game_id
+
+    def append_entry(
+        self, game_id: str, entry: LogEntry, expected_revision: int | None = None
+    ) -> int:
+        """Check ``entry`` against the stored game and append it; returns its sequence number.
+
+        Durable when it returns. ``expected_revision`` (the revision the caller's copy had) makes
+        the append refuse with :class:`StaleWrite` if someone else appended meanwhile.
+        """
+        with self._write() as db:
+            book = self._book(db, game_id)
+            if expected_revision is not None and expected_revision != book.revision:
+                raise StaleWrite(expected_revision, book.revision)
+            book.check(entry)  # raises if refused; the result is kept for apply() below
+            seq = book.revision + 1
+            db.execute(
+                "INSERT INTO entries (game_id, seq, entry_json, stored_at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, _dumps(entry.to_dict()), _now()),
+            )
+            db.execute("UPDATE games SET revision = ? WHERE id = ?", (seq, game_id))
+        book.apply(entry)  # only once the commit succeeded: the cache mirrors the disk
+        return seq
+
+    def load_game(self, game_id: str) -> ScoreBook:
+        """The game as a fresh :class:`ScoreBook` (the caller may change its copy freely)."""
+        with self._lock:
+            book = self._book(self._db, game_id)
+        return ScoreBook(book.setup, book.entries, verify=False)
+
+    def list_games(self) -> list[GameSummary]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created_at, setup_json, revision FROM games ORDER BY created_at, id"
+            ).fetchall()
+        summaries = []
+        for game_id, created_at, setup_json, revision in rows:
+            data = json.loads(setup_json)
+            summaries.append(
+                GameSummary(
+                    game_id=game_id,
+                    name=data.get("name", ""),
+                    date=data.get("date", ""),
+                    created_at=created_at,
+                    players=tuple(data.get("players", ())),
+                    ruleset=data.get("ruleset", {}).get("key", ""),
+                    mode=data.get("mode", ""),
+                    revision=revision,
+                )
+            )
+        return summaries
+
+    def load_all_games(self) -> list[ScoreBook]:
+        return [self.load_game(summary.game_id) for summary in self.list_games()]
+
+    def _book(self, db: sqlite3.Connection, game_id: str) -> ScoreBook:
+        row = db.execute(
+            "SELECT setup_json, revision FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise UnknownGame(game_id)
+        cached = self._books.get(game_id)
+        if cached is not None and cached.revision == row[1]:
+            return cached
+        setup = GameSetup.from_dict(json.loads(row[0]))
+        entries = [
+            LogEntry.from_dict(json.loads(text))
+            for (text,) in db.execute(
+                "SELECT entry_json FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        ]
+        book = ScoreBook(setup, entries, verify=False)
+        self._books[game_id] = book
+        return book
+
+    # -- rulesets -------------------------------------------------------------------------------
+    def save_ruleset(self, ruleset: Ruleset) -> None:
+        """Store (or replace) a custom ruleset. Built-in keys are refused."""
+        ruleset.validate()
+        if any(r.key == ruleset.key for r in builtin_rulesets()):
+            raise ScoringError("ruleset_builtin", ruleset=ruleset.key)
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO rulesets (key, ruleset_json, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET ruleset_json = excluded.ruleset_json, "
+                "updated_at = excluded.updated_at",
+                (ruleset.key, _dumps(ruleset.to_dict()), _now()),
+            )
+
+    def custom_rulesets(self) -> list[Ruleset]:
+        with self._lock:
+            rows = self._db.execute("SELECT ruleset_json FROM rulesets ORDER BY key").fetchall()
+        return [Ruleset.from_dict(json.loads(text)) for (text,) in rows]
+
+    # -- settings -------------------------------------------------------------------------------
+    def settings_get(self, key: str, default: Any = None) -> Any:
+        """The JSON value stored under ``key`` (``default`` if none)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT value_json FROM settings WHERE key = ?", (key,)
+            ).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def settings_put(self, key: str, value: Any) -> None:
+        """Store a JSON-serialisable value under ``key`` (durable when it returns)."""
+        text = _dumps(value)
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, "
+                "updated_at = excluded.updated_at",
+                (key, text, _now()),
+            )
+
+    def integrity_check(self) -> str:
+        """``PRAGMA integrity_check`` ("ok" when all is well)."""
+        with self._lock:
+            rows = self._db.execute("PRAGMA integrity_check").fetchall()
+        return "; ".join(str(row[0]) for row in rows)
+
+
+def backup_files(state_dir: Path) -> list[Path]:
+    """Backup files, newest first."""
+    directory = state_dir / BACKUP_DIR
+    found = [p for p in directory.glob("scores.*.sqlite3") if p.stem.split(".")[-1].isdigit()]
+    return sorted(found, key=lambda p: int(p.stem.split(".")[-1]))
+
+
+def default_state_dir() -> Path:
+    """``$STATE_DIRECTORY`` (set by systemd's ``StateDirectory=``) or
+    ``~/.local/state/uno-companion``."""
+    configured = os.environ.get("STATE_DIRECTORY", "")
+    if configured:
+        return Path(configured.split(":")[0])
+    return Path.home() / ".local" / "state" / "uno-companion"
+
+
+def _with_id(setup: GameSetup, game_id: str) -> GameSetup:
+    return replace(setup, game_id=game_id)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (``sqlite3.complete_statement`` keeps triggers whole)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip():
+        statements.append(current.strip())
+    return statements

@@ -1,0 +1,160 @@
+"""The daemon on gpiozero's mock pins: the real input path from a pin edge to the actuators."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.config import Config, LauncherConfig, TableConfig
+from companion.daemon import Daemon, DaemonOptions
+
+DEBOUNCE = 0.03  # HardwareConfig's default debounce window
+
+
+def wait_for(predicate, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return predicate()
+
+
+@pytest.fixture
+def make_daemon(tmp_path: Path):
+    daemons: list[Daemon] = []
+
+    def make(launcher: LauncherConfig | None = None, **options: object) -> Daemon:
+        config = Config(launcher=launcher or LauncherConfig())
+        opts = DaemonOptions(
+            simulate=True, state_dir=tmp_path, seed=5, web=False, voice=False, **options
+        )
+        daemon = Daemon(config, opts).start()
+        daemons.append(daemon)
+        return daemon
+
+    yield make
+    for daemon in daemons:
+        daemon.stop()
+
+
+def press(daemon: Daemon) -> None:
+    pin = daemon.hardware.hit_button.pin
+    pin.drive_low()
+    time.sleep(0.002)
+    pin.drive_high()
+    time.sleep(DEBOUNCE + 0.01)
+
+
+def test_press_on_pin_fires_cards_and_turns(make_daemon):
+    daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=2))
+    press(daemon)
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    assert daemon.hardware.wait_idle(timeout=10)
+    assert daemon.hardware.ejector.cards_fired == 2
+    snap = daemon.engine.snapshot()
+    assert snap["players"][1]["hand"] == 9 and snap["active"] == "Chloé"
+    assert daemon.hardware.turret.seat == 2  # the launcher now faces Chloé
+
+
+def test_presses_during_an_ejection_are_queued_not_lost(make_daemon):
+    daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=3))
+    for _ in range(8):
+        press(daemon)  # much faster than 3 ejector strokes take
+    assert wait_for(lambda: daemon.engine.events_handled == 8)
+    assert daemon.hardware.wait_idle(timeout=30)
+    assert daemon.hardware.ejector.cards_fired == 24
+    assert daemon.engine.snapshot()["magazine"] == 80 - 24
+
+
+def test_bounce_within_window_is_one_press(make_daemon):
+    daemon = make_daemon()
+    pin = daemon.hardware.hit_button.pin
+    for _ in range(5):  # contact bounce: five edges in a few milliseconds
+        pin.drive_low()
+        pin.drive_high()
+    time.sleep(0.2)
+    assert daemon.engine.events_handled == 1
+
+
+def test_refused_press_sounds_error(make_daemon):
+    daemon = make_daemon()
+    daemon.hub.dispatch("table.round_won", {"player": "Alice"})
+    press(daemon)
+    assert wait_for(lambda: daemon.hardware.status()["sounding"])
+    assert daemon.engine.events_handled == 1  # only the round_won
+
+
+def test_table_survives_a_restart(tmp_path: Path):
+    config = Config(table=TableConfig(players=["Zoé", "Yann"]))
+    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
+    first = Daemon(config, options).start()
+    first.hub.dispatch("table.setup", {"players": ["Ana", "Ben", "Cyd"], "dealer": "Ben"})
+    first.hub.dispatch("table.reload", {"cards": 33})
+    first.hub.dispatch("device.calibrate_seat", {"seat": 1, "angle": 42})
+    first.stop()
+    second = Daemon(config, options).start()
+    try:
+        snap = second.engine.snapshot()
+        assert [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cyd"]
+        assert snap["dealer"] == "Ben" and snap["magazine"] == 33
+        assert second.hardware.turret.seat_angles[1] == 42
+    finally:
+        second.stop()
+
+
+def test_virtual_hit_drives_the_mock_pin(make_daemon):
+    daemon = make_daemon()
+    before = daemon.hardware.hit_button.presses
+    daemon.hub.dispatch("device.hit", {})
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    assert daemon.hardware.hit_button.presses == before + 1  # it went through the button
+
+
+def test_bad_hardware_config_is_a_clear_startup_error(tmp_path: Path):
+    from companion.daemon import StartupError
+
+    config = Config(extra={"hardware": {"pins": {"hit": "seventeen"}}})
+    with pytest.raises(StartupError, match="hardware.pins.hit"):
+        Daemon(config, DaemonOptions(simulate=True, state_dir=tmp_path, web=False)).start()
+
+
+def test_sigterm_stops_cleanly_and_flushes_state(tmp_path: Path):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--backend", "mock", "--no-voice",
+         "--host", "127.0.0.1", "--port", "0", "--state-dir", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if "table ready at" in line:
+            break
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 0, "".join(lines) + out
+    assert "Traceback" not in out
+    from companion.storage import Storage
+
+    with Storage.open(tmp_path) as storage:
+        assert storage.settings_get("table")["players"] == ["Alice", "Bruno", "Chloé", "David"]
+        assert storage.integrity_check() == "ok"
+
+
+def test_missing_backend_is_one_clear_message(tmp_path: Path):
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--backend", "pigpio", "--no-web",
+         "--no-voice", "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "pigpio" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr

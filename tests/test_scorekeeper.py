@@ -1,0 +1,107 @@
+"""Score actions through the hub: stored before they are shown, stale edits refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.core.errors import ActionError
+from companion.core.table import TableEngine
+from companion.hub import Hub
+from companion.scorekeeper import ScoreKeeper
+from companion.storage import Storage
+
+HANDS = {
+    "Alice": {"points": 0},
+    "Bruno": {"cards": {"n7": 1, "hit2": 1}},  # 7 + 20 (000 §X.D)
+    "Chloé": {"cards": {"coup_extreme": 1}},  # 50
+    "David": {"points": 3},
+}
+
+
+@pytest.fixture
+def setup(tmp_path: Path):
+    storage = Storage.open(tmp_path)
+    hub = Hub(TableEngine(["Alice", "Bruno", "Chloé", "David"], seed=1))
+    keeper = ScoreKeeper(storage, hub)
+    with hub.running():
+        yield hub, keeper, storage, tmp_path
+    storage.close()
+
+
+def test_record_round_by_cards_extreme_values(setup):
+    hub, keeper, storage, _ = setup
+    state = hub.dispatch("score.new_game", {"ruleset": "extreme", "name": "Dimanche"})
+    assert state["score"]["game"]["name"] == "Dimanche"
+    state = hub.dispatch("score.record_round", {"hands": HANDS, "winner": "Alice"})
+    rows = {r["party"]: r["total"] for r in state["score"]["standings"]["rows"]}
+    assert rows["Alice"] == 27 + 50 + 3  # the winner takes the others' points (000 §VII)
+    # It is on disk: a fresh open of the database sees the same game.
+    assert storage.load_game(keeper.game_id).revision == 1
+
+
+def test_stale_revision_from_a_second_phone_is_refused(setup):
+    hub, *_ = setup
+    hub.dispatch("score.new_game", {"ruleset": "extreme"})
+    hub.dispatch("score.record_round", {"hands": HANDS, "winner": "Alice", "revision": 0})
+    with pytest.raises(ActionError) as err:  # the other phone still had revision 0
+        hub.dispatch("score.record_round", {"hands": HANDS, "winner": "Alice", "revision": 0})
+    assert err.value.status == 409
+    assert hub.state()["score"]["revision"] == 1
+
+
+def test_correct_undo_redo(setup):
+    hub, *_ = setup
+    hub.dispatch("score.new_game", {"ruleset": "extreme"})
+    hub.dispatch("score.record_round", {"hands": HANDS, "winner": "Alice"})
+    corrected = dict(HANDS, David={"points": 13})
+    state = hub.dispatch("score.correct_round", {"round": 1, "hands": corrected, "winner": "Alice"})
+    assert state["score"]["standings"]["rows"][0]["total"] == 90
+    state = hub.dispatch("score.undo", {})
+    assert state["score"]["standings"]["rows"][0]["total"] == 80
+    state = hub.dispatch("score.redo", {})
+    assert state["score"]["standings"]["rows"][0]["total"] == 90
+    assert state["score"]["revision"] == 4  # append-only: every change is an entry
+
+
+def test_impossible_counts_are_refused_and_change_nothing(setup):
+    hub, *_ = setup
+    hub.dispatch("score.new_game", {"ruleset": "extreme"})
+    before = hub.state()["score"]
+    bad = dict(HANDS, Bruno={"cards": {"wild": 5}})  # a 4-Joker deck
+    with pytest.raises(ActionError) as err:
+        hub.dispatch("score.record_round", {"hands": bad, "winner": "Alice"})
+    assert err.value.status == 400 and err.value.key.startswith("scoring.error.")
+    assert hub.state()["score"] == before
+
+
+def test_without_a_game_and_unknown_game(setup):
+    hub, *_ = setup
+    with pytest.raises(ActionError) as err:
+        hub.dispatch("score.undo", {})
+    assert err.value.key == "errors.no_game"
+    with pytest.raises(ActionError) as err:
+        hub.dispatch("score.open_game", {"game": "nope"})
+    assert err.value.status == 404
+
+
+def test_malformed_import_is_refused(setup):
+    hub, *_ = setup
+    before = hub.state()["score"]["games"]
+    for text in ["{not json", '{"format": "uno-companion/game", "version": 99}', "[]"]:
+        with pytest.raises(ActionError) as err:
+            hub.dispatch("score.import", {"format": "json", "text": text})
+        assert 400 <= err.value.status < 500
+    assert hub.state()["score"]["games"] == before
+
+
+def test_current_game_reopens_after_restart(setup):
+    hub, keeper, storage, _ = setup
+    hub.dispatch("score.new_game", {"ruleset": "classic"})
+    hub.dispatch(
+        "score.record_round",
+        {"hands": HANDS | {"Bruno": {"points": 9}, "Chloé": {"points": 1}}, "winner": "Alice"},
+    )
+    again = ScoreKeeper(storage, Hub(TableEngine(["a", "b"], seed=1)))
+    assert again.game_id == keeper.game_id and again.book.revision == 1

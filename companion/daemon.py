@@ -96,6 +96,7 @@ class Daemon:
         self._notifier = _Notifier()
         self._stopped = threading.Event()  # set by a signal or stop(): leave wait()
         self._closed = False
+        self._motion = threading.Event()  # set when the launcher was given something to do
         self._closers: list[Callable[[], None]] = []
 
     # ------------------------------------------------------------------ start and stop
@@ -181,6 +182,9 @@ class Daemon:
                 if isinstance(angle, int | float):
                     self.hardware.turret.set_seat_angle(seat, float(angle))
         self.hardware.on_input(self._on_input)
+        watcher = threading.Thread(target=self._watch_motion, name="motion-watch", daemon=True)
+        watcher.start()
+        self._closers.append(lambda: watcher.join(timeout=2))
         self.hub.add_listener(_CommandsTo(self._execute))
         self.hub.register_status("device", self._device_status)
         self.hub.register_action("device.hit", _schema([]), lambda p: self._virtual_hit(), "device")
@@ -299,6 +303,18 @@ class Daemon:
     def _execute(self, commands: list[Command]) -> None:
         if self.hardware is not None:
             self.hardware.execute([c for c in commands if isinstance(c, Eject | Turn | Cue)])
+            if any(isinstance(c, Eject | Turn) for c in commands):
+                self._motion.set()
+
+    def _watch_motion(self) -> None:
+        """Tell the phones when the launcher has finished moving (cards out, turret turned)."""
+        while not self._stopped.is_set():
+            if not self._motion.wait(timeout=0.5):
+                continue
+            self._motion.clear()
+            self.hardware.wait_idle(timeout=30, sound=False)
+            if not self._stopped.is_set():
+                self.hub.call(lambda: self.hub.changed("device"))
 
     def _speak(self, commands: list[Command]) -> None:
         if self.voice is not None:
@@ -345,6 +361,7 @@ class Daemon:
         status: dict[str, Any] = {"simulated": self.options.simulate, "url": self.url}
         if self.hardware is not None:
             status.update(self.hardware.status())
+            status["seat_angles"] = list(self.hardware.turret.seat_angles)
         if self.voice is not None:
             status["voice"] = {"enabled": self.voice_enabled, "volume": self.volume}
         return status

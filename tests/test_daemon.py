@@ -121,7 +121,7 @@ def test_bad_hardware_config_is_a_clear_startup_error(tmp_path: Path):
     from companion.daemon import StartupError
 
     config = Config(extra={"hardware": {"pins": {"hit": "seventeen"}}})
-    with pytest.raises(StartupError, match="hardware.pins.hit"):
+    with pytest.raises(StartupError, match=r"hardware\.pins\.hit"):
         Daemon(config, DaemonOptions(simulate=True, state_dir=tmp_path, web=False)).start()
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from companion import __version__
 
 # Subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("simulate",)
+SUBCOMMANDS = ("run", "simulate", "calibrate", "score", "say", "sounds")
 
 
 def build_parser() -> argparse.ArgumentParser:

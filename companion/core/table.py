@@ -149,6 +149,7 @@ class TableEngine:
         )
         self.seed = seed
         self.events_handled = 0
+        self.last_fired = 0
         self._history: list[tuple[TableState, int, int]] = []
         self.state = TableState(seats=[])
         self._seat_players(players, dealer)
@@ -202,16 +203,18 @@ class TableEngine:
             del self._history[:-50]
         commands += self._epilogue(before_facing)
         self.events_handled += 1
-        fired = sum(c.cards for c in commands if isinstance(c, Eject))
-        return Outcome(_event_name(event), tuple(commands), fired, self.snapshot(fired))
+        self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
+        return Outcome(_event_name(event), tuple(commands), self.last_fired, self.snapshot())
 
     def facing_seat(self) -> int:
         """The seat the launcher must face: whoever owes a press, else the active player."""
         st = self.state
         return st.owed[0].seat if st.owed else st.active
 
-    def snapshot(self, fired: int = 0) -> dict[str, Any]:
-        """The table as plain JSON-ready data, for the page and the script trace."""
+    def snapshot(self) -> dict[str, Any]:
+        """The table as plain JSON-ready data, for the page and the script trace.
+
+        ``fired`` is the number of cards the last handled event fired."""
         st = self.state
         facing = self.facing_seat()
         return {
@@ -233,7 +236,7 @@ class TableEngine:
             "owed": [
                 {
                     "player": st.seats[o.seat].name,
-                    "presses": o.presses - o.made,
+                    "presses": 1 if o.until_fire else o.presses - o.made,
                     "reason": o.reason,
                     "until_fire": o.until_fire,
                 }
@@ -253,7 +256,7 @@ class TableEngine:
             "round_may_be_over": _name_or_none(st, st.round_may_be_over),
             "contre_uno_window": _name_or_none(st, st.contre_uno_window),
             "last_card": st.last_card,
-            "fired": fired,
+            "fired": self.last_fired,
             "can_undo": bool(self._history),
             "events": self.events_handled,
         }

@@ -1,0 +1,309 @@
+"""``uno-companion calibrate``: aim the turret at each seat and set the ejector stroke.
+
+An interactive prompt (one command per line, then Enter):
+
+  s N        go to seat N (1 = the first player in table.players)
+  + / -      nudge the current seat by the step (``+++`` three steps, ``+5`` five degrees)
+  95         a plain number sets the current seat's angle (``a -30`` for negative angles)
+  step D     set the nudge step in degrees
+  stroke D   ejector stroke angle; ``rest D`` its rest angle
+  f          fire one test card
+  l          list the seats        w   save to the config file        q   quit
+
+Seat angles and ejector angles are written back into the ``[hardware]`` table of the config
+file; every other section, comment and layout is kept. ``--backend mock`` runs it on a laptop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import tempfile
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.config import Config, ConfigError, load_config, parse_config
+from companion.core.commands import Eject, Turn
+
+HELP = """\
+commands (then Enter):
+  s N        go to seat N (1 = the first player)
+  + / -      nudge this seat by the step (+++ three steps, +5 five degrees)
+  95         set this seat's angle (a -30 for a negative angle)
+  step D     nudge step in degrees
+  stroke D   ejector stroke angle      rest D   ejector rest angle
+  f          fire one test card
+  l          list the seats     w   save     q   quit     h   this help"""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "calibrate",
+        help="aim the turret at each seat, set the ejector stroke, fire a test card",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "-c",
+        "--config",
+        type=Path,
+        required=True,
+        help="configuration file to update (created with a [hardware] table if missing)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("auto", "pigpio", "lgpio", "rpigpio", "mock"),
+        default=None,
+        help="GPIO library, overriding [hardware] backend (mock: no hardware needed)",
+    )
+    parser.add_argument("--step", type=float, default=2.0, help="nudge step in degrees")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return calibrate(args.config, args.backend, args.step, sys.stdin, sys.stdout)
+
+
+def calibrate(path: Path, backend: str | None, step: float, stdin: TextIO, stdout: TextIO) -> int:
+    """Run the prompt on ``stdin``/``stdout``; returns the exit status."""
+    from companion.devices import (
+        BackendUnavailable,
+        LauncherHardware,
+        hardware_config,
+        make_pin_factory,
+    )
+
+    def say(text: str) -> None:
+        print(text, file=stdout, flush=True)
+
+    try:
+        config = load_config(path) if path.exists() else Config()
+        hardware = hardware_config(config)
+    except ConfigError as exc:
+        say(f"uno-companion: {exc}")
+        return 2
+    try:
+        factory = make_pin_factory(
+            backend or hardware.backend, pigpio_wait_s=hardware.pigpio_wait_s
+        )
+    except BackendUnavailable as exc:
+        say(f"uno-companion: {exc.message}")
+        return 2
+    players = list(config.table.players)
+    launcher = LauncherHardware(hardware, factory, seats=len(players))
+    try:
+        launcher.wait_idle(15)
+        session = Calibration(path, players, launcher, step, say)
+        return session.loop(stdin)
+    finally:
+        launcher.close()
+        factory.close()
+
+
+class Calibration:
+    """The prompt's state: seat being aimed, angles so far, unsaved changes."""
+
+    def __init__(
+        self,
+        path: Path,
+        players: Sequence[str],
+        launcher: Any,
+        step: float,
+        say: Callable[[str], None],
+    ) -> None:
+        self.path = path
+        self.players = list(players)
+        self.launcher = launcher
+        self.turret = launcher.turret
+        self.step = step
+        self.say = say
+        self.seat = 0
+        self.dirty = False
+        self.angles = [float(a) for a in self.turret.seat_angles[: len(self.players)]]
+        self.notices: list[Any] = []
+        launcher.on_input(self.notices.append)
+
+    def loop(self, lines: Iterable[str]) -> int:
+        self.say(HELP)
+        self.say(f"config file: {self.path}")
+        self.go_to(self.seat)
+        warned = False
+        for raw in lines:
+            line = raw.strip()
+            if line in ("q", "quit", "exit"):
+                if self.dirty and not warned:
+                    self.say("unsaved changes: 'w' saves them, 'q' again quits without saving")
+                    warned = True
+                    continue
+                return 0
+            warned = False
+            try:
+                self.handle(line)
+            except ValueError as exc:
+                self.say(f"? {exc} (type 'h' for help)")
+        if self.dirty:
+            self.say("end of input: changes NOT saved")
+        return 0
+
+    def handle(self, line: str) -> None:
+        if not line:
+            self.show()
+            return
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if word in ("h", "help", "?"):
+            self.say(HELP)
+        elif word in ("l", "list"):
+            for seat, angle in enumerate(self.angles):
+                mark = ">" if seat == self.seat else " "
+                self.say(f"{mark} seat {seat + 1} ({self.players[seat]}): {angle:.1f}°")
+        elif word in ("s", "seat"):
+            number = _number(rest, "seat number")
+            if number != int(number) or not 1 <= number <= len(self.angles):
+                raise ValueError(f"seats go from 1 to {len(self.angles)}")
+            self.seat = int(number) - 1
+            self.go_to(self.seat)
+        elif word == "step":
+            value = _number(rest, "step")
+            if not 0 < value <= 45:
+                raise ValueError("the step must be between 0 and 45 degrees")
+            self.step = value
+            self.say(f"step {value:g}°")
+        elif word in ("a", "angle"):
+            self.set_angle(_number(rest, "angle"))
+        elif word in ("stroke", "rest"):
+            self.set_ejector(word, _number(rest, f"{word} angle"))
+        elif word in ("f", "fire"):
+            self.fire()
+        elif word in ("w", "save"):
+            self.save()
+        elif set(line) <= {"+"} or set(line) <= {"-"}:
+            sign = 1 if line[0] == "+" else -1
+            self.set_angle(self.angles[self.seat] + sign * self.step * len(line))
+        elif line[0] in "+-":
+            self.set_angle(self.angles[self.seat] + _number(line, "nudge"))
+        else:
+            self.set_angle(_number(line, "command or angle"))
+
+    def set_angle(self, angle: float) -> None:
+        config = self.turret.config
+        low, high = sorted((config.min_angle, config.max_angle))
+        if not low <= angle <= high:
+            raise ValueError(f"{angle:g}° is outside the turret's range {low:g}..{high:g}°")
+        self.angles[self.seat] = round(angle, 1)
+        self.turret.set_seat_angle(self.seat, self.angles[self.seat])
+        self.dirty = True
+        self.go_to(self.seat)
+
+    def go_to(self, seat: int) -> None:
+        self.launcher.execute(Turn(seat, self.players[seat]))
+        self.launcher.wait_idle(30, sound=False)
+        self.show()
+
+    def show(self) -> None:
+        angle = self.angles[self.seat]
+        pulse = self.turret.range.pulse_for(angle) * 1e6
+        self.say(
+            f"seat {self.seat + 1} ({self.players[self.seat]}): {angle:.1f}° "
+            f"(pulse {pulse:.0f} µs), step {self.step:g}°"
+        )
+
+    def set_ejector(self, which: str, angle: float) -> None:
+        if not 0 <= angle <= 180:
+            raise ValueError("ejector angles go from 0 to 180°")
+        ejector = self.launcher.ejector
+        field = "stroke_angle" if which == "stroke" else "rest_angle"
+        new = dataclasses.replace(ejector.config, **{field: round(angle, 1)})
+        if abs(new.stroke_angle - new.rest_angle) < 5:
+            raise ValueError("stroke and rest must be at least 5° apart")
+        ejector.config = new
+        self.dirty = True
+        self.say(
+            f"ejector {which} {angle:g}° (rest {new.rest_angle:g}°, stroke {new.stroke_angle:g}°)"
+        )
+
+    def fire(self) -> None:
+        self.notices.clear()
+        self.launcher.execute(Eject(1))
+        self.launcher.wait_idle(30, sound=False)
+        status = self.launcher.status()
+        self.say(f"fired one card (cards fired so far: {status['cards_fired']})")
+        for notice in self.notices:
+            if hasattr(notice, "outcome"):
+                self.say(f"card sensor: {notice.outcome}, {notice.counted} card(s) seen")
+
+    def save(self) -> None:
+        ejector = self.launcher.ejector.config
+        try:
+            save_calibration(self.path, self.angles, ejector.stroke_angle, ejector.rest_angle)
+        except OSError as exc:
+            raise ValueError(f"cannot write {self.path}: {exc.strerror or exc}") from exc
+        self.dirty = False
+        self.say(f"saved to {self.path}")
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"expected a number for the {what}, got {text!r}") from None
+
+
+def save_calibration(
+    path: Path, seat_angles: Sequence[float], stroke_angle: float, rest_angle: float
+) -> None:
+    """Write the angles into ``path``'s ``[hardware]`` table, keeping everything else.
+
+    The new text is validated like a fresh start would before the file is replaced (atomically:
+    a crash leaves the old file or the new one, never half of one).
+    """
+    import tomlkit
+
+    from companion.devices import hardware_config
+
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    try:
+        document = tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as exc:
+        raise ValueError(f"{path} is not valid TOML: {exc}") from exc
+    hardware = _table(document, "hardware")
+    _table(hardware, "turret")["seat_angles"] = [round(float(a), 1) for a in seat_angles]
+    ejector = _table(hardware, "ejector")
+    ejector["stroke_angle"] = round(float(stroke_angle), 1)
+    ejector["rest_angle"] = round(float(rest_angle), 1)
+    new_text = tomlkit.dumps(document)
+    if not new_text.endswith("\n"):
+        new_text += "\n"
+    try:
+        hardware_config(parse_config(tomllib.loads(new_text), str(path)))
+    except ConfigError as exc:
+        raise ValueError(f"not saved, the result would be invalid: {exc}") from exc
+    _write_atomically(path, new_text)
+
+
+def _table(container: Any, key: str) -> Any:
+    import tomlkit
+
+    if key not in container:
+        container[key] = tomlkit.table()
+    return container[key]
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

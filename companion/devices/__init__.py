@@ -1,0 +1,64 @@
+"""The launcher's hardware on gpiozero: buttons, ejector and turret servos, buzzer, card sensor.
+
+Start with :class:`LauncherHardware` (everything behind one non-blocking object),
+:func:`make_pin_factory` (which GPIO library, with a clear message when one is missing) and
+:func:`hardware_config` (the validated ``[hardware]`` section). Wiring: ``hardware/wiring.md``.
+This package imports ``companion.core`` and ``companion.config`` only; gpiozero is imported when
+a part is built, never at import time.
+"""
+
+from .backends import BackendProbe, BackendUnavailable, Board, backend_name, make_pin_factory
+from .buttons import Debouncer, HitButton, TableButton
+from .buzzer import Buzzer
+from .config import (
+    NO_PIN,
+    BuzzerConfig,
+    CardSensorConfig,
+    EjectorConfig,
+    HardwareConfig,
+    PinsConfig,
+    TurretConfig,
+    equivalent_angle,
+    hardware_config,
+    parse_hardware,
+)
+from .ejector import Ejector
+from .launcher import ButtonPressed, InputNotice, LauncherHardware, SensorReport
+from .sensor import CardSensor, SensorResult
+from .servo import GpiozeroServoOutput, LgpioServoOutput, ServoOutput, ServoRange
+from .turret import Turret, slew_path
+
+__all__ = [
+    "NO_PIN",
+    "BackendProbe",
+    "BackendUnavailable",
+    "Board",
+    "ButtonPressed",
+    "Buzzer",
+    "BuzzerConfig",
+    "CardSensor",
+    "CardSensorConfig",
+    "Debouncer",
+    "Ejector",
+    "EjectorConfig",
+    "GpiozeroServoOutput",
+    "HardwareConfig",
+    "HitButton",
+    "InputNotice",
+    "LauncherHardware",
+    "LgpioServoOutput",
+    "PinsConfig",
+    "SensorReport",
+    "SensorResult",
+    "ServoOutput",
+    "ServoRange",
+    "TableButton",
+    "Turret",
+    "TurretConfig",
+    "backend_name",
+    "equivalent_angle",
+    "hardware_config",
+    "make_pin_factory",
+    "parse_hardware",
+    "slew_path",
+]

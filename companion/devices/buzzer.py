@@ -1,0 +1,160 @@
+"""The buzzer: plays cue steps from :mod:`companion.core.cues` on its own thread.
+
+Wiring, passive piezo (``kind = "tonal"``, the default)::
+
+    GPIO18 ──[1 kΩ]── base of an NPN transistor (2N2222 / BC547)
+    5 V ──── piezo + ;  piezo - ──── collector ;  emitter ──── GND
+
+A small piezo disc may hang straight between GPIO18 and GND (quieter). An *active* buzzer (one
+with its own oscillator, ``kind = "active"``) is wired the same way but only switches on and off,
+so every cue plays at its one pitch, rhythm intact.
+
+Tones come from ``BUZZER_SAFE_HZ``, frequencies pigpio produces exactly (field notes), so a cue
+sounds the same on every backend. A new cue *replaces* the one playing: the press ding is never
+queued behind a suspense pattern.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from companion.core.cues import BUZZER_SAFE_HZ, Step
+
+logger = logging.getLogger(__name__)
+
+
+class Buzzer:
+    """A tonal (passive piezo) or active buzzer on ``pin``; :meth:`play` never blocks."""
+
+    def __init__(self, pin: int, *, factory: Any, kind: str = "tonal") -> None:
+        if kind not in ("tonal", "active"):
+            raise ValueError(f"buzzer kind must be 'tonal' or 'active', got {kind!r}")
+        self.kind = kind
+        self._device: Any
+        if kind == "tonal":
+            from gpiozero import TonalBuzzer
+            from gpiozero.tones import Tone
+
+            low, high = min(BUZZER_SAFE_HZ), max(BUZZER_SAFE_HZ)
+            # TonalBuzzer only plays within mid_tone ± octaves: centre it on the cue range.
+            mid = (low * high) ** 0.5
+            self._device = TonalBuzzer(
+                pin, mid_tone=Tone(frequency=mid), octaves=2, pin_factory=factory
+            )
+            self._tone_class = Tone
+        else:
+            from gpiozero import Buzzer as ActiveBuzzer
+
+            self._device = ActiveBuzzer(pin, pin_factory=factory)
+        self._cond = threading.Condition()
+        self._pending: tuple[Step, ...] | None = None
+        self._generation = 0
+        self._playing = False
+        self._sounding = False
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="buzzer", daemon=True)
+        self._thread.start()
+
+    @property
+    def pin(self) -> Any:
+        if self.kind == "tonal":
+            return self._device.pwm_device.pin
+        return self._device.pin
+
+    @property
+    def busy(self) -> bool:
+        """True while a cue is queued or playing."""
+        with self._cond:
+            return self._playing or self._pending is not None
+
+    def play(self, steps: Sequence[Step]) -> None:
+        """Start playing ``steps`` now, cutting off whatever was playing."""
+        with self._cond:
+            if self._closed:
+                return
+            self._pending = tuple(steps)
+            self._generation += 1
+            self._cond.notify_all()
+
+    def stop(self) -> None:
+        """Silence the buzzer now."""
+        self.play(())
+
+    def wait_silent(self, timeout: float | None = None) -> bool:
+        """Block until no cue is queued or playing; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: not self._playing and self._pending is None, timeout=timeout
+            )
+
+    def _tone(self, frequency: int) -> None:
+        if self.kind == "tonal":
+            self._device.play(self._tone_class(frequency=float(frequency)))
+        else:
+            self._device.on()
+        self._sounding = True
+
+    def _silence(self) -> None:
+        if self._sounding:
+            if self.kind == "tonal":
+                self._device.stop()
+            else:
+                self._device.off()
+            self._sounding = False
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._pending is not None or self._closed)
+                if self._closed:
+                    break
+                steps, generation = self._pending or (), self._generation
+                self._pending = None
+                self._playing = True
+            try:
+                self._play_steps(steps, generation)
+            except Exception:  # a failing pin must not end the thread: the next cue may work
+                logger.exception("buzzer failed")
+            with self._cond:
+                self._playing = False
+                self._cond.notify_all()
+        self._silence_safely()
+
+    def _play_steps(self, steps: tuple[Step, ...], generation: int) -> None:
+        # Silence first: a cue cut short restarts with a clear attack, and the pin changes at once.
+        self._silence()
+        deadline = time.monotonic()
+        for frequency, seconds in steps:
+            if frequency > 0:
+                self._tone(frequency)
+            else:
+                self._silence()
+            deadline += seconds  # absolute deadlines: late wake-ups do not add up
+            with self._cond:
+                replaced = self._cond.wait_for(
+                    lambda: self._generation != generation or self._closed,
+                    timeout=max(0.0, deadline - time.monotonic()),
+                )
+            if replaced:
+                return
+        self._silence()
+
+    def _silence_safely(self) -> None:
+        try:
+            self._silence()
+        except Exception:
+            logger.warning("could not silence the buzzer", exc_info=True)
+
+    def close(self) -> None:
+        """Stop the thread, silence the pin and release it."""
+        with self._cond:
+            self._closed = True
+            self._generation += 1
+            self._cond.notify_all()
+        self._thread.join(timeout=2.0)
+        self._silence_safely()
+        self._device.close()

@@ -1,0 +1,348 @@
+"""LauncherHardware: every part of the box behind one object that never blocks its caller.
+
+Inputs (buttons, card sensor) become small typed *notices* passed to the callback given to
+:meth:`LauncherHardware.on_input`. Outputs are the core's commands, given to
+:meth:`LauncherHardware.execute`:
+
+- :class:`~companion.core.commands.Eject` and :class:`~companion.core.commands.Turn` go, in order,
+  to one *motion lane* (a worker thread with a FIFO queue). Strokes are sequential, and a Turn
+  queued behind an ejection waits for it, so cards always go to the player they were meant for.
+- :class:`~companion.core.commands.Cue` goes to the buzzer's own lane and starts at once,
+  replacing the sound playing: the ding of a press is never stuck behind a moving servo.
+- :class:`~companion.core.commands.Say` and anything else are ignored (other adapters' work).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from companion.core.commands import Command, Cue, Eject, Turn
+from companion.core.cues import Step, cue_steps
+from companion.core.events import CardsSeen, Jam, Press
+
+from .backends import backend_name
+from .buttons import HitButton, TableButton
+from .buzzer import Buzzer
+from .config import NO_PIN, HardwareConfig
+from .ejector import Ejector
+from .sensor import CardSensor, Outcome
+from .turret import Turret
+
+logger = logging.getLogger(__name__)
+
+ButtonName = Literal["hit", "next", "reverse", "skip"]
+Part = TypeVar("Part")
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    """A debounced button press.
+
+    ``at`` is the monotonic time (``time.monotonic()``) of the accepted edge; ``seq`` numbers
+    notices 1, 2, 3... across all inputs in the order they were accepted. Only ``hit`` has a core
+    event of its own (:meth:`event` gives :class:`Press`); ``next``, ``reverse`` and ``skip`` are
+    for the daemon to map (e.g. "turn passed", a reverse or skip card played).
+    """
+
+    button: ButtonName
+    at: float
+    seq: int
+
+    def event(self) -> Press | None:
+        return Press() if self.button == "hit" else None
+
+
+@dataclass(frozen=True)
+class SensorReport:
+    """What the card-exit sensor saw for one firing; ``event`` is ready for the engine.
+
+    ``outcome`` "counted" gives ``CardsSeen(counted)``; "nothing_out" (jam or empty magazine)
+    and "blocked" (a card stuck in the mouth) give ``Jam()``.
+    """
+
+    event: CardsSeen | Jam
+    expected: int
+    counted: int
+    outcome: Outcome
+    at: float
+    seq: int
+
+
+InputNotice = ButtonPressed | SensorReport
+InputCallback = Callable[[InputNotice], None]
+
+
+class LauncherHardware:
+    """The launcher's parts, built from ``config`` on gpiozero pin ``factory``.
+
+    ``seats`` is the number of players (for uncalibrated seat angles). At start the ejector
+    parks and the turret goes home (on the motion lane; :meth:`wait_idle` waits for it).
+    Callbacks given to :meth:`on_input` run in the thread that saw the input (a GPIO backend
+    thread, the motion lane, or on the mock the caller of ``pin.drive_low()``): keep them quick,
+    e.g. put the notice in the daemon's queue.
+    """
+
+    def __init__(
+        self,
+        config: HardwareConfig,
+        factory: Any,
+        *,
+        seats: int = 4,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.backend = backend_name(factory)
+        self._clock = clock
+        self._callbacks: list[InputCallback] = []
+        self._input_lock = threading.Lock()
+        self._seq = 0
+        self._state_lock = threading.Condition()
+        self._outstanding = 0
+        self._jam: Outcome | None = None
+        self._last_error: str | None = None
+        self._closed = False
+        self._stop = threading.Event()
+        self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+        self._parts: list[Any] = []
+        try:
+            self._build(config, factory, seats, clock)
+        except BaseException:
+            self._close_parts()
+            raise
+        self._lane = threading.Thread(target=self._run_lane, name="motion-lane", daemon=True)
+        self._lane.start()
+        self._enqueue(("home", None))
+
+    def _build(
+        self, config: HardwareConfig, factory: Any, seats: int, clock: Callable[[], float]
+    ) -> None:
+        pins = config.pins
+        self.buttons: dict[ButtonName, TableButton] = {}
+        self.hit_button = HitButton(
+            pins.hit, factory=factory, debounce_s=config.debounce_s, clock=clock
+        )
+        self._add(self.hit_button)
+        self.buttons["hit"] = self.hit_button
+        optional: tuple[tuple[ButtonName, int], ...] = (
+            ("next", pins.next),
+            ("reverse", pins.reverse),
+            ("skip", pins.skip),
+        )
+        for name, pin in optional:
+            if pin != NO_PIN:
+                button = TableButton(
+                    name, pin, factory=factory, debounce_s=config.debounce_s, clock=clock
+                )
+                self.buttons[name] = self._add(button)
+        self.buzzer = self._add(Buzzer(pins.buzzer, factory=factory, kind=config.buzzer.kind))
+        self.ejector = self._add(Ejector(pins.ejector, config.ejector, factory=factory))
+        self.turret = self._add(Turret(pins.turret, config.turret, factory=factory, seats=seats))
+        self.card_sensor: CardSensor | None = None
+        if pins.card_sensor != NO_PIN:
+            self.card_sensor = self._add(
+                CardSensor(pins.card_sensor, config.card_sensor, factory=factory, clock=clock)
+            )
+        for name, button in self.buttons.items():
+            button.when_pressed = self._press_handler(name)
+
+    def _add(self, part: Part) -> Part:
+        self._parts.append(part)
+        return part
+
+    # -- inputs -------------------------------------------------------------------------------
+
+    def on_input(self, callback: InputCallback) -> None:
+        """Call ``callback(notice)`` for every :class:`ButtonPressed` and :class:`SensorReport`."""
+        with self._input_lock:
+            self._callbacks.append(callback)
+
+    def _press_handler(self, name: ButtonName) -> Callable[[float], None]:
+        def handle(at: float) -> None:
+            self._deliver(lambda seq: ButtonPressed(button=name, at=at, seq=seq))
+
+        return handle
+
+    def _deliver(self, make: Callable[[int], InputNotice]) -> None:
+        # One lock around numbering and delivery: notices reach the callback in seq order even
+        # when two backend threads report at once.
+        with self._input_lock:
+            self._seq += 1
+            notice = make(self._seq)
+            for callback in self._callbacks:
+                try:
+                    callback(notice)
+                except Exception:
+                    logger.exception("input callback failed for %r", notice)
+
+    # -- outputs ------------------------------------------------------------------------------
+
+    def execute(self, commands: Command | Iterable[Command]) -> None:
+        """Act on core commands without blocking (see the module docstring).
+
+        Several Cue commands given in one call play one after the other, as one sound that
+        replaces whatever was playing.
+        """
+        if isinstance(commands, Eject | Turn | Cue) or not isinstance(commands, Iterable):
+            commands = [commands]
+        sound: list[Step] = []
+        for command in commands:
+            if isinstance(command, Cue):
+                try:
+                    sound.extend(cue_steps(command.name, command.level))
+                except KeyError:
+                    logger.warning("unknown sound cue %r ignored", command.name)
+            elif isinstance(command, Eject):
+                if command.cards > 0:
+                    self._enqueue(("eject", command))
+            elif isinstance(command, Turn):
+                self._enqueue(("turn", command))
+        if sound and not self._closed:
+            self.buzzer.play(sound)
+
+    def beep(self, steps: Iterable[Step]) -> None:
+        """Play raw steps now (calibration, tests)."""
+        self.buzzer.play(tuple(steps))
+
+    def _enqueue(self, job: tuple[str, Any]) -> None:
+        with self._state_lock:
+            if self._closed:
+                return
+            self._outstanding += 1
+        self._queue.put(job)
+
+    def _run_lane(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:  # close() asks the lane to end
+                return
+            kind, command = job
+            try:
+                if not self._stop.is_set():
+                    self._perform(kind, command)
+            except Exception as exc:  # one failed movement must not stop the next ones
+                logger.exception("%s failed", kind)
+                with self._state_lock:
+                    self._last_error = f"{kind}: {exc}"
+            finally:
+                with self._state_lock:
+                    self._outstanding -= 1
+                    self._state_lock.notify_all()
+
+    def _perform(self, kind: str, command: Any) -> None:
+        if kind == "home":
+            self.ejector.home()
+            self.turret.home()
+        elif kind == "turn":
+            try:
+                self.turret.face(command.seat, self._stop)
+            except IndexError as exc:
+                logger.warning("turret: %s; not turning", exc)
+        elif kind == "eject":
+            self._eject(command.cards)
+
+    def _eject(self, cards: int) -> None:
+        sensor = self.card_sensor
+        self.ejector.fire(cards, self._stop, on_start=sensor.begin if sensor else None)
+        if sensor is None or self._stop.is_set():
+            return
+        result = sensor.finish(cards, self._stop)
+        event: CardsSeen | Jam = Jam() if result.jammed else CardsSeen(result.counted)
+        with self._state_lock:
+            self._jam = result.outcome if result.jammed else None
+        if result.jammed:
+            logger.warning("card sensor: %s after %d card(s)", result.outcome, cards)
+        at = self._clock()
+        self._deliver(
+            lambda seq: SensorReport(
+                event=event,
+                expected=result.expected,
+                counted=result.counted,
+                outcome=result.outcome,
+                at=at,
+                seq=seq,
+            )
+        )
+
+    # -- state --------------------------------------------------------------------------------
+
+    def clear_jam(self) -> None:
+        """Forget a reported jam (the magazine was cleared or reloaded)."""
+        with self._state_lock:
+            self._jam = None
+
+    def idle(self, *, sound: bool = True) -> bool:
+        """True when no movement is queued or running (and, with ``sound``, nothing plays)."""
+        with self._state_lock:
+            moving = self._outstanding > 0
+        return not moving and not (sound and self.buzzer.busy)
+
+    def wait_idle(self, timeout: float | None = None, *, sound: bool = True) -> bool:
+        """Block until :meth:`idle`; False if ``timeout`` seconds passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._state_lock:
+            if not self._state_lock.wait_for(lambda: self._outstanding == 0, timeout=timeout):
+                return False
+        if not sound:
+            return True
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        return self.buzzer.wait_silent(left)
+
+    def status(self) -> dict[str, Any]:
+        """A snapshot for the page: turret angle and seat, busy, jam, counters."""
+        with self._state_lock:
+            queued = self._outstanding
+            jam = self._jam
+            error = self._last_error
+        return {
+            "backend": self.backend,
+            "turret_angle": self.turret.angle,
+            "seat": self.turret.seat,
+            "turning": self.turret.moving,
+            "busy": queued > 0,
+            "queued": queued,
+            "sounding": self.buzzer.busy,
+            "jam": jam is not None,
+            "jam_reason": jam,
+            "cards_fired": self.ejector.cards_fired,
+            "cards_seen": None if self.card_sensor is None else self.card_sensor.total,
+            "buttons": sorted(self.buttons),
+            "last_error": error,
+        }
+
+    # -- shutdown -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop moving (pending movements are dropped), detach the servos, silence the buzzer,
+        release every pin. Safe to call twice."""
+        with self._state_lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._stop.set()
+        self._queue.put(None)
+        self._lane.join(timeout=3.0)
+        if self._lane.is_alive():
+            logger.warning("motion lane did not stop within 3 s")
+        self._close_parts()
+
+    def _close_parts(self) -> None:
+        with self._input_lock:
+            self._callbacks.clear()
+        for part in reversed(self._parts):
+            try:
+                part.close()
+            except Exception:
+                logger.warning("could not close %r", part, exc_info=True)
+        self._parts.clear()
+
+    def __enter__(self) -> LauncherHardware:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,168 @@
+"""The turret: a servo under the launcher that turns it to face a seat.
+
+Wiring::
+
+    servo brown/black ── GND of the 5 V servo supply AND a Pi GND pin (common ground)
+    servo red         ── +5 V of the separate servo supply
+    servo orange      ── GPIO13 (default)
+
+An MG90S (metal gears) turns a launcher of a few hundred grams; use a 270° servo for a
+table with seats all round. Seat angles come from ``uno-companion calibrate``.
+
+Moves are slew-limited (``slew_deg_s``): the servo is sent a new angle every 20 ms frame, so a
+loaded launcher does not jerk or tip. The path never leaves ``min_angle..max_angle`` (cables never
+wind up), and of the angles facing a seat the nearest one is taken. After each move the servo is
+held ``settle_s`` and then detached: no pulses means no jitter and no hum.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from typing import Any
+
+from .config import TurretConfig, equivalent_angle
+from .ejector import Pacer
+from .servo import SERVO_FRAME_S, ServoOutput, ServoRange, make_servo_output
+
+logger = logging.getLogger(__name__)
+
+
+def turret_range(config: TurretConfig) -> ServoRange:
+    return ServoRange(
+        config.min_angle, config.max_angle, config.min_pulse_us / 1e6, config.max_pulse_us / 1e6
+    )
+
+
+def slew_path(start: float, target: float, slew_deg_s: float) -> list[float]:
+    """Angles to send, one per 20 ms frame, from ``start`` (excluded) to ``target`` (included)."""
+    step = slew_deg_s * SERVO_FRAME_S
+    frames = max(1, math.ceil(abs(target - start) / step - 1e-9))
+    return [start + (target - start) * k / frames for k in range(1, frames + 1)]
+
+
+def default_seat_angles(config: TurretConfig, seats: int) -> list[float]:
+    """Seat angles for an uncalibrated turret: calibrated ones first, the rest spread evenly."""
+    calibrated = list(config.seat_angles)
+    if len(calibrated) >= seats:
+        return calibrated
+    low, high = config.min_angle, config.max_angle
+    if seats <= 1:
+        spread = [(low + high) / 2]
+    else:
+        spread = [low + (high - low) * i / (seats - 1) for i in range(seats)]
+    return calibrated + spread[len(calibrated) :]
+
+
+class Turret:
+    """Faces seats; :meth:`face` and :meth:`move_to` block for the move, so use a worker thread.
+
+    The turret's position is unknown until the first move (the servo was detached), so
+    :meth:`home` jumps straight to ``home_angle`` once; every later move is slew-limited.
+    """
+
+    def __init__(
+        self,
+        pin: int,
+        config: TurretConfig,
+        *,
+        factory: Any,
+        seats: int = 4,
+        output: ServoOutput | None = None,
+    ) -> None:
+        self.config = config
+        self.range = turret_range(config)
+        self.seat_angles = default_seat_angles(config, seats)
+        self._servo = output or make_servo_output(pin, self.range, factory)
+        self._lock = threading.Lock()
+        self._angle: float | None = None
+        self._seat: int | None = None
+        self._moving = False
+
+    @property
+    def servo(self) -> ServoOutput:
+        return self._servo
+
+    @property
+    def angle(self) -> float | None:
+        """Last angle sent (``None`` before the first move)."""
+        with self._lock:
+            return self._angle
+
+    @property
+    def seat(self) -> int | None:
+        """Seat faced after the last :meth:`face`, ``None`` after a free :meth:`move_to`."""
+        with self._lock:
+            return self._seat
+
+    @property
+    def moving(self) -> bool:
+        with self._lock:
+            return self._moving
+
+    @property
+    def attached(self) -> bool:
+        return self._servo.pulse_width is not None
+
+    def angle_for_seat(self, seat: int) -> float:
+        """The servo angle facing ``seat`` (0-based); raises IndexError for an unknown seat."""
+        if not 0 <= seat < len(self.seat_angles):
+            raise IndexError(f"seat {seat} has no angle (seats 0..{len(self.seat_angles) - 1})")
+        return self.seat_angles[seat]
+
+    def set_seat_angle(self, seat: int, angle: float) -> None:
+        """Change one seat's angle (calibration); extends the list if needed."""
+        while len(self.seat_angles) <= seat:
+            self.seat_angles.append(self.range.clamp(self.config.home_angle))
+        self.seat_angles[seat] = self.range.clamp(angle)
+
+    def home(self) -> None:
+        """Jump to ``home_angle`` (position unknown: no slew possible), settle, detach."""
+        target = equivalent_angle(
+            self.config.home_angle, None, self.config.min_angle, self.config.max_angle
+        )
+        self._run([self.range.clamp(self.config.home_angle if target is None else target)], None)
+
+    def face(self, seat: int, stop: threading.Event | None = None) -> float:
+        """Turn to face ``seat``; returns the angle reached."""
+        reached = self.move_to(self.angle_for_seat(seat), stop)
+        with self._lock:
+            self._seat = seat
+        return reached
+
+    def move_to(self, bearing: float, stop: threading.Event | None = None) -> float:
+        """Turn to ``bearing`` (degrees, any turn) along the shortest path inside the range."""
+        current = self.angle
+        target = equivalent_angle(bearing, current, self.config.min_angle, self.config.max_angle)
+        if target is None:
+            target = self.range.clamp(bearing)
+            logger.warning("turret: %.1f° is out of range, stopping at %.1f°", bearing, target)
+        with self._lock:
+            self._seat = None
+        if current is not None and abs(target - current) < 0.01:
+            return target  # already there: a detached servo holds its position
+        path = [target] if current is None else slew_path(current, target, self.config.slew_deg_s)
+        self._run(path, stop)
+        return target
+
+    def _run(self, path: list[float], stop: threading.Event | None) -> None:
+        stop = stop or threading.Event()
+        pacer = Pacer(stop)
+        with self._lock:
+            self._moving = True
+        try:
+            last = len(path) - 1
+            for index, angle in enumerate(path):
+                self._servo.set_angle(angle)
+                with self._lock:
+                    self._angle = angle
+                if not pacer.hold(SERVO_FRAME_S if index < last else self.config.settle_s):
+                    break
+        finally:
+            self._servo.detach()
+            with self._lock:
+                self._moving = False
+
+    def close(self) -> None:
+        self._servo.close()

@@ -1,0 +1,329 @@
+"""The JSON API under ``/api/``: what the page reads, the actions it posts, its live stream.
+
+Every answer is JSON except the stream (``text/event-stream``), the pictures (SVG) and the export
+(CSV). Errors are ``{"error": {"key": ..., "message": ...}}`` in the phone's language with a 4xx
+status; a request that fails changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.core.errors import ActionError
+from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
+from companion.i18n import LANGUAGES
+from companion.web import chart, lan, scoreview
+from companion.web.context import WebContext, web
+from companion.web.openapi import openapi_document
+from companion.web.security import AccessDenied
+from companion.web.validate import MAX_STRING, SchemaProblem, check
+
+log = logging.getLogger(__name__)
+
+# Actions that press the launcher's button from a phone.
+REMOTE_PRESS_ACTIONS = ("table.press", "device.hit")
+# Fields of the hub's settings the page must never see.
+SECRET_SETTINGS = ("pin",)
+
+
+class ApiError(Exception):
+    """A refused request: a ``web.*`` catalog key, its parameters and an HTTP status."""
+
+    def __init__(self, key: str, status: int = 400, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.status = status
+        self.params = params
+
+
+def error_response(
+    key: str, message: str, status: int, headers: dict[str, str] | None = None
+) -> Response:
+    response = jsonify({"error": {"key": key, "message": message}})
+    response.status_code = status
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The hub's state without secrets."""
+    settings = state.get("settings")
+    if isinstance(settings, dict) and any(k in settings for k in SECRET_SETTINGS):
+        state = {
+            **state,
+            "settings": {k: v for k, v in settings.items() if k not in SECRET_SETTINGS},
+        }
+    return state
+
+
+def create_api() -> Blueprint:
+    api = Blueprint("api", __name__, url_prefix="/api")
+
+    @api.errorhandler(ApiError)
+    def _api_error(exc: ApiError) -> Response:
+        ctx = web()
+        message = exc.message if isinstance(exc, _Refused) else ctx.text(exc.key, exc.params)
+        return error_response(exc.key, message, exc.status)
+
+    @api.errorhandler(AccessDenied)
+    def _denied(exc: AccessDenied) -> Response:
+        ctx = web()
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        params = {"seconds": exc.retry_after or 0}
+        return error_response(exc.key, ctx.text(exc.key, params), exc.status, headers)
+
+    @api.get("/state")
+    def get_state() -> Response:
+        """The whole table: engine snapshot, score, device, settings and setup options."""
+        return jsonify(public_state(web().hub.state()))
+
+    @api.get("/session")
+    def get_session() -> Response:
+        """This phone's CSRF token, whether a PIN is needed and entered, the page's addresses."""
+        ctx = web()
+        config = ctx.config
+        return jsonify(
+            {
+                "csrf": ctx.guard.csrf_token(),
+                "pin_required": ctx.guard.pin_required,
+                "authenticated": ctx.guard.authenticated(),
+                "remote_press": config.remote_press,
+                "urls": lan.page_urls(config.host, _served_port(config.port)),
+                "languages": list(LANGUAGES),
+                "language": ctx.table_language(),
+                "keepalive_seconds": config.keepalive_seconds,
+                # Each action and the fields its payload may have, so the page sends only those.
+                "actions": {
+                    name: sorted(schema.get("properties", {}))
+                    for name, schema in sorted(ctx.hub.action_schemas().items())
+                },
+                "rulesets": [
+                    {"key": r.key, "name": r.name(ctx.table_language())} for r in builtin_rulesets()
+                ],
+                "counting_modes": list(MODES),
+            }
+        )
+
+    @api.post("/login")
+    def post_login() -> Response:
+        """Enter the table PIN; later changes from this phone are allowed."""
+        ctx = web()
+        ctx.guard.check_origin(request)
+        ctx.guard.check_csrf(request)
+        body = _json_object()
+        pin = body.get("pin")
+        if not isinstance(pin, str) or len(pin) > 64:
+            raise ApiError("web.error_field", field="pin", problem=ctx.text("web.problem_type"))
+        ctx.guard.login(request.remote_addr or "?", pin)
+        return jsonify({"authenticated": True})
+
+    @api.post("/logout")
+    def post_logout() -> Response:
+        """Forget this phone's PIN."""
+        ctx = web()
+        ctx.guard.check_origin(request)
+        ctx.guard.check_csrf(request)
+        ctx.guard.logout()
+        return jsonify({"authenticated": ctx.guard.authenticated()})
+
+    @api.post("/actions/<name>")
+    def post_action(name: str) -> Response:
+        """Apply one action; ``revision`` makes a stale edit fail with 409 instead of being lost."""
+        ctx = web()
+        ctx.guard.check_write(request)
+        schemas = ctx.hub.action_schemas()
+        if name not in schemas:
+            raise ApiError("web.error_unknown_action", 404, action=name[:MAX_STRING])
+        body = _json_object()
+        unknown = set(body) - {"payload", "revision"}
+        if unknown:
+            raise ApiError(
+                "web.error_field",
+                field=sorted(unknown)[0][:40],
+                problem=ctx.text("web.problem_unknown"),
+            )
+        payload = body.get("payload", {})
+        revision = body.get("revision")
+        if not isinstance(payload, dict):
+            raise ApiError("web.error_field", field="payload", problem=ctx.text("web.problem_type"))
+        if revision is not None and (not isinstance(revision, int) or isinstance(revision, bool)):
+            raise ApiError(
+                "web.error_field", field="revision", problem=ctx.text("web.problem_type")
+            )
+        try:
+            check(payload, schemas[name])
+        except SchemaProblem as exc:
+            raise ApiError(
+                "web.error_field", field=exc.field[:60], problem=_problem_text(ctx, exc)
+            ) from exc
+        if name in REMOTE_PRESS_ACTIONS and not _may_press(ctx):
+            raise ApiError("web.error_remote_press_off", 403)
+        return jsonify(public_state(_dispatch(ctx, name, payload, revision)))
+
+    @api.get("/events")
+    def get_events() -> Response:
+        """Live updates (Server-Sent Events): a ``state`` event after each change."""
+        ctx = web()
+        if not ctx.open_stream():
+            return error_response(
+                "web.error_busy", ctx.text("web.error_busy"), 503, {"Retry-After": "10"}
+            )
+        response = Response(_stream(ctx), mimetype="text/event-stream")
+        response.call_on_close(ctx.close_stream)
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+    @api.get("/i18n/<lang>")
+    def get_catalog(lang: str) -> Response:
+        """The page's texts in ``lang`` (fr or en)."""
+        ctx = web()
+        if lang not in LANGUAGES:
+            raise ApiError("web.error_language", 404, language=lang[:10])
+        keys = sorted(
+            k for k in ctx.catalog.keys(lang) | ctx.catalog.keys("fr") if k.startswith("web.")
+        )
+        texts = {k.removeprefix("web."): ctx.catalog.text(k, lang) for k in keys}
+        response = jsonify(texts)
+        response.headers["Cache-Control"] = "max-age=300"
+        return response
+
+    @api.get("/openapi.json")
+    def get_openapi() -> Response:
+        """This API described as OpenAPI 3.1."""
+        from flask import current_app
+
+        return jsonify(openapi_document(current_app, web().hub.action_schemas()))
+
+    @api.get("/qr.svg")
+    def get_qr() -> Response:
+        """A QR code of the page's address, for other phones to scan."""
+        config = web().config
+        svg = lan.qr_svg(lan.page_urls(config.host, _served_port(config.port))[0])
+        return Response(svg, mimetype="image/svg+xml")
+
+    @api.get("/chart.svg")
+    def get_chart() -> Response:
+        """Running totals over the rounds of the current game."""
+        ctx = web()
+        score = ctx.hub.state().get("score") or {}
+        svg = chart.totals_svg(
+            scoreview.parties_of(score),
+            scoreview.round_points(score),
+            ctx.text("web.chart_title"),
+            ctx.text("web.chart_empty"),
+            scoreview.target_of(score),
+        )
+        response = Response(svg, mimetype="image/svg+xml")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @api.get("/export.csv")
+    def get_export() -> Response:
+        """The current game's rounds as a CSV file."""
+        ctx = web()
+        score = ctx.hub.state().get("score") or {}
+        text = scoreview.export_csv(score, ctx.text("web.round"), ctx.text("web.total"))
+        response = Response(text, mimetype="text/csv")
+        response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'
+        return response
+
+    return api
+
+
+def _served_port(configured: int) -> int:
+    """The port this request came in on (the configured one may be 0: any free port)."""
+    try:
+        return int(request.environ.get("SERVER_PORT") or configured)
+    except ValueError:
+        return configured
+
+
+def _json_object() -> dict[str, Any]:
+    body = request.get_json(silent=True, force=True)
+    if not isinstance(body, dict):
+        raise ApiError("web.error_bad_json")
+    return body
+
+
+def _problem_text(ctx: WebContext, exc: SchemaProblem) -> str:
+    known = {
+        "missing": "web.problem_missing",
+        "too long": "web.problem_too_long",
+        "unknown field": "web.problem_unknown",
+    }
+    key = known.get(exc.problem)
+    if key is None:
+        key = "web.problem_type" if exc.problem.startswith("expected") else "web.problem_value"
+    return ctx.text(key)
+
+
+def _may_press(ctx: WebContext) -> bool:
+    """In simulation the HIT button drives the mock pin; on hardware only if allowed."""
+    device = ctx.hub.state().get("device") or {}
+    return bool(device.get("simulated", True)) or ctx.config.remote_press
+
+
+def _dispatch(
+    ctx: WebContext, name: str, payload: dict[str, Any], revision: int | None
+) -> dict[str, Any]:
+    try:
+        return ctx.hub.dispatch(name, payload, revision)
+    except ActionError as exc:
+        message = ctx.text(exc.key, exc.params)
+        if message == exc.key:  # no phrase in the catalog: the English sentence
+            message = str(exc)
+        status = exc.status if 400 <= exc.status < 500 else 400
+        raise _Refused(exc.key, message, status) from exc
+    except ScoringError as exc:
+        message = ctx.text(exc.catalog_key, exc.params)
+        if message == exc.catalog_key:
+            message = str(exc)
+        raise _Refused(
+            exc.catalog_key, message, 409 if isinstance(exc, StaleWrite) else 400
+        ) from exc
+
+
+class _Refused(ApiError):
+    """An action the hub refused, with its message already in the phone's language."""
+
+    def __init__(self, key: str, message: str, status: int) -> None:
+        super().__init__(key, status)
+        self.message = message
+
+
+def _stream(ctx: WebContext) -> Iterator[str]:
+    """Server-Sent Events: the state now, then after every change; comments keep it open."""
+    subscription = ctx.hub.subscribe()
+    keepalive = ctx.config.keepalive_seconds
+    poll = min(keepalive, 0.5)  # how soon a stopping server is noticed
+    try:
+        yield "retry: 3000\n\n"
+        yield _event(ctx.hub.state())
+        quiet = 0.0
+        while not ctx.stopping.is_set():
+            notice = subscription.get(poll)
+            if notice is None:
+                quiet += poll
+                if quiet >= keepalive:
+                    quiet = 0.0
+                    yield ": keep-alive\n\n"
+                continue
+            # Several changes queued up: one fresh state covers them all.
+            while subscription.get(0) is not None:
+                pass
+            quiet = 0.0
+            yield _event(ctx.hub.state())
+    finally:
+        subscription.close()
+
+
+def _event(state: dict[str, Any]) -> str:
+    data = json.dumps(public_state(state), separators=(",", ":"), ensure_ascii=False)
+    return f"id: {state.get('revision', 0)}\nevent: state\ndata: {data}\n\n"

@@ -1,0 +1,67 @@
+"""What the blueprints share, kept on ``app.extensions`` (never in module globals)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from flask import Flask, current_app, request
+
+from companion.i18n import LANGUAGES, Catalog
+from companion.web.config import WebConfig
+from companion.web.ports import Hub
+from companion.web.security import Guard
+
+EXTENSION = "uno_web"
+
+
+@dataclass
+class WebContext:
+    hub: Hub
+    config: WebConfig
+    catalog: Catalog
+    guard: Guard
+    # Set when the server stops, so open event streams end at once instead of at the next notice.
+    stopping: threading.Event = field(default_factory=threading.Event)
+    streams: int = 0
+    streams_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def init_app(self, app: Flask) -> None:
+        app.extensions[EXTENSION] = self
+
+    def open_stream(self) -> bool:
+        """Count one more live stream; ``False`` when all stream threads are taken."""
+        with self.streams_lock:
+            if self.streams >= self.config.max_streams:
+                return False
+            self.streams += 1
+            return True
+
+    def close_stream(self) -> None:
+        with self.streams_lock:
+            self.streams -= 1
+
+    def table_language(self) -> str:
+        try:
+            settings = self.hub.state().get("settings", {})
+        except Exception:  # the language of an error message must never cause another error
+            return LANGUAGES[0]
+        language = settings.get("language") if isinstance(settings, dict) else None
+        return language if language in LANGUAGES else LANGUAGES[0]
+
+    def language(self) -> str:
+        """The language for this request: ``?lang=``, then Accept-Language, then the table's."""
+        asked = request.args.get("lang")
+        if asked in LANGUAGES:
+            return str(asked)
+        best = request.accept_languages.best_match(LANGUAGES)
+        return best if best else self.table_language()
+
+    def text(self, key: str, params: dict[str, Any] | None = None, lang: str | None = None) -> str:
+        return self.catalog.text(key, lang or self.language(), params)
+
+
+def web() -> WebContext:
+    """The :class:`WebContext` of the app handling the current request."""
+    return cast(WebContext, current_app.extensions[EXTENSION])

@@ -1,0 +1,42 @@
+"""The one port the web adapter talks through: the *hub* of the daemon.
+
+The page never reaches devices, speech or storage itself. The composition root builds an object
+with these four methods (the real one is :class:`companion.hub.Hub`) and hands it to
+:func:`companion.web.create_app`. Tests hand in a small fake with the same methods.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Subscription(Protocol):
+    """A queue of change notices for one open event stream."""
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        """The next change notice, or ``None`` when ``timeout`` seconds pass without one."""
+        ...
+
+    def close(self) -> None:
+        """Stop receiving notices (called when the phone goes away)."""
+        ...
+
+
+class Hub(Protocol):
+    """Everything the page can see and do.
+
+    ``state()`` returns ``{"revision": int, "table": {...}, "score": {...}, "device": {...},
+    "settings": {...}, "options": {...}}``. ``dispatch`` applies one named action and returns the
+    new state; bad input, an unknown player or a stale ``expected_revision`` raise
+    :class:`companion.core.errors.ActionError` (status 4xx) and change nothing.
+    """
+
+    def state(self) -> dict[str, Any]: ...
+
+    def dispatch(
+        self, action: str, payload: dict[str, Any], expected_revision: int | None = None
+    ) -> dict[str, Any]: ...
+
+    def subscribe(self) -> Subscription: ...
+
+    def action_schemas(self) -> dict[str, dict[str, Any]]: ...

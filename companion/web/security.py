@@ -1,0 +1,123 @@
+"""Who may change the table: PIN, CSRF token, Origin check and lock-out.
+
+Anyone on the table's Wi-Fi may *look*. Every request that changes something (POST) must
+
+1. come from this page: a foreign ``Origin`` (another web site the phone has open) is refused;
+2. carry the session's CSRF token in the ``X-CSRF-Token`` header (the cookie alone is not enough);
+3. when a table PIN is set, come from a session that entered the PIN.
+
+PINs are compared with :func:`hmac.compare_digest` so the time taken reveals nothing. After
+``lockout_attempts`` bad PINs in a row a phone (its IP address) must wait ``lockout_seconds``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from flask import Request, session
+
+from companion.web.config import WebConfig
+
+CSRF_HEADER = "X-CSRF-Token"
+
+
+class AccessDenied(Exception):
+    """A refused request: ``key`` is a ``web.error_*`` catalog key, ``status`` the HTTP status."""
+
+    def __init__(self, key: str, status: int, retry_after: int | None = None) -> None:
+        super().__init__(key)
+        self.key = key
+        self.status = status
+        self.retry_after = retry_after
+
+
+@dataclass
+class _Strikes:
+    count: int = 0
+    locked_until: float = 0.0
+
+
+class Guard:
+    """Access rules for one app; thread-safe (waitress serves requests on many threads)."""
+
+    def __init__(self, config: WebConfig, clock: Callable[[], float] = time.monotonic) -> None:
+        self._pin = config.pin.encode()
+        self._attempts = config.lockout_attempts
+        self._lock_seconds = config.lockout_seconds
+        self._clock = clock
+        self._strikes: dict[str, _Strikes] = {}
+        self._lock = threading.Lock()
+        # A fresh secret each start: old sessions (and their PIN) end when the box restarts.
+        self.generation = secrets.token_hex(8)
+
+    @property
+    def pin_required(self) -> bool:
+        return bool(self._pin)
+
+    def csrf_token(self) -> str:
+        """The session's CSRF token, created on first use."""
+        token = session.get("csrf")
+        if not isinstance(token, str):
+            token = secrets.token_urlsafe(24)
+            session["csrf"] = token
+        return token
+
+    def authenticated(self) -> bool:
+        return not self._pin or session.get("auth") == self.generation
+
+    def check_origin(self, request: Request) -> None:
+        """Refuse a request sent by a page of another site (compares scheme-less host:port)."""
+        origin = request.headers.get("Origin") or request.headers.get("Referer")
+        if origin is None:
+            return  # not sent by a browser page: the CSRF token still has to match
+        if origin == "null" or urlsplit(origin).netloc.lower() != request.host.lower():
+            raise AccessDenied("web.error_origin", 403)
+
+    def check_csrf(self, request: Request) -> None:
+        expected = session.get("csrf")
+        given = request.headers.get(CSRF_HEADER, "")
+        if not isinstance(expected, str) or not hmac.compare_digest(
+            given.encode(), expected.encode()
+        ):
+            raise AccessDenied("web.error_csrf", 403)
+
+    def check_write(self, request: Request) -> None:
+        """All checks for a request that changes something."""
+        self.check_origin(request)
+        self.check_csrf(request)
+        if not self.authenticated():
+            raise AccessDenied("web.error_pin_needed", 401)
+
+    def login(self, client: str, pin: str) -> None:
+        """Check ``pin`` for ``client`` (an IP address); mark the session or raise."""
+        now = self._clock()
+        with self._lock:
+            strikes = self._strikes.setdefault(client, _Strikes())
+            if strikes.locked_until > now:
+                raise AccessDenied(
+                    "web.error_locked", 429, retry_after=int(strikes.locked_until - now) + 1
+                )
+            # Compare digests of equal length: compare_digest is constant-time for equal sizes.
+            good = not self._pin or hmac.compare_digest(_digest(pin.encode()), _digest(self._pin))
+            if not good:
+                strikes.count += 1
+                if strikes.count >= self._attempts:
+                    strikes.count = 0
+                    strikes.locked_until = now + self._lock_seconds
+                    raise AccessDenied("web.error_locked", 429, retry_after=self._lock_seconds)
+                raise AccessDenied("web.error_pin_wrong", 403)
+            self._strikes.pop(client, None)
+        session["auth"] = self.generation
+
+    def logout(self) -> None:
+        session.pop("auth", None)
+
+
+def _digest(data: bytes) -> bytes:
+    return hmac.new(b"uno-companion-pin", data, "sha256").digest()

@@ -1,0 +1,150 @@
+"""The daemon's press path, idle cost and memory, on gpiozero's mock pins.
+
+- HIT pin edge → first buzzer or ejector pin change, p50/p99 over many presses through the whole
+  daemon (debounce, hub thread, engine, actuator lanes), next to a bare gpiozero Button callback
+  on the same pin factory in the same run (the floor).
+- The same press latency with the voice on (real pyttsx3/espeak-ng, played to ALSA's null
+  device) and off, in the same run: the press path never waits on speech.
+- CPU used by the idle daemon (page served, nobody connected) over 30 s, and resident memory.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config, LauncherConfig
+from companion.daemon import Daemon, DaemonOptions
+
+PRESSES = int(os.environ.get("BENCH_PRESSES", "1000"))
+IDLE_SECONDS = float(os.environ.get("BENCH_IDLE_SECONDS", "30"))
+HARDWARE = {"debounce_ms": 2}  # presses 5 ms apart: a debounce window must not merge them
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ms(values: list[float]) -> str:
+    p50, p99 = percentile(values, 0.5) * 1e3, percentile(values, 0.99) * 1e3
+    return f"p50 {p50:.3f} ms, p99 {p99:.3f} ms"
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def make_daemon(state_dir: Path, voice: bool, web: bool = False) -> Daemon:
+    config = Config(
+        launcher=LauncherConfig(magazine=200),
+        extra={"hardware": HARDWARE, "speech": {"audio_device": "null", "stale_after": 2.0}},
+    )
+    options = DaemonOptions(
+        simulate=True, state_dir=state_dir, seed=1, web=web, voice=voice, host="127.0.0.1", port=0
+    )
+    return Daemon(config, options).start()
+
+
+def output_pins(daemon: Daemon) -> list[Any]:
+    pins = daemon.hardware.config.pins
+    return [daemon.pin_factory.pin(pins.buzzer), daemon.pin_factory.pin(pins.ejector)]
+
+
+def press_latencies(daemon: Daemon, count: int) -> list[float]:
+    """Time from the HIT edge to the first change on the buzzer or ejector pin."""
+    hit = daemon.hardware.hit_button.pin
+    outputs = [p for p in output_pins(daemon) if p is not None]
+    latencies = []
+    daemon.hardware.wait_idle(timeout=10)
+    for i in range(count):
+        if i % 25 == 0:
+            daemon.hub.dispatch("table.reload", {"cards": 200})
+            daemon.hardware.wait_idle(timeout=30, sound=False)
+        before = [p._last_change for p in outputs]
+        start = time.monotonic()
+        hit.drive_low()
+        deadline = start + 1.0
+        changed = None
+        while changed is None and time.monotonic() < deadline:
+            time.sleep(0.0001)  # poll without holding the GIL from the threads being measured
+            for pin, last in zip(outputs, before, strict=True):
+                if pin._last_change != last:
+                    changed = pin._last_change
+                    break
+        hit.drive_high()
+        if changed is not None:
+            latencies.append(changed - start)
+        time.sleep(0.005)
+    return latencies
+
+
+def bare_button_latencies(factory: Any, count: int) -> list[float]:
+    from gpiozero import Button
+
+    button = Button(26, pin_factory=factory)
+    seen: list[float] = []
+    button.when_pressed = lambda: seen.append(time.monotonic())
+    latencies = []
+    for _ in range(count):
+        start = time.monotonic()
+        button.pin.drive_low()
+        latencies.append(seen[-1] - start)
+        button.pin.drive_high()
+    button.close()
+    return latencies
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        daemon = make_daemon(Path(tmp), voice=False)
+        try:
+            floor = bare_button_latencies(daemon.pin_factory, PRESSES)
+            path = press_latencies(daemon, PRESSES)
+        finally:
+            daemon.stop()
+        print(f"bare gpiozero Button callback (floor): {ms(floor)} over {PRESSES} presses")
+        print(f"HIT edge → first buzzer/ejector pin change: {ms(path)} over {len(path)} presses")
+
+    count = max(100, PRESSES // 3)
+    results = {}
+    for voice in (False, True):
+        with tempfile.TemporaryDirectory() as tmp:
+            daemon = make_daemon(Path(tmp), voice=voice)
+            try:
+                results[voice] = press_latencies(daemon, count)
+                spoken = daemon.voice.stats() if voice else None
+            finally:
+                daemon.stop()
+    print(f"press latency, voice off: {ms(results[False])} over {count} presses")
+    print(f"press latency, voice on:  {ms(results[True])} over {count} presses ({spoken})")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        daemon = make_daemon(Path(tmp), voice=True, web=True)
+        try:
+            time.sleep(2.0)  # let start-up work settle
+            cpu0, wall0 = time.process_time(), time.monotonic()
+            time.sleep(IDLE_SECONDS)
+            cpu = (time.process_time() - cpu0) / (time.monotonic() - wall0)
+            print(
+                f"idle daemon (page served, voice on): {cpu * 100:.2f} % of a core over "
+                f"{IDLE_SECONDS:.0f} s; resident memory {rss_mb():.1f} MB "
+                f"(this benchmark process, daemon and all adapters loaded)"
+            )
+        finally:
+            daemon.stop()
+    print(
+        f"statistics: {statistics.mean(path) * 1e3:.3f} ms mean edge→output; "
+        f"{statistics.mean(floor) * 1e6:.1f} µs mean floor"
+    )
+
+
+if __name__ == "__main__":
+    main()

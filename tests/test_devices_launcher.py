@@ -1,0 +1,302 @@
+"""LauncherHardware on gpiozero's mock pins: press → ding and strokes, turret lanes, ordering."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.core.commands import Cue, Eject, Say, Turn
+from companion.core.events import CardsSeen, Jam, Press
+from companion.devices import (
+    ButtonPressed,
+    InputNotice,
+    LauncherHardware,
+    SensorReport,
+    parse_hardware,
+)
+
+HIT, NEXT, REVERSE, SKIP, EJECTOR, TURRET, BUZZER, SENSOR = 17, 27, 22, 23, 12, 13, 18, 24
+FRAME = 0.020
+
+
+def make_config(**sections: dict[str, Any]) -> Any:
+    raw: dict[str, Any] = {
+        "backend": "mock",
+        "debounce_ms": 10,
+        "pins": {"hit": HIT, "ejector": EJECTOR, "turret": TURRET, "buzzer": BUZZER},
+        "ejector": {
+            "rest_angle": 0.0,
+            "stroke_angle": 90.0,
+            "stroke_s": 0.1,
+            "retract_s": 0.1,
+            "pull_back_s": 0.0,
+        },
+        "turret": {
+            "seat_angles": [30.0, 90.0, 150.0],
+            "home_angle": 30.0,
+            "slew_deg_s": 600.0,
+            "settle_s": 0.1,
+        },
+    }
+    for name, values in sections.items():
+        if isinstance(raw.get(name), dict):
+            raw[name] = {**raw[name], **values}
+        else:
+            raw[name] = values
+    return parse_hardware(raw)
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    factory = MockFactory(pin_class=MockPWMPin)
+    yield factory
+    factory.close()
+
+
+@pytest.fixture
+def build(factory: MockFactory) -> Iterator[Callable[..., LauncherHardware]]:
+    made: list[LauncherHardware] = []
+
+    def build(config: Any = None, seats: int = 3) -> LauncherHardware:
+        hardware = LauncherHardware(config or make_config(), factory, seats=seats)
+        made.append(hardware)
+        assert hardware.wait_idle(5)  # homing done
+        for pin in (EJECTOR, TURRET, BUZZER):
+            factory.pin(pin).clear_states()
+        return hardware
+
+    yield build
+    for hardware in made:
+        hardware.close()
+
+
+def assert_states_and_times(
+    pin: Any, expected: list[tuple[float, float]], tol: float = 0.1
+) -> None:
+    """gpiozero's check with a length check and ``tol`` seconds of slack per step."""
+    states = [(round(s.timestamp, 4), round(float(s.state), 5)) for s in pin.states]
+    assert len(states) == len(expected), f"pin went through {states}, expected {expected}"
+    for (t, state), (want_t, want_state) in zip(states, expected, strict=True):
+        assert math.isclose(state, want_state, abs_tol=1e-6), f"{states} != {expected}"
+        assert math.isclose(t, want_t, abs_tol=tol), f"timing {states} vs {expected}"
+
+
+def change_times(pin: Any) -> list[float]:
+    """Times of a pin's changes, relative to its last clear_states()."""
+    total, times = 0.0, []
+    for state in pin.states[1:]:
+        total += state.timestamp
+        times.append(total)
+    return times
+
+
+def duty(pulse_us: float) -> float:
+    return pulse_us / 1e6 / FRAME
+
+
+def press(factory: MockFactory, pin: int = HIT, hold: float = 0.0) -> None:
+    factory.pin(pin).drive_low()
+    if hold:
+        time.sleep(hold)
+    factory.pin(pin).drive_high()
+
+
+def test_a_press_gives_a_ding_and_the_right_number_of_strokes(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    hardware = build()
+    notices: list[InputNotice] = []
+
+    def engine(notice: InputNotice) -> None:  # stands in for the table engine
+        notices.append(notice)
+        hardware.execute([Cue("ding"), Eject(3)])
+
+    hardware.on_input(engine)
+    press(factory)
+    assert hardware.wait_idle(5)
+    assert len(notices) == 1 and isinstance(notices[0], ButtonPressed)
+    assert notices[0].button == "hit" and notices[0].event() == Press()
+    # The ding starts with the press: 1600 Hz then 2000 Hz (duty 0.5), silent after 160 ms.
+    assert_states_and_times(factory.pin(BUZZER), [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)])
+    stroke, rest = duty(1500), duty(500)
+    strokes = [(0.1, stroke), (0.1, rest)] * 3
+    strokes[0] = (0.0, stroke)
+    assert_states_and_times(factory.pin(EJECTOR), [(0.0, 0.0), *strokes, (0.1, 0.0)])
+    status = hardware.status()
+    assert status["cards_fired"] == 3 and not status["busy"] and not status["jam"]
+
+
+def test_the_turret_lands_on_the_calibrated_pulse_and_detaches(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    hardware = build()
+    assert hardware.status()["turret_angle"] == 30.0
+    hardware.execute(Turn(seat=2, player="Chloé"))
+    assert hardware.wait_idle(5)
+    pin = factory.pin(TURRET)
+    states = [s.state for s in pin.states]
+    landed = states[-2] * FRAME  # the last pulse before detaching
+    assert math.isclose(landed, (500 + 2000 * 150 / 180) / 1e6, abs_tol=1e-9)
+    assert states[-1] == 0.0 and pin.frequency is None  # detached: no jitter, no hum
+    # 30° → 150° at 600°/s is 12° per frame: ten frames, then the settle time.
+    assert len(states) == 1 + 10 + 1
+    times = change_times(pin)
+    assert math.isclose(times[-1] - times[0], 9 * FRAME + 0.1, abs_tol=0.1)
+    status = hardware.status()
+    assert status["seat"] == 2 and status["turret_angle"] == 150.0 and not status["turning"]
+
+
+def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    hardware = build()
+    hardware.execute([Eject(2), Turn(seat=1, player="Bruno"), Cue("ding")])
+    time.sleep(0.05)
+    assert factory.pin(TURRET).states[1:] == []  # still ejecting: the turret has not moved
+    assert factory.pin(BUZZER).state == 0.5  # but the ding did not wait
+    assert hardware.wait_idle(5)
+    ejector_done = change_times(factory.pin(EJECTOR))[-1]
+    turret_start = change_times(factory.pin(TURRET))[0]
+    assert turret_start >= ejector_done - 0.005
+
+
+def test_100_fast_presses_give_100_notices_in_order_and_100_strokes(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    quick = {"stroke_s": 0.002, "retract_s": 0.002, "pull_back_s": 0.0}
+    hardware = build(make_config(ejector=quick))
+    notices: list[InputNotice] = []
+
+    def engine(notice: InputNotice) -> None:
+        notices.append(notice)
+        hardware.execute([Cue("ding"), Eject(1)])
+
+    hardware.on_input(engine)
+    for _ in range(100):  # each press held 12 ms, released 12 ms: debounce is 10 ms
+        factory.pin(HIT).drive_low()
+        time.sleep(0.012)
+        factory.pin(HIT).drive_high()
+        time.sleep(0.012)
+    assert hardware.wait_idle(20)
+    assert [n.seq for n in notices] == list(range(1, 101))
+    times = [n.at for n in notices]
+    assert times == sorted(times) and len(set(times)) == 100
+    assert all(isinstance(n, ButtonPressed) and n.button == "hit" for n in notices)
+    assert hardware.status()["cards_fired"] == 100  # queued during ejections, none lost or doubled
+
+
+def test_optional_buttons_give_their_own_notices(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    pins = {"hit": HIT, "next": NEXT, "reverse": REVERSE, "skip": SKIP}
+    hardware = build(make_config(pins=pins))
+    notices: list[InputNotice] = []
+    hardware.on_input(notices.append)
+    for pin in (NEXT, REVERSE, SKIP, HIT):
+        press(factory, pin)
+    assert [n.button for n in notices if isinstance(n, ButtonPressed)] == [
+        "next",
+        "reverse",
+        "skip",
+        "hit",
+    ]
+    assert [n.event() for n in notices if isinstance(n, ButtonPressed)] == [None] * 3 + [Press()]
+    assert hardware.status()["buttons"] == ["hit", "next", "reverse", "skip"]
+
+
+def test_card_sensor_reports_cards_seen_and_jams(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    config = make_config(
+        pins={"hit": HIT, "card_sensor": SENSOR},
+        ejector={"stroke_s": 0.05, "retract_s": 0.05},
+        card_sensor={"timeout_s": 0.3, "blocked_s": 0.15},
+    )
+    hardware = build(config)
+    reports: list[SensorReport] = []
+    hardware.on_input(lambda n: reports.append(n) if isinstance(n, SensorReport) else None)
+    hardware.execute(Eject(3))
+    deadline = time.monotonic() + 2
+    while len(factory.pin(EJECTOR).states) < 2 and time.monotonic() < deadline:
+        time.sleep(0.001)  # wait for the first stroke: the counting window is open
+    for _ in range(3):
+        press(factory, SENSOR, hold=0.01)
+        time.sleep(0.01)
+    assert hardware.wait_idle(5)
+    assert len(reports) == 1
+    assert reports[0].event == CardsSeen(3)
+    assert (reports[0].counted, reports[0].expected, reports[0].outcome) == (3, 3, "counted")
+    hardware.execute(Eject(2))  # nothing crosses the beam: jam or empty magazine
+    assert hardware.wait_idle(5)
+    assert reports[1].event == Jam() and reports[1].outcome == "nothing_out"
+    assert hardware.status()["jam"] and hardware.status()["jam_reason"] == "nothing_out"
+    hardware.clear_jam()
+    assert not hardware.status()["jam"]
+    assert reports[1].seq > reports[0].seq
+
+
+def test_close_detaches_servos_silences_the_buzzer_and_drops_pending_moves(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    hardware = build(make_config(ejector={"stroke_s": 0.5, "retract_s": 0.5}))
+    hardware.execute([Eject(10), Turn(seat=2, player="Chloé"), Cue("suspense", 1.0)])
+    time.sleep(0.1)
+    started = time.monotonic()
+    hardware.close()
+    assert time.monotonic() - started < 2.0
+    for pin in (EJECTOR, TURRET, BUZZER):
+        assert factory.pin(pin).state == 0, pin
+    assert factory.pin(TURRET).states[1:] == []  # the queued turn never ran
+    assert factory.pin(EJECTOR).states[-2].state == duty(500)  # arm back at rest before detach
+    hardware.close()  # twice is fine
+    hardware.execute(Eject(1))  # after close: ignored, no error
+
+
+def test_execute_never_blocks_and_ignores_other_commands(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    hardware = build()
+    started = time.monotonic()
+    hardware.execute([Eject(5), Turn(seat=1, player="B"), Say("table.turn"), Eject(0)])
+    hardware.execute(Say("table.hello"))
+    assert time.monotonic() - started < 0.05
+    assert hardware.status()["busy"]
+    assert hardware.wait_idle(10)
+    assert hardware.status()["cards_fired"] == 5
+
+
+def test_unknown_seat_is_logged_and_the_lane_goes_on(
+    factory: MockFactory, build: Callable[..., LauncherHardware], caplog: pytest.LogCaptureFixture
+) -> None:
+    hardware = build()
+    hardware.execute([Turn(seat=7, player="Zoé"), Eject(1)])
+    assert hardware.wait_idle(5)
+    assert "seat 7 has no angle" in caplog.text
+    assert hardware.status()["cards_fired"] == 1
+
+
+def test_input_callbacks_from_two_threads_keep_sequence_order(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    hardware = build(make_config(pins={"hit": HIT, "next": NEXT}))
+    notices: list[InputNotice] = []
+    hardware.on_input(notices.append)
+
+    def hammer(pin: int) -> None:
+        for _ in range(20):
+            press(factory, pin, hold=0.011)
+            time.sleep(0.011)
+
+    threads = [threading.Thread(target=hammer, args=(pin,)) for pin in (HIT, NEXT)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [n.seq for n in notices] == list(range(1, 41))
+    assert sum(isinstance(n, ButtonPressed) and n.button == "next" for n in notices) == 20

@@ -1,0 +1,403 @@
+"""Each device part on gpiozero's mock pins: buttons, turret, ejector, buzzer, card sensor.
+
+Timings are checked against pin histories like gpiozero's ``assert_states_and_times``, with a
+wider tolerance (the test machine has two cores and other work running).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.core.cues import cue_steps
+from companion.devices import (
+    Buzzer,
+    CardSensor,
+    CardSensorConfig,
+    Debouncer,
+    Ejector,
+    EjectorConfig,
+    TableButton,
+    Turret,
+    TurretConfig,
+    equivalent_angle,
+    slew_path,
+)
+
+FRAME = 0.020
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    factory = MockFactory(pin_class=MockPWMPin)
+    yield factory
+    factory.close()
+
+
+def assert_states_and_times(
+    pin: Any, expected: list[tuple[float, float]], tol: float = 0.1
+) -> None:
+    """gpiozero's check with a length check and ``tol`` seconds of slack per step."""
+    states = [(round(s.timestamp, 4), round(float(s.state), 5)) for s in pin.states]
+    assert len(states) == len(expected), f"pin went through {states}, expected {expected}"
+    for (t, state), (want_t, want_state) in zip(states, expected, strict=True):
+        assert math.isclose(state, want_state, abs_tol=1e-6), f"{states} != {expected}"
+        assert math.isclose(t, want_t, abs_tol=tol), f"timing {states} vs {expected}"
+
+
+def duty(pulse_us: float) -> float:
+    return pulse_us / 1e6 / FRAME
+
+
+class ManualClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# -- debounce ---------------------------------------------------------------------------------
+
+
+def test_debouncer_accepts_only_edges_after_a_steady_release() -> None:
+    debouncer = Debouncer(0.03, released_since=0.0)
+    assert debouncer.falling(1.000)  # clean press
+    debouncer.rising(1.001)  # contact bounce on press
+    assert not debouncer.falling(1.002)
+    debouncer.rising(1.200)  # release ...
+    assert not debouncer.falling(1.205)  # ... with bounce
+    debouncer.rising(1.206)
+    assert debouncer.falling(1.300)  # next real press: released 94 ms
+
+
+def test_debouncer_starting_low_needs_a_release_first() -> None:
+    debouncer = Debouncer(0.03, released_since=None)
+    assert not debouncer.falling(1.0)
+    debouncer.rising(1.1)
+    assert debouncer.falling(1.2)
+    with pytest.raises(ValueError):
+        Debouncer(0.0, released_since=None)
+
+
+def test_bounce_within_the_window_gives_one_press(factory: MockFactory) -> None:
+    clock = ManualClock()
+    button = TableButton("hit", 17, factory=factory, debounce_s=0.03, clock=clock)
+    presses: list[float] = []
+    button.when_pressed = presses.append
+    pin = factory.pin(17)
+    for offset in (0.0, 0.002, 0.004, 0.007):  # a press with three bounces, 7 ms in all
+        clock.now = 100.0 + offset
+        pin.drive_low()
+        clock.now += 0.001
+        pin.drive_high()
+    clock.now = 100.008
+    pin.drive_low()
+    assert presses == [100.0]
+    clock.now = 100.2
+    pin.drive_high()
+    clock.now = 100.2 + 0.029  # released 29 ms: still inside the window
+    pin.drive_low()
+    pin.drive_high()
+    clock.now = 100.4
+    pin.drive_low()
+    assert presses == [100.0, 100.4]
+    assert button.presses == 2 and button.last_press_at == 100.4
+
+
+def test_bounce_in_real_time_gives_one_press(factory: MockFactory) -> None:
+    button = TableButton("hit", 17, factory=factory, debounce_s=0.2)
+    presses: list[float] = []
+    button.when_pressed = presses.append
+    pin = factory.pin(17)
+    before = time.monotonic()
+    for _ in range(5):
+        pin.drive_low()
+        pin.drive_high()
+    pin.drive_low()
+    assert len(presses) == 1
+    assert before <= presses[0] <= time.monotonic()
+
+
+def test_stuck_low_button_fires_once_until_released(factory: MockFactory) -> None:
+    clock = ManualClock()
+    button = TableButton("hit", 17, factory=factory, debounce_s=0.03, clock=clock)
+    presses: list[float] = []
+    button.when_pressed = presses.append
+    pin = factory.pin(17)
+    pin.drive_low()
+    for step in range(1, 200):  # stuck for 20 s, with 1 ms glitches high every 100 ms
+        clock.now = 100.0 + step * 0.1
+        pin.drive_high()
+        clock.now += 0.001
+        pin.drive_low()
+    assert len(presses) == 1
+    clock.now += 1
+    pin.drive_high()  # finally released, and left alone for the window
+    clock.now += 0.05
+    pin.drive_low()
+    assert len(presses) == 2
+
+
+def test_a_failing_handler_does_not_break_the_button(
+    factory: MockFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = ManualClock()
+    button = TableButton("next", 27, factory=factory, debounce_s=0.01, clock=clock)
+    calls: list[float] = []
+
+    def handler(at: float) -> None:
+        calls.append(at)
+        raise RuntimeError("boom")
+
+    button.when_pressed = handler
+    pin = factory.pin(27)
+    pin.drive_low()
+    clock.now += 0.1
+    pin.drive_high()
+    clock.now += 0.1
+    pin.drive_low()
+    assert len(calls) == 2
+    assert "next button handler failed" in caplog.text
+
+
+# -- turret -----------------------------------------------------------------------------------
+
+
+def test_slew_path_is_uniform_and_ends_on_target() -> None:
+    path = slew_path(0.0, 90.0, 450.0)  # 9° per 20 ms frame
+    assert len(path) == 10
+    assert path[-1] == 90.0
+    assert all(math.isclose(b - a, 9.0) for a, b in zip([0.0, *path], path, strict=False))
+    assert slew_path(10.0, 10.0, 100.0) == [10.0]
+
+
+def test_shortest_equivalent_angle_stays_inside_the_range() -> None:
+    # 0..360 servo range: from 350°, a seat at bearing 0° is reached at 360°, not 0°.
+    assert equivalent_angle(0.0, 350.0, 0.0, 360.0) == 360.0
+    assert equivalent_angle(0.0, 10.0, 0.0, 360.0) == 0.0
+    # -180..180: bearing 190° is -170°, reached the long way round (never past the stop).
+    assert equivalent_angle(190.0, 170.0, -180.0, 180.0) == -170.0
+    assert equivalent_angle(-80.0, 260.0, -90.0, 270.0) == -80.0
+    assert equivalent_angle(200.0, None, 0.0, 180.0) is None
+
+
+def turret_config(**overrides: Any) -> TurretConfig:
+    values: dict[str, Any] = {
+        "min_angle": 0.0,
+        "max_angle": 180.0,
+        "min_pulse_us": 500,
+        "max_pulse_us": 2500,
+        "slew_deg_s": 450.0,
+        "seat_angles": [0.0, 90.0, 180.0],
+        "home_angle": 0.0,
+        "settle_s": 0.15,
+    }
+    values.update(overrides)
+    return TurretConfig(**values)
+
+
+def test_turret_slews_lands_on_the_seat_pulse_and_detaches(factory: MockFactory) -> None:
+    turret = Turret(13, turret_config(), factory=factory, seats=3)
+    pin = factory.pin(13)
+    assert pin.state == 0 and not turret.attached  # starts detached: no jump at power-up
+    turret.home()
+    assert turret.angle == 0.0 and not turret.attached
+    pin.clear_states()
+    turret.face(1)
+    # 0° → 90° at 9° per frame: ten pulses 20 ms apart, held 150 ms, then no pulses at all.
+    expected = [(0.0, 0.0)]
+    expected += [(0.0 if k == 1 else FRAME, duty(500 + 2000 * 9 * k / 180)) for k in range(1, 11)]
+    expected.append((0.15, 0.0))
+    assert_states_and_times(pin, expected, tol=0.05)
+    landed = pin.states[-2].state * FRAME
+    assert math.isclose(landed, 0.0015, abs_tol=1e-9)  # 90° on 500..2500 µs
+    assert pin.frequency is None and not turret.attached
+    assert turret.seat == 1 and turret.angle == 90.0
+    steps = [s.state for s in pin.states[1:-1]]
+    assert all(b > a for a, b in itertools.pairwise(steps))  # one way, no overshoot
+    turret.close()
+
+
+def test_turret_takes_the_long_way_inside_its_range(factory: MockFactory) -> None:
+    config = turret_config(
+        min_angle=-180.0, max_angle=180.0, seat_angles=[170.0, 190.0], home_angle=170.0
+    )
+    turret = Turret(13, config, factory=factory, seats=2, output=None)
+    turret.home()
+    factory.pin(13).clear_states()
+    assert turret.face(1) == -170.0
+    angles = [(s.state * FRAME - 0.0005) / 0.002 * 360 - 180 for s in factory.pin(13).states[1:-1]]
+    assert all(-180.0 - 1e-6 <= a <= 180.0 + 1e-6 for a in angles)
+    assert all(b < a for a, b in itertools.pairwise(angles))  # straight down through 0
+    assert math.isclose(angles[-1], -170.0, abs_tol=1e-6)
+    assert len(angles) == math.ceil(340 / 9)
+    turret.close()
+
+
+def test_turret_move_can_be_stopped_and_still_detaches(factory: MockFactory) -> None:
+    turret = Turret(13, turret_config(slew_deg_s=10.0), factory=factory, seats=3)
+    turret.home()
+    stop = threading.Event()
+    timer = threading.Timer(0.1, stop.set)
+    timer.start()
+    started = time.monotonic()
+    turret.face(2, stop)  # would take 18 s
+    assert time.monotonic() - started < 2.0
+    assert turret.angle is not None and 0 < turret.angle < 10
+    assert not turret.attached and factory.pin(13).state == 0
+    turret.close()
+
+
+# -- ejector ----------------------------------------------------------------------------------
+
+
+def pusher(**overrides: Any) -> EjectorConfig:
+    values: dict[str, Any] = {
+        "rest_angle": 0.0,
+        "stroke_angle": 90.0,
+        "pull_back_angle": 0.0,
+        "stroke_s": 0.1,
+        "retract_s": 0.1,
+        "pull_back_s": 0.0,
+    }
+    values.update(overrides)
+    return EjectorConfig(**values)
+
+
+def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(factory: MockFactory) -> None:
+    config = pusher(rest_angle=18.0, pull_back_angle=0.0, pull_back_s=0.1)
+    ejector = Ejector(12, config, factory=factory)
+    pin = factory.pin(12)
+    pin.clear_states()
+    assert ejector.fire(2) == 2
+    rest, stroke, back = duty(700), duty(1500), duty(500)  # 18°, 90°, 0° on 500..2500 µs
+    assert_states_and_times(
+        pin,
+        [
+            (0.0, 0.0),
+            (0.0, stroke),
+            (0.1, rest),
+            (0.1, stroke),
+            (0.1, rest),
+            (0.1, back),  # the pull-back after the last card
+            (0.1, rest),
+            (0.1, 0.0),  # detached
+        ],
+    )
+    assert ejector.cards_fired == 2
+    assert ejector.fire(0) == 0
+    ejector.close()
+
+
+def test_roller_runs_per_card_then_reverses_and_stops(factory: MockFactory) -> None:
+    config = EjectorConfig(mode="roller", roller_speed=1.0, roller_run_s=0.1, pull_back_s=0.1)
+    ejector = Ejector(12, config, factory=factory)
+    pin = factory.pin(12)
+    pin.clear_states()
+    assert ejector.fire(3) == 3
+    forward, reverse = duty(2500), duty(500)
+    assert_states_and_times(pin, [(0.0, 0.0), (0.0, forward), (0.3, reverse), (0.1, 0.0)])
+    ejector.close()
+
+
+# -- buzzer -----------------------------------------------------------------------------------
+
+
+class ToneLogPin(MockPWMPin):
+    """A mock PWM pin that also records each frequency it is given."""
+
+    def __init__(self, factory: Any, info: Any) -> None:
+        super().__init__(factory, info)
+        self.tones: list[float | None] = []
+
+    def _set_frequency(self, value: float | None) -> None:
+        super()._set_frequency(value)
+        self.tones.append(value)
+
+
+def test_buzzer_plays_the_ding_at_pigpio_safe_pitches(factory: MockFactory) -> None:
+    pin = factory.pin(18, pin_class=ToneLogPin)
+    buzzer = Buzzer(18, factory=factory)
+    pin.clear_states()
+    pin.tones.clear()
+    buzzer.play(cue_steps("ding"))
+    assert buzzer.wait_silent(2)
+    assert pin.tones == [1600.0, 2000.0, None]
+    assert_states_and_times(pin, [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)], tol=0.06)
+    pin.assert_states_and_times([(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)])  # gpiozero's own check
+    buzzer.close()
+
+
+def test_a_new_cue_replaces_the_one_playing(factory: MockFactory) -> None:
+    pin = factory.pin(18, pin_class=ToneLogPin)
+    buzzer = Buzzer(18, factory=factory)
+    buzzer.play(cue_steps("suspense", 0.0))  # about 0.75 s of slow ticks
+    time.sleep(0.05)
+    pin.tones.clear()
+    started = time.monotonic()
+    buzzer.play(cue_steps("ding"))
+    assert buzzer.wait_silent(2)
+    assert time.monotonic() - started < 0.5  # the suspense did not finish first
+    assert pin.tones[-3:] == [1600.0, 2000.0, None]
+    assert 1000.0 not in pin.tones
+    buzzer.close()
+    assert pin.state == 0
+
+
+def test_active_buzzer_keeps_the_rhythm(factory: MockFactory) -> None:
+    buzzer = Buzzer(18, factory=factory, kind="active")
+    pin = factory.pin(18)
+    pin.clear_states()
+    buzzer.play(cue_steps("reload"))  # 80 ms on, 50 ms off, 80 ms on
+    assert buzzer.wait_silent(2)
+    assert_states_and_times(pin, [(0.0, 0), (0.0, 1), (0.08, 0), (0.05, 1), (0.08, 0)], tol=0.05)
+    buzzer.close()
+    with pytest.raises(ValueError):
+        Buzzer(19, factory=factory, kind="siren")
+
+
+# -- card sensor ------------------------------------------------------------------------------
+
+
+def pulse(pin: Any, times: int, gap: float = 0.01) -> None:
+    for _ in range(times):
+        pin.drive_low()  # beam broken by a card
+        time.sleep(gap)
+        pin.drive_high()
+        time.sleep(gap)
+
+
+def test_card_sensor_counts_cards_in_the_window(factory: MockFactory) -> None:
+    sensor = CardSensor(24, CardSensorConfig(timeout_s=0.5, blocked_s=0.2), factory=factory)
+    pin = factory.pin(24)
+    pulse(pin, 2)  # outside a firing: counted in the total only
+    sensor.begin()
+    pulse(pin, 3)
+    result = sensor.finish(3)
+    assert (result.counted, result.outcome, result.jammed) == (3, "counted", False)
+    assert sensor.total == 5
+    sensor.close()
+
+
+def test_card_sensor_reports_nothing_out_and_a_stuck_card(factory: MockFactory) -> None:
+    sensor = CardSensor(24, CardSensorConfig(timeout_s=0.1, blocked_s=0.15), factory=factory)
+    pin = factory.pin(24)
+    sensor.begin()
+    result = sensor.finish(2)
+    assert (result.counted, result.outcome) == (0, "nothing_out")
+    sensor.begin()
+    pin.drive_low()  # a card enters the beam and stays there
+    started = time.monotonic()
+    result = sensor.finish(2)
+    assert (result.counted, result.outcome) == (1, "blocked")
+    assert time.monotonic() - started >= 0.14
+    assert sensor.blocked
+    sensor.close()

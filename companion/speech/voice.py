@@ -1,0 +1,167 @@
+"""The voice of the table: what the daemon hands ``Say`` and ``Cue`` commands to.
+
+:class:`Voice` turns a ``Say`` into a sentence from the message catalog in the table's language,
+decides whether it is worth saying (turn announcements follow ``speech.turn_announcements``) and
+files it with the :class:`~companion.speech.worker.SpeechWorker`; a ``Cue`` becomes a short WAV
+on the same :class:`~companion.speech.output.AudioOutput`. Nothing here waits for the speaker,
+and nothing raises into the caller: a press is never delayed or lost because of the voice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from companion.core.commands import Cue, Priority, Say
+from companion.i18n import LANGUAGES, Catalog
+
+from .config import SpeechConfig
+from .engine import DEFAULT_ENGINE
+from .output import AplayPlayer, AudioOutput, Player
+from .sounds import CueSounds
+from .worker import SpeechStats, SpeechWorker
+
+log = logging.getLogger(__name__)
+
+TURN_KEY = "table.turn"
+TURN_REASONS_REVERSE_SKIP = frozenset({"reverse", "skip"})
+STANDINGS_KEY = "results.standings"
+STANDINGS_ENTRY_KEY = "results.standings_entry"
+# Lines about the same subject: a newer one replaces a queued one (see ``slot_for``).
+SLOT_GROUPS: Mapping[str, str] = {
+    # Who acts next: a press prompt is superseded by the turn that follows it.
+    "table.turn": "next",
+    "table.press_owed": "next",
+    "table.press_owed_one": "next",
+    "table.press_until_fire": "next",
+    "table.colour_red": "colour",
+    "table.colour_yellow": "colour",
+    "table.colour_green": "colour",
+    "table.colour_blue": "colour",
+    "table.magazine_low": "magazine",
+    "table.reload_needed": "magazine",
+    "table.reloaded": "magazine",
+}
+# Lines about one player: replaced only by a newer one about the same player.
+PER_PLAYER_KEYS = frozenset({"table.uno", "table.uno_reminder", "table.fired"})
+# Results are worth hearing a little late; everything else is dropped after ``stale_after``.
+RESULT_AGE_FACTOR = 5.0
+
+
+def render(catalog: Catalog, say: Say, language: str) -> str:
+    """The sentence for ``say`` in ``language``.
+
+    ``results.standings`` takes flat params ``player1``, ``points1``, ``player2``, ``points2``...
+    (best first) and lists them with ``results.standings_entry``.
+    """
+    params: Mapping[str, object] = say.params
+    if say.key == STANDINGS_KEY:
+        entries = []
+        rank = 1
+        while f"player{rank}" in say.params:
+            entry_params = {
+                "rank": rank,
+                "player": say.params[f"player{rank}"],
+                "points": say.params.get(f"points{rank}", 0),
+            }
+            entries.append(catalog.text(STANDINGS_ENTRY_KEY, language, entry_params))
+            rank += 1
+        params = {**say.params, "standings": ", ".join(entries)}
+    return catalog.text(say.key, language, params)
+
+
+def slot_for(say: Say) -> str | None:
+    """What a line is about, so a newer line on the same subject replaces a queued one.
+
+    Penalties and results are events, each must be heard: no slot. Other lines describe the
+    current state (whose turn, presses owed, magazine level): only the newest matters.
+    """
+    if say.priority >= Priority.PENALTY:
+        return None
+    if say.key in PER_PLAYER_KEYS:
+        return f"{say.key}:{say.params.get('player', '')}"
+    return SLOT_GROUPS.get(say.key, say.key)
+
+
+class Voice:
+    """Speech and speaker cues for the daemon.
+
+    ``language`` is ``"fr"`` or ``"en"``. ``player`` plays WAV bytes (default: ``aplay`` on
+    ``config.audio_device``); ``engine_factory`` names the speech engine (tests use fakes).
+    Call :meth:`close` when the daemon stops.
+    """
+
+    def __init__(
+        self,
+        config: SpeechConfig,
+        catalog: Catalog,
+        language: str,
+        *,
+        player: Player | None = None,
+        engine_factory: str = DEFAULT_ENGINE,
+    ) -> None:
+        self.config = config
+        self.catalog = catalog
+        self.language = language if language in LANGUAGES else "fr"
+        self.cues = CueSounds(config.cue_volume)
+        speaker = player if player is not None else AplayPlayer(config.audio_device)
+        self.output = AudioOutput(speaker)
+        self.worker = SpeechWorker(config, self.output.play_speech, engine_factory=engine_factory)
+        self._errors_logged: set[str] = set()
+
+    def handle(self, command: object) -> None:
+        """Act on a ``Say`` or ``Cue`` command, ignore anything else; never raises."""
+        try:
+            if isinstance(command, Say):
+                self._say(command)
+            elif isinstance(command, Cue) and self.config.cues_enabled:
+                self.output.play_cue(self.cues.wav(command.name, command.level))
+        except Exception as exc:  # the voice must never break a press
+            message = f"{type(exc).__name__}: {exc}"
+            if message not in self._errors_logged:
+                self._errors_logged.add(message)
+                log.exception("voice could not handle %r", command)
+
+    def wants(self, say: Say) -> bool:
+        """Whether ``say`` should be spoken under the turn-announcement setting."""
+        if say.key != TURN_KEY:
+            return True
+        mode = self.config.turn_announcements
+        if mode == "off":
+            return False
+        if mode == "reverse_skip":
+            return say.params.get("reason") in TURN_REASONS_REVERSE_SKIP
+        return True
+
+    def set_language(self, language: str) -> None:
+        """Speak ``"fr"`` or ``"en"`` from now on (lines already queued keep theirs)."""
+        if language in LANGUAGES:
+            self.language = language
+        else:
+            log.warning("voice: unknown language %r, keeping %s", language, self.language)
+
+    def voice_id(self, language: str | None = None) -> str:
+        """The espeak-ng voice configured for ``language`` (default: the table's)."""
+        return self.config.voice_en if (language or self.language) == "en" else self.config.voice_fr
+
+    def stats(self) -> SpeechStats:
+        return self.worker.stats()
+
+    def close(self) -> None:
+        """Stop speaking: drop queued lines and sounds, stop the engine process."""
+        try:
+            self.output.close()
+            self.worker.close()
+        except Exception:
+            log.exception("voice did not close cleanly")
+
+    def _say(self, say: Say) -> None:
+        if not self.config.enabled or not self.wants(say):
+            return
+        text = render(self.catalog, say, self.language)
+        max_age = self.config.stale_after
+        if say.priority >= Priority.RESULT:
+            max_age *= RESULT_AGE_FACTOR
+        self.worker.submit(
+            text, say.priority, slot_for(say), voice=self.voice_id(), max_age=max_age
+        )

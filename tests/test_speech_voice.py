@@ -1,0 +1,196 @@
+"""The Voice facade: catalog phrases in the table's language, turn policy, cues, never raises."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from importlib import resources
+
+import pytest
+
+from companion.core.commands import Cue, Eject, Priority, Say, Turn
+from companion.i18n import Catalog
+from companion.speech import SpeechConfig, Voice
+from companion.speech.engine import Synthesis
+from companion.speech.voice import render, slot_for
+
+
+class EchoEngine:
+    """Returns ``voice|text`` instead of a WAV."""
+
+    def synthesise(self, text: str, voice: str, rate: int, volume: float, path: str) -> Synthesis:
+        if text.startswith("Hold"):
+            time.sleep(0.3)
+        return Synthesis(f"{voice}|{text}".encode(), "")
+
+
+def echo_engine() -> EchoEngine:
+    return EchoEngine()
+
+
+class RecordingPlayer:
+    def __init__(self) -> None:
+        self.played: list[bytes] = []
+        self.lock = threading.Lock()
+
+    def play(self, wav: bytes) -> None:
+        with self.lock:
+            self.played.append(wav)
+
+    def lines(self) -> list[str]:
+        return [p.decode() for p in self.played if not p.startswith(b"RIFF")]
+
+
+@pytest.fixture
+def make_voice() -> Iterator[Callable[..., tuple[Voice, RecordingPlayer]]]:
+    made: list[Voice] = []
+
+    def make(language: str = "fr", **settings: object) -> tuple[Voice, RecordingPlayer]:
+        player = RecordingPlayer()
+        config = replace(SpeechConfig(), **settings)  # type: ignore[arg-type]
+        voice = Voice(
+            config,
+            Catalog.load(),
+            language,
+            player=player,
+            engine_factory=f"{__name__}:echo_engine",
+        )
+        made.append(voice)
+        return voice, player
+
+    yield make
+    for voice in made:
+        voice.close()
+
+
+def busy_engine(voice: Voice) -> None:
+    """Keep the engine busy for 0.3 s so the next lines wait in the queue."""
+    deadline = time.monotonic() + 20
+    while voice.worker.available is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    voice.handle(Say("Hold on", {}, Priority.RESULT))  # unknown key: said as is
+    while voice.worker.stats().pending and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def settle(voice: Voice) -> None:
+    assert voice.worker.wait_idle(20)
+
+
+def test_say_is_rendered_in_the_table_language_with_its_voice(make_voice):
+    voice, player = make_voice("fr")
+    voice.handle(Say("table.press_owed", {"player": "Alice", "presses": 2}, Priority.PROMPT))
+    settle(voice)
+    voice.set_language("en")
+    voice.handle(Say("results.round_winner", {"player": "Bruno", "points": 57}, Priority.RESULT))
+    settle(voice)
+    assert player.lines() == [
+        "roa/fr|Alice, appuie 2 fois.",
+        "gmw/en|Bruno wins the round and scores 57 points.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("mode", "spoken_reasons"),
+    [
+        ("off", []),
+        ("reverse_skip", ["reverse", "skip"]),
+        ("every_turn", ["turn", "reverse", "skip"]),
+    ],
+)
+def test_turn_announcements_follow_the_setting(make_voice, mode, spoken_reasons):
+    voice, player = make_voice("en", turn_announcements=mode)
+    for reason in ("turn", "reverse", "skip"):
+        voice.handle(Say("table.turn", {"player": reason.title(), "reason": reason}))
+        settle(voice)
+    turns = [line for line in player.lines() if "turn" in line]
+    assert turns == [f"gmw/en|Your turn, {reason.title()}." for reason in spoken_reasons]
+
+
+def test_a_press_prompt_is_superseded_by_the_next_turn(make_voice):
+    voice, player = make_voice("fr", turn_announcements="every_turn")
+    busy_engine(voice)
+    voice.handle(Say("table.press_owed", {"player": "Alice", "presses": 2}, Priority.PROMPT))
+    voice.handle(Say("table.turn", {"player": "Bruno", "reason": "skip"}))
+    voice.handle(Say("table.contre_uno", {"player": "Chloé", "presses": 2}, Priority.PENALTY))
+    settle(voice)
+    said = player.lines()
+    assert "roa/fr|Contre-UNO ! Chloé appuie 2 fois." in said
+    assert "roa/fr|À toi, Bruno." in said
+    assert not [line for line in said if "Alice" in line]
+    assert voice.stats().replaced == 1
+
+
+def test_cues_play_on_the_speaker_unless_disabled(make_voice):
+    voice, player = make_voice()
+    voice.handle(Cue("ding"))
+    voice.handle(Cue("suspense", 0.8))
+    deadline = time.monotonic() + 5
+    while len(player.played) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert player.played == [voice.cues.wav("ding"), voice.cues.wav("suspense", 0.8)]
+    quiet, quiet_player = make_voice(cues_enabled=False)
+    quiet.handle(Cue("ding"))
+    time.sleep(0.1)
+    assert quiet_player.played == []
+
+
+def test_disabled_speech_still_plays_cues_and_starts_no_engine(make_voice):
+    voice, player = make_voice(enabled=False)
+    voice.handle(Say("table.turn", {"player": "Alice", "reason": "skip"}))
+    voice.handle(Cue("ding"))
+    deadline = time.monotonic() + 5
+    while not player.played and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert voice.worker.available is False
+    assert player.played == [voice.cues.wav("ding")]
+
+
+def test_handle_never_raises(make_voice, caplog):
+    voice, _ = make_voice()
+    voice.handle(Eject(3))
+    voice.handle(Turn(1, "Bruno"))
+    voice.handle(None)
+    for _ in range(3):
+        voice.handle(Cue("trumpet"))  # type: ignore[arg-type]
+    voice.handle(Say("table.turn", {"reason": "skip"}))  # missing {player}: template said as is
+    voice.set_language("de")
+    assert voice.language == "fr"
+    errors = [r for r in caplog.records if "could not handle" in r.getMessage()]
+    assert len(errors) == 1
+
+
+def test_standings_are_listed_best_first():
+    catalog = Catalog.load()
+    say = Say(
+        "results.standings",
+        {"player1": "Chloé", "points1": 310, "player2": "Alice", "points2": 120},
+        Priority.INFO,
+    )
+    assert render(catalog, say, "fr") == "Classement : Chloé 310 points, Alice 120 points."
+    assert render(catalog, say, "en") == "Standings: Chloé 310 points, Alice 120 points."
+
+
+def test_slots_group_lines_about_the_same_thing():
+    assert slot_for(Say("table.turn", {"player": "A"})) == slot_for(
+        Say("table.press_owed", {"player": "B"}, Priority.PROMPT)
+    )
+    uno_a = slot_for(Say("table.uno_reminder", {"player": "A"}, Priority.PROMPT))
+    uno_b = slot_for(Say("table.uno_reminder", {"player": "B"}, Priority.PROMPT))
+    assert uno_a != uno_b
+    assert slot_for(Say("table.contre_uno", {"player": "A"}, Priority.PENALTY)) is None
+    assert slot_for(Say("results.game_winner", {}, Priority.RESULT)) is None
+
+
+def test_results_phrases_exist_in_both_languages_with_the_same_placeholders():
+    data = tomllib.loads(resources.files("companion.i18n").joinpath("results.toml").read_text())
+    assert set(data["fr"]) == set(data["en"])
+    for key, french in data["fr"].items():
+        fields = set(re.findall(r"{(\w+)}", french))
+        assert fields == set(re.findall(r"{(\w+)}", data["en"][key])), key
+    for key in ("round_winner", "standings", "game_winner"):
+        assert key in data["fr"]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.core.actions import TABLE_ACTION_SCHEMAS, table_event, validate_payload
+from companion.core.commands import Command
 from companion.core.errors import ActionError
 from companion.core.events import Event
 from companion.core.table import Outcome, TableEngine
@@ -179,6 +180,16 @@ class Hub:
                 log.exception("listener %r failed", listener)
         self.changed("table")
         return outcome
+
+    def announce(self, event: str, commands: list[Command]) -> None:
+        """Hand commands that do not come from the table engine (score results) to the
+        listeners, as an outcome of their own. Call on the hub thread."""
+        outcome = Outcome(event, tuple(commands), 0, self.engine.snapshot())
+        for listener in list(self._listeners):
+            try:
+                listener.on_outcome(outcome)
+            except Exception:
+                log.exception("listener %r failed", listener)
 
     # ------------------------------------------------------------------ outputs
 

@@ -14,7 +14,9 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
+from companion.core.commands import Priority, Say
 from companion.core.errors import ActionError
+from companion.core.events import Eliminate
 from companion.core.scoring import (
     MODES,
     GameSetup,
@@ -82,6 +84,7 @@ SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "score.delete_round": _schema(["round"], round=_ROUND, revision=_REVISION),
     "score.undo": _schema([], revision=_REVISION),
     "score.redo": _schema([], revision=_REVISION),
+    "score.announce": _schema([]),
     "score.import": _schema(
         ["text"],
         format={"type": "string", "enum": ["json", "csv"]},
@@ -124,6 +127,7 @@ class ScoreKeeper:
             "score.undo": lambda p: self._append(p, lambda b: b.new_undo(self._now())),
             "score.redo": lambda p: self._append(p, lambda b: b.new_redo(self._now())),
             "score.import": self.import_game,
+            "score.announce": self.announce_standings,
         }
         for name, handler in handlers.items():
             hub.register_action(name, SCORE_ACTION_SCHEMAS[name], _translated(handler), "score")
@@ -169,6 +173,75 @@ class ScoreKeeper:
                 at=self._now(),
             ),
         )
+
+        self._announce_round()
+
+    def _announce_round(self) -> None:
+        """Say who won the round (and the game), and take eliminated players off the table."""
+        assert self.book is not None
+        history = self.book.history()
+        if not history:
+            return
+        last = history[-1]
+        standings = self.book.standings()
+        says: list[Say] = []
+        setup = self.book.setup
+        if setup.mode == "winner_takes":
+            party = next(p for p, _ in last.credited) if len(last.credited) == 1 else None
+            party = party or " & ".join(setup.team_of(last.winner))
+            points = dict(last.credited).get(party, 0)
+            total = dict(last.totals).get(party, 0)
+            key = "results.round_winner_team" if setup.teams else "results.round_winner_total"
+            says.append(
+                Say(
+                    key,
+                    {"player": last.winner, "team": party, "points": points, "total": total},
+                    Priority.RESULT,
+                )
+            )
+        elif standings.rows:
+            leader = standings.rows[0]
+            says.append(
+                Say(
+                    "results.standings_leader",
+                    {"player": leader.party, "points": leader.total},
+                    Priority.RESULT,
+                )
+            )
+        for player in last.eliminated:
+            says.append(
+                Say(
+                    "results.eliminated_points",
+                    {"player": player, "points": standings.total(player)},
+                    Priority.RESULT,
+                )
+            )
+            seated = {p["name"] for p in self.hub.engine.snapshot()["players"]}
+            if player in seated:
+                self.hub.post(Eliminate(player))  # 000 §X.I: out of the game at the table too
+        if standings.finished and standings.winners:
+            winner = standings.winners[0]
+            key = {
+                "lowest_wins": "results.game_winner_lowest",
+            }.get(setup.mode, "results.game_winner_team" if setup.teams else "results.game_winner")
+            says.append(
+                Say(
+                    key,
+                    {"player": winner, "team": winner, "points": standings.total(winner)},
+                    Priority.RESULT,
+                )
+            )
+        self.hub.announce("score.round", list(says))
+
+    def announce_standings(self, payload: dict[str, Any]) -> None:
+        """Speak the standings, best first (a button on the page)."""
+        if self.book is None:
+            raise ActionError("no_game", "start or open a game first", status=409)
+        params: dict[str, str | int] = {}
+        for i, row in enumerate(self.book.standings().rows, start=1):
+            params[f"player{i}"] = row.party
+            params[f"points{i}"] = row.total
+        self.hub.announce("score.standings", [Say("results.standings", params, Priority.INFO)])
 
     def correct_round(self, payload: dict[str, Any]) -> None:
         hands = _hands(payload["hands"])

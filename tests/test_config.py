@@ -22,6 +22,15 @@ def test_example_file_loads():
     config = load_config(ROOT / "config.example.toml")
     assert config.table.language in ("fr", "en")
     assert config.launcher.profiles["party"].fire_chance == [0.3, 0.6, 1.0]
+    # The adapters' sections are complete and valid too (each adapter checks its own).
+    from companion.devices import HardwareConfig, hardware_config
+    from companion.speech import SpeechConfig, load_speech_config
+    from companion.web import WebConfig, parse_web_config
+
+    assert hardware_config(config) == HardwareConfig()
+    assert load_speech_config(config.extra) == SpeechConfig()
+    assert parse_web_config(config.extra) == WebConfig()
+    assert set(config.extra) == {"hardware", "speech", "web"}
 
 
 def test_every_problem_is_listed_with_key_and_allowed_values():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -158,3 +159,31 @@ def test_missing_backend_is_one_clear_message(tmp_path: Path):
     assert result.returncode == 2
     assert "pigpio" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_systemd_ready_and_watchdog(tmp_path: Path, monkeypatch):
+    """Type=notify: READY=1 once up, WATCHDOG=1 while the hub answers, STOPPING=1 at the end."""
+    import socket
+    import threading
+
+    path = str(tmp_path / "notify.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    server.settimeout(5)
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "100000")
+    daemon = Daemon(Config(), DaemonOptions(simulate=True, state_dir=tmp_path, web=False))
+    daemon.start()
+    waiter = threading.Thread(target=daemon.wait)
+    waiter.start()
+    messages = [server.recv(64).decode() for _ in range(3)]
+    daemon.stop()
+    waiter.join(timeout=5)
+    rest = []
+    with contextlib.suppress(TimeoutError):
+        while True:
+            rest.append(server.recv(64).decode())
+    server.close()
+    assert messages[0] == "READY=1"
+    assert messages[1:] == ["WATCHDOG=1", "WATCHDOG=1"]
+    assert "STOPPING=1" in rest

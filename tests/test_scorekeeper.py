@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,39 @@ def test_current_game_reopens_after_restart(setup):
     )
     again = ScoreKeeper(storage, Hub(TableEngine(["a", "b"], seed=1)))
     assert again.game_id == keeper.game_id and again.book.revision == 1
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+
+    def on_outcome(self, outcome) -> None:
+        self.keys += [c.key for c in outcome.commands if hasattr(c, "key")]
+
+
+def test_round_and_game_results_are_announced(setup):
+    hub, *_ = setup
+    heard = Heard()
+    hub.add_listener(heard)
+    hub.dispatch("score.new_game", {"ruleset": "extreme", "target": 60})
+    hub.dispatch("score.record_round", {"hands": HANDS, "winner": "Alice"})
+    assert "results.round_winner_total" in heard.keys
+    assert "results.game_winner" in heard.keys  # 80 points: past the target of 60
+    hub.dispatch("score.announce", {})
+    assert heard.keys[-1] == "results.standings"
+
+
+def test_defi_elimination_reaches_the_table(setup):
+    """000 §X.I / 001 "Défi UNO": at the target a player is out, at the table too."""
+    hub, *_ = setup
+    hub.dispatch("score.new_game", {"ruleset": "extreme", "mode": "defi", "target": 50})
+    hands = {"Alice": {"points": 0}, "Bruno": {"points": 10}, "Chloé": {"points": 55},
+             "David": {"points": 3}}  # fmt: skip
+    hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        players = {p["name"]: p for p in hub.state()["table"]["players"]}
+        if players["Chloé"]["eliminated"]:
+            break
+        time.sleep(0.02)
+    assert players["Chloé"]["eliminated"] is True

@@ -779,6 +779,7 @@
     $("winner").addEventListener("change", (e) => { startEntry(); ui.entryWinner = e.target.value || null; });
     $("score-undo").addEventListener("click", () => act("score.undo", { revision: score().revision }, { revision: false }));
     $("score-redo").addEventListener("click", () => act("score.redo", { revision: score().revision }, { revision: false }));
+    $("score-announce").addEventListener("click", () => act("score.announce", {}, { revision: false }));
     // Setup
     $("add-player").addEventListener("click", () => {
       const name = $("new-player").value.trim();

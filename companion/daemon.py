@@ -93,6 +93,7 @@ class Daemon:
         self.volume = 10
         self.web_server: Any = None
         self.url: str | None = None
+        self.urls: list[str] = []
         self._notifier = _Notifier()
         self._stopped = threading.Event()  # set by a signal or stop(): leave wait()
         self._closed = False
@@ -243,6 +244,7 @@ class Daemon:
 
     def _start_web(self) -> None:
         from companion.web import create_app, parse_web_config, serve
+        from companion.web.lan import page_urls
 
         try:
             config = parse_web_config(self.config.extra)
@@ -265,8 +267,9 @@ class Daemon:
                 f"cannot serve the phone page on {config.host}:{config.port}: {exc}"
             ) from exc
         self._closers.append(self.web_server.stop)
-        host = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host
-        self.url = f"http://{host}:{self.web_server.port}/"
+        # The address phones use: the LAN address when listening everywhere, then host.local.
+        self.urls = page_urls(config.host, self.web_server.port)
+        self.url = self.urls[0]
 
     # ------------------------------------------------------------------ inputs and outputs
 
@@ -525,7 +528,7 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
 
             TerminalTable(daemon).run()
         else:
-            log.info("table ready at %s", daemon.url)
+            log.info("table ready at %s", " or ".join(daemon.urls) or "(no page)")
             daemon.wait()
     finally:
         daemon.stop()

@@ -94,7 +94,8 @@ class TerminalTable:
 
     def run(self) -> None:
         if not sys.stdin.isatty():
-            print(f"Simulated table ready: open {self.daemon.url} (Ctrl-C to stop)", flush=True)
+            urls = " or ".join(self.daemon.urls) or "(no page)"
+            print(f"Simulated table ready: open {urls} (Ctrl-C to stop)", flush=True)
             self.daemon.wait()
             return
         fd = sys.stdin.fileno()

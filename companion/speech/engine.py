@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -143,6 +144,8 @@ def child_main(conn: Connection, factory: str, workdir: str) -> None:
     Messages out: ``("ready",)`` or ``("no-engine", reason)`` once, then per line
     ``("wav", bytes, note)`` or ``("error", reason)``.
     """
+    # Ctrl-C in a terminal reaches the whole process group: the parent stops this process itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # pyttsx3 prints "Audio saved to ..." for every line; the parent's stdout is not a log.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     try:

@@ -14,6 +14,8 @@ from companion.core import table as table_module
 from companion.core.commands import Priority, Say
 from companion.core.errors import ActionError
 from companion.core.events import (
+    CARD_KINDS,
+    COLOURS,
     CallUno,
     ContreUno,
     Eliminate,
@@ -35,22 +37,8 @@ NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile", "Farid"]
 ALL_OPTIONS = RulesConfig(wild_all_hit=True, hit_fire=True, stacking=True, any_deck=True)
 
 names = st.sampled_from(NAMES)
-colours = st.sampled_from(["red", "yellow", "green", "blue", None])
-cards = st.sampled_from(
-    [
-        "number",
-        "reverse",
-        "skip",
-        "hit2",
-        "discard_all",
-        "wild",
-        "coup_extreme",
-        "wild_all_hit",
-        "wild_hit_fire",
-        "draw2",
-        "draw4",
-    ]
-)
+colours = st.sampled_from([*COLOURS, None])
+cards = st.sampled_from(CARD_KINDS)
 events: st.SearchStrategy[Event] = st.one_of(
     st.builds(Press),
     st.builds(Press, names),

@@ -61,9 +61,6 @@ class RulesConfig:
     suggestion_presses: int = option(
         4, "presses owed for suggesting a play to another player (000 §X.G: 4)", min=0, max=10
     )
-    challenge: bool = option(
-        False, "001/002: allow the +4 challenge (only meaningful with 'any_deck')"
-    )
     wild_all_hit: bool = option(False, "UNO Attack: Wild All Hit, each other player presses once")
     hit_fire: bool = option(False, "UNO Attack: Wild Hit-Fire, next player presses until it fires")
     stacking: bool = option(
@@ -72,7 +69,6 @@ class RulesConfig:
     any_deck: bool = option(
         False, "play Extrême with a classic deck: +2 and +4 become 2 and 4 presses"
     )
-    elimination: bool = option(False, "000 §X.I 'Jeu défi': players at the target are eliminated")
     coup_extreme_resume: str = option(
         "next",
         "000 §X Coup Extrême: play goes on with the player after the attacker ('next', the "
@@ -255,10 +251,6 @@ def check_consistency(config: Config) -> list[str]:
                 f"{where}.forced_extra: needs one pair (low, high) with 0 <= low <= high"
             )
     return problems
-
-
-def _pairs(values: list[int]) -> list[tuple[int, int]]:
-    return list(zip(values[::2], values[1::2], strict=False))
 
 
 def load_config(path: Path | None) -> Config:

@@ -31,8 +31,6 @@ from companion.i18n import Catalog
 
 log = logging.getLogger("companion.daemon")
 
-_INT = {"type": "integer"}
-
 
 def _schema(required: list[str], **props: Any) -> dict[str, Any]:
     return {
@@ -128,7 +126,6 @@ class Daemon:
         self._closed = True
         self._stopped.set()
         self._notifier.send("STOPPING=1")
-        self._save_table()
         for close in reversed(self._closers):
             try:
                 close()
@@ -151,6 +148,8 @@ class Daemon:
         except (OSError, StorageError) as exc:
             raise StartupError(f"cannot open the score database in {state_dir}: {exc}") from exc
         self._closers.append(self.storage.close)
+        # Runs after the hub has stopped (closers run in reverse): nothing is handled after it.
+        self._closers.append(self._save_table)
         self._restore_table()
         self.scores = ScoreKeeper(self.storage, self.hub)
 
@@ -183,6 +182,7 @@ class Daemon:
                 if isinstance(angle, int | float):
                     self.hardware.turret.set_seat_angle(seat, float(angle))
         self.hardware.on_input(self._on_input)
+        self.hub.add_listener(_OnSetup(self._reseat_turret))
         watcher = threading.Thread(target=self._watch_motion, name="motion-watch", daemon=True)
         watcher.start()
         self._closers.append(lambda: watcher.join(timeout=2))
@@ -340,6 +340,19 @@ class Daemon:
         else:
             self.post(Press())
 
+    def _reseat_turret(self, players: int) -> None:
+        """After the table is seated again: one angle per seat, calibrated ones kept."""
+        from companion.devices.turret import default_seat_angles
+
+        turret = self.hardware.turret
+        angles = default_seat_angles(turret.config, players)
+        saved = self.storage.settings_get("turret.seat_angles") if self.storage else None
+        if isinstance(saved, list):
+            for seat, angle in enumerate(saved[:players]):
+                if isinstance(angle, int | float):
+                    angles[seat] = turret.range.clamp(float(angle))
+        turret.seat_angles = angles
+
     def _face(self, payload: dict[str, Any]) -> None:
         seat = payload["seat"]
         self.hardware.execute([Turn(seat, f"seat {seat}")])
@@ -352,6 +365,10 @@ class Daemon:
         self.hardware.execute([Turn(payload["seat"], f"seat {payload['seat']}")])
 
     def _set_voice(self, payload: dict[str, Any]) -> None:
+        if payload["enabled"] and not self.voice.config.enabled:
+            raise ActionError(
+                "voice_off_in_config", "the voice is off in the configuration", status=409
+            )
         self.voice_enabled = payload["enabled"]
 
     def _set_volume(self, payload: dict[str, Any]) -> None:
@@ -373,6 +390,14 @@ class Daemon:
 
     def _register_settings(self) -> None:
         self.hub.register_status("settings", self._settings_status)
+        saved = self.storage.settings_get("settings") if self.storage else None
+        if isinstance(saved, dict):
+            try:
+                self._update_settings(
+                    {k: v for k, v in saved.items() if k in ("language", "profile")}
+                )
+            except ActionError as exc:  # a custom profile removed from the config since
+                log.warning("saved settings ignored: %s", exc)
         self.hub.register_action(
             "settings.update",
             _schema(
@@ -455,13 +480,11 @@ class Daemon:
 
     # ------------------------------------------------------------------ main loop
 
-    def wait(self, tick: Callable[[], None] | None = None) -> None:
+    def wait(self) -> None:
         """Run until stopped (SIGTERM/SIGINT), pinging the systemd watchdog while healthy."""
         watchdog_usec = int(os.environ.get("WATCHDOG_USEC", "0") or 0)
         interval = watchdog_usec / 2e6 if watchdog_usec else 5.0
-        while not self._stopped.wait(min(interval, 0.5) if tick else interval):
-            if tick is not None:
-                tick()
+        while not self._stopped.wait(interval):
             if watchdog_usec and self.healthy():
                 self._notifier.send("WATCHDOG=1")
 
@@ -488,6 +511,17 @@ class Daemon:
 
 class StartupError(RuntimeError):
     """The daemon cannot start; the message says what to fix."""
+
+
+class _OnSetup:
+    """A hub listener called with the number of players when the table is seated again."""
+
+    def __init__(self, target: Callable[[int], None]) -> None:
+        self._target = target
+
+    def on_outcome(self, outcome: Outcome) -> None:
+        if outcome.event == "setup":
+            self._target(len(outcome.snapshot["players"]))
 
 
 class _CommandsTo:

@@ -89,6 +89,7 @@ class Hub:
         self._thread: threading.Thread | None = None
         self._state_cache: dict[str, Any] | None = None
         self._state_lock = threading.Lock()
+        self._generation = 0  # every change, device ones included: the cache's validity
         for name, schema in TABLE_ACTION_SCHEMAS.items():
             self._actions[name] = RegisteredAction(schema, self._table_action(name), "table")
 
@@ -103,6 +104,9 @@ class Hub:
         if self._thread is not None:
             self._work.put(None)
             self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.error("the hub thread did not stop within %.0f s", timeout)
+                return  # keep it: running work elsewhere would break run-to-completion
             self._thread = None
 
     def _run(self) -> None:
@@ -162,7 +166,13 @@ class Hub:
                 )
             registered.handler(clean)
 
-        self.call(work).result(timeout=self._dispatch_timeout)
+        future = self.call(work)
+        try:
+            future.result(timeout=self._dispatch_timeout)
+        except TimeoutError:
+            if future.cancel():  # not started: nothing was changed
+                raise ActionError("busy", "the box is busy: try again", status=503) from None
+            future.result()  # started: finish it, so the answer tells what happened
         return self.state()
 
     def _table_action(self, name: str) -> ActionHandler:
@@ -173,18 +183,16 @@ class Hub:
 
     def _handle_event(self, event: Event) -> Outcome:
         outcome = self.engine.handle(event)
-        for listener in list(self._listeners):
-            try:
-                listener.on_outcome(outcome)
-            except Exception:
-                log.exception("listener %r failed", listener)
+        self._tell_listeners(outcome)
         self.changed("table")
         return outcome
 
     def announce(self, event: str, commands: list[Command]) -> None:
         """Hand commands that do not come from the table engine (score results) to the
         listeners, as an outcome of their own. Call on the hub thread."""
-        outcome = Outcome(event, tuple(commands), 0, self.engine.snapshot())
+        self._tell_listeners(Outcome(event, tuple(commands), 0, self.engine.snapshot()))
+
+    def _tell_listeners(self, outcome: Outcome) -> None:
         for listener in list(self._listeners):
             try:
                 listener.on_outcome(outcome)
@@ -212,9 +220,15 @@ class Hub:
         self._status[section] = provider
 
     def changed(self, section: str) -> None:
-        """Something in ``section`` changed: bump the revision and wake every reader."""
-        self.revision += 1
+        """Something in ``section`` changed: wake every reader.
+
+        Table, score and settings changes bump ``revision``, which edits are checked against;
+        the launcher's own movements (``device``) do not, so a tap right after the turret
+        stopped is not taken for a stale edit."""
+        if section != "device":
+            self.revision += 1
         with self._state_lock:
+            self._generation += 1
             self._state_cache = None
         notice = {"revision": self.revision, "section": section}
         with self._subs_lock:
@@ -227,6 +241,7 @@ class Hub:
         with self._state_lock:
             if self._state_cache is not None:
                 return self._state_cache
+            generation = self._generation
         # Built on the hub thread so it never sees an event half handled. An input posted from
         # the hub thread itself (a listener) is queued behind the current one, never nested.
         if threading.current_thread() is self._thread:
@@ -234,7 +249,7 @@ class Hub:
         else:
             state = self.call(self._build_state).result(self._dispatch_timeout)
         with self._state_lock:
-            if state["revision"] == self.revision:  # not overtaken by a change meanwhile
+            if generation == self._generation:  # not overtaken by a change meanwhile
                 self._state_cache = state
         return state
 

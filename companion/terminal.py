@@ -137,10 +137,16 @@ class TerminalTable:
                 self.daemon.hub.dispatch(*action)
             except ActionError as exc:
                 self._message = str(exc)
+            except TimeoutError:
+                self._message = "the box is busy: try again"
 
     def draw(self) -> None:
         with self._lock:
             last = list(self._last)
-        screen = render(self.daemon.hub.state(), last, self.daemon.url, self._message)
+        try:
+            state = self.daemon.hub.state()
+        except TimeoutError:
+            return  # the hub is busy: the next change redraws
+        screen = render(state, last, self.daemon.url, self._message)
         sys.stdout.write("\x1b[H\x1b[2J" + screen + "\n")
         sys.stdout.flush()

@@ -187,3 +187,28 @@ def test_systemd_ready_and_watchdog(tmp_path: Path, monkeypatch):
     assert messages[0] == "READY=1"
     assert messages[1:] == ["WATCHDOG=1", "WATCHDOG=1"]
     assert "STOPPING=1" in rest
+
+
+def test_turret_gets_a_seat_for_every_player_after_reseating(make_daemon):
+    daemon = make_daemon()
+    names = ["A", "B", "C", "D", "E", "F"]
+    daemon.hub.dispatch("table.setup", {"players": names})
+    assert len(daemon.hardware.turret.seat_angles) == 6
+    daemon.hub.dispatch("table.press", {})  # B presses: the turret turns to C, seat 2
+    assert daemon.hardware.wait_idle(timeout=10, sound=False)
+    daemon.hub.dispatch("table.play", {"card": "skip"})  # C skips D: E (seat 4) plays
+    assert daemon.hardware.wait_idle(timeout=10, sound=False)
+    assert daemon.hardware.turret.seat == 4
+
+
+def test_phone_settings_survive_a_restart(tmp_path: Path):
+    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
+    first = Daemon(Config(), options).start()
+    first.hub.dispatch("settings.update", {"language": "en", "profile": "gentle"})
+    first.stop()
+    second = Daemon(Config(), options).start()
+    try:
+        settings = second.hub.state()["settings"]
+        assert settings["language"] == "en" and settings["profile"] == "gentle"
+    finally:
+        second.stop()

@@ -230,7 +230,7 @@ def test_card_sensor_reports_cards_seen_and_jams(
         time.sleep(0.01)
     assert hardware.wait_idle(5)
     assert len(reports) == 1
-    assert reports[0].event == CardsSeen(3)
+    assert reports[0].event == CardsSeen(3, expected=3)
     assert (reports[0].counted, reports[0].expected, reports[0].outcome) == (3, 3, "counted")
     hardware.execute(Eject(2))  # nothing crosses the beam: jam or empty magazine
     assert hardware.wait_idle(5)

@@ -126,3 +126,25 @@ def test_slow_reader_never_blocks_the_hub(hub):
         notices.append(notice)
     assert 0 < len(notices) <= 64
     assert notices[-1]["revision"] == hub.state()["revision"]
+
+
+def test_device_notices_do_not_make_edits_stale(hub):
+    revision = hub.state()["revision"]
+    sub = hub.subscribe()
+    hub.call(lambda: hub.changed("device")).result(timeout=2)
+    assert sub.get(timeout=2) == {"revision": revision, "section": "device"}
+    hub.dispatch("table.press", {}, expected_revision=revision)  # still current
+
+
+def test_a_stuck_hub_answers_busy_and_changes_nothing():
+    import threading as th
+
+    hub = Hub(TableEngine(["Alice", "Bruno"], seed=1), dispatch_timeout=0.2)
+    with hub.running():
+        release = th.Event()
+        hub.call(lambda: release.wait(5))  # something slow holds the hub thread
+        with pytest.raises(ActionError) as err:
+            hub.dispatch("table.press", {})
+        assert err.value.status == 503
+        release.set()
+        assert hub.state()["table"]["events"] == 0

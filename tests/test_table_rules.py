@@ -550,3 +550,50 @@ def test_names_are_matched_without_case():
 def test_wild_colour_is_announced():
     out = table().handle(Play("wild", "green"))
     assert "table.colour_green" in says(out)
+
+
+def test_contre_uno_twice_is_refused():
+    """Two phones catching the same forgotten UNO: one penalty (000 §X.B: 2 presses)."""
+    engine = table()
+    engine.handle(SetHand("Bruno", 2))
+    engine.handle(Play("number", "red", value=4))
+    engine.handle(ContreUno("Bruno"))
+    with pytest.raises(ActionError) as err:
+        engine.handle(ContreUno("Bruno"))
+    assert err.value.status == 409
+    assert owed(engine) == [("Bruno", 2, "contre_uno")]
+
+
+def test_stacking_without_naming_the_player():
+    """The page does not say who ripostes: the player owing the presses is meant (003)."""
+    engine = table(stacking=True)
+    engine.handle(Play("hit2", "red"))
+    engine.handle(Play("hit2", "blue"))
+    assert owed(engine) == [("David", 4, "hit2")]
+
+
+def test_first_start_is_round_one_redealt():
+    engine = table()
+    engine.handle(StartRound(start_card="skip", colour="red"))
+    snap = engine.snapshot()
+    assert snap["round"] == 1 and snap["dealer"] == "Alice" and snap["active"] == "Chloé"
+
+
+def test_no_new_round_after_the_game_is_won():
+    engine = table(["Alice", "Bruno"])
+    engine.handle(Eliminate("Alice"))
+    with pytest.raises(ActionError) as err:
+        engine.handle(StartRound())
+    assert err.value.key == "errors.game_over"
+
+
+def test_sensor_report_about_another_firing_is_ignored():
+    from companion.core.events import CardsSeen
+
+    engine = table(launcher=fixed(3))
+    engine.handle(Press())
+    engine.handle(CardsSeen(1, expected=1))  # a test fire of one card, counted
+    assert engine.snapshot()["players"][1]["hand"] == 10
+    engine.handle(CardsSeen(2, expected=3))  # the real count of Bruno's firing
+    assert engine.snapshot()["players"][1]["hand"] == 9
+    assert engine.snapshot()["magazine"] == 78

@@ -105,9 +105,13 @@ class Reload:
 
 @dataclass(frozen=True)
 class CardsSeen:
-    """The card-exit sensor counted ``cards`` cards for the last firing (corrects the model)."""
+    """The card-exit sensor counted ``cards`` cards for the last firing (corrects the model).
+
+    ``expected`` is how many the launcher was told to fire, so a report about another firing
+    (a test fire from the page) is not taken for the last player's cards."""
 
     cards: int
+    expected: int | None = None
 
 
 @dataclass(frozen=True)

@@ -321,15 +321,20 @@ class TableEngine:
 
     # ------------------------------------------------------------------ rounds
 
-    def _deal(self, dealer: int, start_card: str | None, colour: str | None) -> list[Command]:
-        """A new round: 7 cards each, the magazine loaded, the start card's effect (000 §V, §X)."""
+    def _deal(
+        self, dealer: int, start_card: str | None, colour: str | None, *, redeal: bool = False
+    ) -> list[Command]:
+        """A new round: 7 cards each, the magazine loaded, the start card's effect (000 §V, §X).
+
+        ``redeal``: the same round dealt again (the first card turned up, a misdeal)."""
         st = self.state
         if st.seats[dealer].eliminated:
             dealer = self._step(dealer, 1)
         st.dealer = dealer
         st.direction = 1
         st.owed = []
-        st.round += 1
+        if not redeal:
+            st.round += 1
         st.round_over = False
         st.winner = None
         st.contre_uno_window = None
@@ -366,6 +371,8 @@ class TableEngine:
 
     def _start_round(self, ev: StartRound) -> list[Command]:
         st = self.state
+        if st.game_over:
+            raise ActionError("game_over", "the game is over: seat the players again", status=409)
         card = ev.start_card
         if card is not None:
             self._check_card_in_deck(card)
@@ -376,13 +383,14 @@ class TableEngine:
                     {"card": card},
                 )
         _check_colour(ev.colour)
+        redeal = not st.round_over
         if ev.dealer is not None:
             dealer = self._in_play(ev.dealer)
-        elif st.round_over or st.round == 0:
-            dealer = self._step(st.dealer, 1)  # the deal passes to the left each round
+        elif redeal:
+            dealer = st.dealer  # the round in progress, dealt again (its first card turned up)
         else:
-            dealer = st.dealer  # a re-deal of an unfinished round keeps the dealer
-        commands = self._deal(dealer, card, ev.colour)
+            dealer = self._step(st.dealer, 1)  # the deal passes to the left each round
+        commands = self._deal(dealer, card, ev.colour, redeal=redeal)
         commands.append(
             Say("table.new_round", {"round": st.round, "dealer": self._name(st.dealer)})
         )
@@ -498,7 +506,12 @@ class TableEngine:
         self._check_round_running()
         self._check_card_in_deck(ev.card)
         _check_colour(ev.colour)
-        player = st.active if ev.player is None else self._in_play(ev.player)
+        if ev.player is not None:
+            player = self._in_play(ev.player)
+        elif st.owed and self._can_stack(st.owed[0].seat, ev.card):
+            player = st.owed[0].seat  # 003 "Riposte": the one who owes the presses answers
+        else:
+            player = st.active
         stacking = self._can_stack(player, ev.card)
         if st.owed and not stacking:
             head = self._name(st.owed[0].seat)
@@ -682,6 +695,14 @@ class TableEngine:
     def _contre_uno(self, ev: ContreUno) -> list[Command]:
         # 000 §X.B: a forgotten UNO costs two presses in UNO Extrême.
         seat = self._in_play(ev.player)
+        if self.state.seats[seat].uno:
+            # Said UNO in time, or already caught for this card (two phones tapping at once).
+            raise ActionError(
+                "no_contre_uno",
+                f"{self._name(seat)} said UNO or was already caught",
+                {"player": self._name(seat)},
+                status=409,
+            )
         self.state.seats[seat].uno = True  # caught: no second penalty for the same card
         if self.state.contre_uno_window == seat:
             self.state.contre_uno_window = None
@@ -716,6 +737,8 @@ class TableEngine:
         if not 0 <= ev.cards <= MAX_HAND:
             raise ActionError("bad_hand", "a firing is 0 to 108 cards", {"cards": ev.cards})
         seat, modelled = st.last_fire
+        if ev.expected is not None and ev.expected != modelled:
+            return []  # a report about another firing (a test fire): not this player's cards
         delta = ev.cards - modelled
         st.seats[seat].hand = max(0, st.seats[seat].hand + delta)
         self.launcher.correct(delta)

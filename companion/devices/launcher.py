@@ -252,7 +252,7 @@ class LauncherHardware:
         if sensor is None or self._stop.is_set():
             return
         result = sensor.finish(cards, self._stop)
-        event: CardsSeen | Jam = Jam() if result.jammed else CardsSeen(result.counted)
+        event: CardsSeen | Jam = Jam() if result.jammed else CardsSeen(result.counted, cards)
         with self._state_lock:
             self._jam = result.outcome if result.jammed else None
         if result.jammed:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 
 from companion.core.commands import Cue, Priority, Say
 from companion.i18n import LANGUAGES, Catalog
@@ -132,6 +133,12 @@ class Voice:
         if mode == "reverse_skip":
             return say.params.get("reason") in TURN_REASONS_REVERSE_SKIP
         return True
+
+    def set_volume(self, level: float) -> None:
+        """Loudness 0..1 of speech and cues from now on (the page's slider)."""
+        level = min(1.0, max(0.0, level))
+        self.worker.config = replace(self.worker.config, volume=self.config.volume * level)
+        self.cues = CueSounds(self.config.cue_volume * level)
 
     def set_language(self, language: str) -> None:
         """Speak ``"fr"`` or ``"en"`` from now on (lines already queued keep theirs)."""

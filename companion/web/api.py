@@ -267,7 +267,7 @@ def _problem_text(ctx: WebContext, exc: SchemaProblem) -> str:
 def _may_press(ctx: WebContext) -> bool:
     """In simulation the HIT button drives the mock pin; on hardware only if allowed."""
     device = ctx.hub.state().get("device") or {}
-    return bool(device.get("simulated", True)) or ctx.config.remote_press
+    return device.get("simulated") is True or ctx.config.remote_press
 
 
 def _dispatch(

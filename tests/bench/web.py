@@ -174,6 +174,7 @@ def first_load(url: str) -> dict[str, Any]:
         page.wait_for_function("document.getElementById('qr').complete")
         page.wait_for_timeout(300)
         stream_bytes = len(page.evaluate("fetch('/api/state').then(r => r.text())").encode())
+        page.remove_listener("requestfinished", finished)  # the open stream ends at close
         browser.close()
     total = sum(sizes.values()) + stream_bytes
     return {"total": total, "files": len(sizes) + 1, "hosts": sorted(hosts)}

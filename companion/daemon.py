@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config, ConfigError
+from companion.core.actions import object_schema
 from companion.core.commands import Command, Cue, Eject, Say, Turn
 from companion.core.errors import ActionError
 from companion.core.events import Event, Play, Press
@@ -30,15 +31,6 @@ from companion.hub import Hub
 from companion.i18n import Catalog
 
 log = logging.getLogger("companion.daemon")
-
-
-def _schema(required: list[str], **props: Any) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": props,
-        "required": required,
-        "additionalProperties": False,
-    }
 
 
 @dataclass
@@ -188,10 +180,12 @@ class Daemon:
         self._closers.append(lambda: watcher.join(timeout=2))
         self.hub.add_listener(_CommandsTo(self._execute))
         self.hub.register_status("device", self._device_status)
-        self.hub.register_action("device.hit", _schema([]), lambda p: self._virtual_hit(), "device")
+        self.hub.register_action(
+            "device.hit", object_schema([]), lambda p: self._virtual_hit(), "device"
+        )
         self.hub.register_action(
             "device.calibrate_seat",
-            _schema(
+            object_schema(
                 ["seat", "angle"],
                 seat={"type": "integer", "minimum": 0, "maximum": 9},
                 angle={"type": "integer", "minimum": -180, "maximum": 180},
@@ -201,13 +195,13 @@ class Daemon:
         )
         self.hub.register_action(
             "device.test_fire",
-            _schema([], cards={"type": "integer", "minimum": 1, "maximum": 5}),
+            object_schema([], cards={"type": "integer", "minimum": 1, "maximum": 5}),
             lambda p: self.hardware.execute([Eject(p.get("cards", 1)), Cue("burst")]),
             "device",
         )
         self.hub.register_action(
             "device.face",
-            _schema(["seat"], seat={"type": "integer", "minimum": 0, "maximum": 9}),
+            object_schema(["seat"], seat={"type": "integer", "minimum": 0, "maximum": 9}),
             self._face,
             "device",
         )
@@ -229,13 +223,13 @@ class Daemon:
         self.hub.add_listener(_CommandsTo(self._speak))
         self.hub.register_action(
             "device.voice",
-            _schema(["enabled"], enabled={"type": "boolean"}),
+            object_schema(["enabled"], enabled={"type": "boolean"}),
             self._set_voice,
             "device",
         )
         self.hub.register_action(
             "device.volume",
-            _schema(["level"], level={"type": "integer", "minimum": 0, "maximum": 10}),
+            object_schema(["level"], level={"type": "integer", "minimum": 0, "maximum": 10}),
             self._set_volume,
             "device",
         )
@@ -400,7 +394,7 @@ class Daemon:
                 log.warning("saved settings ignored: %s", exc)
         self.hub.register_action(
             "settings.update",
-            _schema(
+            object_schema(
                 [],
                 language={"type": "string", "enum": ["fr", "en"]},
                 profile={"type": "string", "minLength": 1, "maxLength": 40},

@@ -14,9 +14,10 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
+from companion.core.actions import object_schema
 from companion.core.commands import Priority, Say
 from companion.core.errors import ActionError
-from companion.core.events import Eliminate
+from companion.core.events import Eliminate, Reinstate
 from companion.core.scoring import (
     MODES,
     GameSetup,
@@ -43,17 +44,8 @@ _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
 _ROUND = {"type": "integer", "minimum": 1, "maximum": 10_000}
 
 
-def _schema(required: list[str], **props: Any) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": props,
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
 SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
-    "score.new_game": _schema(
+    "score.new_game": object_schema(
         [],
         name={"type": "string", "minLength": 0, "maxLength": 80},
         players={"type": "array", "items": _NAME, "minItems": 2, "maxItems": 10},
@@ -63,8 +55,10 @@ SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         teams={"type": "string", "enum": ["none", "across", "alternating"]},
         first_dealer=_NAME,
     ),
-    "score.open_game": _schema(["game"], game={"type": "string", "minLength": 1, "maxLength": 64}),
-    "score.record_round": _schema(
+    "score.open_game": object_schema(
+        ["game"], game={"type": "string", "minLength": 1, "maxLength": 64}
+    ),
+    "score.record_round": object_schema(
         ["hands"],
         hands=_HANDS,
         winner=_NAME,
@@ -72,7 +66,7 @@ SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         last_card=_NAME,
         revision=_REVISION,
     ),
-    "score.correct_round": _schema(
+    "score.correct_round": object_schema(
         ["round", "hands"],
         round=_ROUND,
         hands=_HANDS,
@@ -81,11 +75,11 @@ SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         last_card=_NAME,
         revision=_REVISION,
     ),
-    "score.delete_round": _schema(["round"], round=_ROUND, revision=_REVISION),
-    "score.undo": _schema([], revision=_REVISION),
-    "score.redo": _schema([], revision=_REVISION),
-    "score.announce": _schema([]),
-    "score.import": _schema(
+    "score.delete_round": object_schema(["round"], round=_ROUND, revision=_REVISION),
+    "score.undo": object_schema([], revision=_REVISION),
+    "score.redo": object_schema([], revision=_REVISION),
+    "score.announce": object_schema([]),
+    "score.import": object_schema(
         ["text"],
         format={"type": "string", "enum": ["json", "csv"]},
         text={"type": "string", "minLength": 1, "maxLength": 5_000_000},
@@ -216,9 +210,6 @@ class ScoreKeeper:
                     Priority.RESULT,
                 )
             )
-            seated = {p["name"] for p in self.hub.engine.snapshot()["players"]}
-            if player in seated:
-                self.hub.post(Eliminate(player))  # 000 §X.I: out of the game at the table too
         if standings.finished and standings.winners:
             winner = standings.winners[0]
             key = {
@@ -277,6 +268,21 @@ class ScoreKeeper:
         self.storage.append_entry(self.game_id, entry, self.book.revision)
         self.book.apply(entry)
         self._stats = None
+        self._sync_eliminations()
+
+    def _sync_eliminations(self) -> None:
+        """The table's eliminated players are the score sheet's (000 §X.I), also after an undo,
+        a deletion or a correction."""
+        assert self.book is not None
+        if self.book.setup.mode != "defi":
+            return  # only "Défi" games eliminate; a table elimination by hand stays as it is
+        out = {m for row in self.book.standings().rows if row.eliminated_in for m in row.members}
+        for player in self.hub.engine.snapshot()["players"]:
+            name = player["name"]
+            if name in out and not player["eliminated"]:
+                self.hub.post(Eliminate(name))
+            elif name not in out and player["eliminated"] and name in self.book.setup.players:
+                self.hub.post(Reinstate(name))
 
     def _open(self, game_id: str) -> None:
         try:

@@ -212,3 +212,25 @@ def test_phone_settings_survive_a_restart(tmp_path: Path):
         assert settings["language"] == "en" and settings["profile"] == "gentle"
     finally:
         second.stop()
+
+
+def test_optional_buttons_play_cards(tmp_path: Path):
+    """NEXT = "I played a card", REVERSE and SKIP: the card is played by the active player."""
+    hardware = {"pins": {"next": 5, "reverse": 6, "skip": 16}}
+    config = Config(extra={"hardware": hardware})
+    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
+    daemon = Daemon(config, options).start()
+    try:
+        for name in ("next", "reverse", "skip"):
+            pin = daemon.hardware.buttons[name].pin
+            pin.drive_low()
+            time.sleep(0.002)
+            pin.drive_high()
+            time.sleep(DEBOUNCE + 0.01)
+        assert wait_for(lambda: daemon.engine.events_handled == 3)
+        snap = daemon.engine.snapshot()
+        # Bruno played (Chloé's turn), Chloé reversed (back to Bruno), Bruno skipped Alice.
+        assert snap["direction"] == "right" and snap["active"] == "David"
+        assert [p["hand"] for p in snap["players"]] == [7, 5, 6, 7]
+    finally:
+        daemon.stop()

@@ -142,3 +142,20 @@ def test_defi_elimination_reaches_the_table(setup):
             break
         time.sleep(0.02)
     assert players["Chloé"]["eliminated"] is True
+
+
+def test_undoing_an_elimination_brings_the_player_back(setup):
+    hub, *_ = setup
+    hub.dispatch("score.new_game", {"ruleset": "extreme", "mode": "defi", "target": 50})
+    hands = {"Alice": {"points": 0}, "Bruno": {"points": 10}, "Chloé": {"points": 55},
+             "David": {"points": 3}}  # fmt: skip
+    hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
+    hub.dispatch("score.undo", {})
+
+    def chloe_out() -> bool:
+        return {p["name"]: p for p in hub.state()["table"]["players"]}["Chloé"]["eliminated"]
+
+    deadline = time.monotonic() + 5
+    while chloe_out() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert chloe_out() is False

@@ -23,6 +23,7 @@ from companion.core.events import (
     Jam,
     Play,
     Press,
+    Reinstate,
     Reload,
     RoundWon,
     SetHand,
@@ -53,6 +54,7 @@ events: st.SearchStrategy[Event] = st.one_of(
     st.builds(RoundWon, names),
     st.builds(StartRound),
     st.builds(Eliminate, names),
+    st.builds(Reinstate, names),
     st.builds(Undo),
 )
 

@@ -22,6 +22,7 @@ from .events import (
     Jam,
     Play,
     Press,
+    Reinstate,
     Reload,
     RoundWon,
     SetHand,
@@ -39,7 +40,8 @@ _COLOUR = {"type": "string", "enum": list(COLOURS)}
 _CARD = {"type": "string", "enum": list(CARD_KINDS)}
 
 
-def _obj(required: list[str], **props: Any) -> dict[str, Any]:
+def object_schema(required: list[str], **props: Any) -> dict[str, Any]:
+    """The JSON schema of an action payload: an object with exactly these fields."""
     return {
         "type": "object",
         "properties": props,
@@ -49,14 +51,14 @@ def _obj(required: list[str], **props: Any) -> dict[str, Any]:
 
 
 TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
-    "table.setup": _obj(
+    "table.setup": object_schema(
         ["players"],
         players={"type": "array", "items": _PLAYER, "minItems": 2, "maxItems": 10},
         dealer=_PLAYER,
     ),
-    "table.start_round": _obj([], start_card=_CARD, colour=_COLOUR, dealer=_PLAYER),
-    "table.press": _obj([], player=_PLAYER),
-    "table.play": _obj(
+    "table.start_round": object_schema([], start_card=_CARD, colour=_COLOUR, dealer=_PLAYER),
+    "table.press": object_schema([], player=_PLAYER),
+    "table.play": object_schema(
         ["card"],
         card=_CARD,
         colour=_COLOUR,
@@ -65,18 +67,21 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         count={"type": "integer", "minimum": 1, "maximum": 108},
         value={"type": "integer", "minimum": 0, "maximum": 9},
     ),
-    "table.call_uno": _obj(["player"], player=_PLAYER),
-    "table.contre_uno": _obj(["player"], player=_PLAYER),
-    "table.suggestion": _obj(["player"], player=_PLAYER),
-    "table.reload": _obj([], cards={"type": "integer", "minimum": 0, "maximum": 200}),
-    "table.cards_seen": _obj(["cards"], cards={"type": "integer", "minimum": 0, "maximum": 108}),
-    "table.jam": _obj([]),
-    "table.set_hand": _obj(
+    "table.call_uno": object_schema(["player"], player=_PLAYER),
+    "table.contre_uno": object_schema(["player"], player=_PLAYER),
+    "table.suggestion": object_schema(["player"], player=_PLAYER),
+    "table.reload": object_schema([], cards={"type": "integer", "minimum": 0, "maximum": 200}),
+    "table.cards_seen": object_schema(
+        ["cards"], cards={"type": "integer", "minimum": 0, "maximum": 108}
+    ),
+    "table.jam": object_schema([]),
+    "table.set_hand": object_schema(
         ["player", "cards"], player=_PLAYER, cards={"type": "integer", "minimum": 0, "maximum": 108}
     ),
-    "table.round_won": _obj(["player"], player=_PLAYER),
-    "table.eliminate": _obj(["player"], player=_PLAYER),
-    "table.undo": _obj([]),
+    "table.round_won": object_schema(["player"], player=_PLAYER),
+    "table.eliminate": object_schema(["player"], player=_PLAYER),
+    "table.reinstate": object_schema(["player"], player=_PLAYER),
+    "table.undo": object_schema([]),
 }
 
 
@@ -174,6 +179,7 @@ _BUILDERS: dict[str, Callable[[dict[str, Any]], Event]] = {
     "table.set_hand": lambda p: SetHand(p["player"], p["cards"]),
     "table.round_won": lambda p: RoundWon(p["player"]),
     "table.eliminate": lambda p: Eliminate(p["player"]),
+    "table.reinstate": lambda p: Reinstate(p["player"]),
     "table.undo": lambda p: Undo(),
 }
 

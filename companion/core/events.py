@@ -142,6 +142,13 @@ class Eliminate:
 
 
 @dataclass(frozen=True)
+class Reinstate:
+    """``player`` is back in the game (the score round that eliminated them was undone)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class Undo:
     """Take back the last table event (a mis-tap on a phone)."""
 
@@ -160,5 +167,6 @@ Event = (
     | SetHand
     | RoundWon
     | Eliminate
+    | Reinstate
     | Undo
 )

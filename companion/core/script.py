@@ -14,7 +14,8 @@
     uno Alice                           # Alice said UNO
     contre-uno Alice                    # Alice was caught: 2 presses (also: forgot-uno)
     suggest David                       # David suggested a play: 4 presses
-    reload [CARDS]   seen CARDS   jam   hand Alice 3   won Alice   eliminate Bruno   undo
+    reload [CARDS]   seen CARDS   jam   hand Alice 3   won Alice   eliminate Bruno
+    reinstate Bruno   undo
 
 Names with spaces are quoted ("Anne Marie"). Colours may be given in French (rouge, jaune,
 vert, bleu). :func:`parse_line` returns the same ``(action, payload)`` pair the phone page posts,
@@ -53,6 +54,7 @@ _ONE_PLAYER = {
     "suggest": "table.suggestion",
     "won": "table.round_won",
     "eliminate": "table.eliminate",
+    "reinstate": "table.reinstate",
 }
 
 
@@ -165,5 +167,5 @@ def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
         return "table.undo", {}
     raise ScriptError(
         f"unknown command {words[0]!r} (players, dealer, start, press, play, uno, contre-uno, "
-        "suggest, reload, seen, jam, hand, won, eliminate, undo)"
+        "suggest, reload, seen, jam, hand, won, eliminate, reinstate, undo)"
     )

@@ -31,6 +31,7 @@ from .events import (
     Jam,
     Play,
     Press,
+    Reinstate,
     Reload,
     RoundWon,
     SetHand,
@@ -167,6 +168,7 @@ class TableEngine:
             SetHand: self._set_hand,
             RoundWon: self._round_won,
             Eliminate: self._eliminate,
+            Reinstate: self._reinstate,
             Undo: self._undo,
         }
 
@@ -782,6 +784,19 @@ class TableEngine:
                 Say("table.game_won", {"player": self._name(st.active)}, Priority.RESULT)
             )
         return commands
+
+    def _reinstate(self, ev: Reinstate) -> list[Command]:
+        seat = self._seat_of(ev.player)
+        st = self.state
+        if not st.seats[seat].eliminated:
+            return []
+        st.seats[seat].eliminated = False
+        st.seats[seat].hand = HAND_SIZE  # back with a fresh hand, as at a deal
+        if st.game_over:
+            st.game_over = False
+            st.round_over = False
+            st.winner = None
+        return [Say("table.reinstated", {"player": self._name(seat)}, Priority.RESULT)]
 
     def _undo(self, ev: Undo) -> list[Command]:
         if not self._history:

@@ -303,7 +303,12 @@ class ScoreKeeper:
         status: dict[str, Any] = {
             "game": None,
             "modes": list(MODES),
-            "rulesets": [r.to_dict() for r in rulesets],
+            # Names only: the card kinds of the game in play are in "game"; every ruleset's kinds
+            # would triple what each phone receives at every change.
+            "rulesets": [
+                {"key": r.key, "name_fr": r.name_fr, "name_en": r.name_en, "source": r.source}
+                for r in rulesets
+            ],
             "games": [
                 {
                     "id": g.game_id,

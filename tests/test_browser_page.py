@@ -23,20 +23,9 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from companion.config import Config
 from companion.daemon import Daemon, DaemonOptions
 from companion.speech.engine import Synthesis
+from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
 
 
 class EchoEngine:
@@ -78,7 +67,9 @@ def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
 def browser() -> Iterator[Browser]:
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+        )
         yield chromium
         chromium.close()
 

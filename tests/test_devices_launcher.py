@@ -20,6 +20,7 @@ from companion.devices import (
     SensorReport,
     parse_hardware,
 )
+from tests.helpers import assert_states_and_times
 
 HIT, NEXT, REVERSE, SKIP, EJECTOR, TURRET, BUZZER, SENSOR = 17, 27, 22, 23, 12, 13, 18, 24
 FRAME = 0.020
@@ -74,17 +75,6 @@ def build(factory: MockFactory) -> Iterator[Callable[..., LauncherHardware]]:
     yield build
     for hardware in made:
         hardware.close()
-
-
-def assert_states_and_times(
-    pin: Any, expected: list[tuple[float, float]], tol: float = 0.1
-) -> None:
-    """gpiozero's check with a length check and ``tol`` seconds of slack per step."""
-    states = [(round(s.timestamp, 4), round(float(s.state), 5)) for s in pin.states]
-    assert len(states) == len(expected), f"pin went through {states}, expected {expected}"
-    for (t, state), (want_t, want_state) in zip(states, expected, strict=True):
-        assert math.isclose(state, want_state, abs_tol=1e-6), f"{states} != {expected}"
-        assert math.isclose(t, want_t, abs_tol=tol), f"timing {states} vs {expected}"
 
 
 def change_times(pin: Any) -> list[float]:

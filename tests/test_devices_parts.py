@@ -30,6 +30,7 @@ from companion.devices import (
     equivalent_angle,
     slew_path,
 )
+from tests.helpers import assert_states_and_times
 
 FRAME = 0.020
 
@@ -39,17 +40,6 @@ def factory() -> Iterator[MockFactory]:
     factory = MockFactory(pin_class=MockPWMPin)
     yield factory
     factory.close()
-
-
-def assert_states_and_times(
-    pin: Any, expected: list[tuple[float, float]], tol: float = 0.1
-) -> None:
-    """gpiozero's check with a length check and ``tol`` seconds of slack per step."""
-    states = [(round(s.timestamp, 4), round(float(s.state), 5)) for s in pin.states]
-    assert len(states) == len(expected), f"pin went through {states}, expected {expected}"
-    for (t, state), (want_t, want_state) in zip(states, expected, strict=True):
-        assert math.isclose(state, want_state, abs_tol=1e-6), f"{states} != {expected}"
-        assert math.isclose(t, want_t, abs_tol=tol), f"timing {states} vs {expected}"
 
 
 def duty(pulse_us: float) -> float:

@@ -143,21 +143,13 @@ def first_load(url: str) -> dict[str, Any]:
     """What Chromium downloads to show the page (the event stream's first state included)."""
     from playwright.sync_api import sync_playwright
 
-    flags = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ]
+    from tests.helpers import CHROMIUM, CHROMIUM_FLAGS
+
     sizes: dict[str, int] = {}
     hosts: set[str] = set()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", headless=True, args=flags
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
         )
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
 

@@ -271,17 +271,7 @@ class Daemon:
         """A button or the card sensor (device thread): queue its event, return at once."""
         from companion.devices import ButtonPressed
 
-        event: Event | None
-        if isinstance(notice, ButtonPressed):
-            event = {
-                "hit": notice.event(),
-                # "I played a card": the turn passes and the hand estimate drops by one.
-                "next": Play("number"),
-                "reverse": Play("reverse"),
-                "skip": Play("skip"),
-            }[notice.button]
-        else:
-            event = notice.event
+        event = button_event(notice.button) if isinstance(notice, ButtonPressed) else notice.event
         if event is not None:
             self.post(event)
 
@@ -501,6 +491,19 @@ class Daemon:
     @property
     def stopping(self) -> bool:
         return self._stopped.is_set()
+
+
+def button_event(button: str) -> Event | None:
+    """What a press of one of the launcher's buttons means at the table."""
+    if button == "hit":
+        return Press()
+    if button == "next":
+        return Play("number")  # "I played a card": the turn passes, the hand estimate drops
+    if button == "reverse":
+        return Play("reverse")
+    if button == "skip":
+        return Play("skip")
+    return None
 
 
 class StartupError(RuntimeError):

@@ -43,7 +43,6 @@ class Listener(Protocol):
 class RegisteredAction:
     schema: dict[str, Any]
     handler: ActionHandler
-    section: str  # which part of the state it changes: table, score, device, settings
 
 
 class Subscription:
@@ -91,7 +90,7 @@ class Hub:
         self._state_lock = threading.Lock()
         self._generation = 0  # every change, device ones included: the cache's validity
         for name, schema in TABLE_ACTION_SCHEMAS.items():
-            self._actions[name] = RegisteredAction(schema, self._table_action(name), "table")
+            self._actions[name] = RegisteredAction(schema, self._table_action(name))
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -213,7 +212,7 @@ class Hub:
             handler(payload)
             self.changed(section)
 
-        self._actions[name] = RegisteredAction(schema, run_and_notify, section)
+        self._actions[name] = RegisteredAction(schema, run_and_notify)
 
     def register_status(self, section: str, provider: StatusProvider) -> None:
         """Add a part of the state (``device``, ``score``, ``settings``...)."""

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.core.actions import object_schema
+from companion.core.actions import MAX_TEXT, object_schema
 from companion.core.commands import Priority, Say
 from companion.core.errors import ActionError
 from companion.core.events import Eliminate, Reinstate
@@ -37,7 +37,6 @@ from companion.core.scoring.model import LogEntry
 from companion.hub import Hub
 
 CURRENT_GAME = "score.current_game"
-MAX_TEXT = 40
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round

@@ -20,17 +20,13 @@ from typing import Any
 from companion.core.commands import Command, Cue, Eject
 from companion.core.errors import ActionError
 from companion.core.table import Outcome
+from companion.daemon import button_event
 
 PIN_KEYS = {" ": "hit", "n": "next", "r": "reverse", "s": "skip"}
 ACTION_KEYS = {
     "l": ("table.reload", {}),
     "u": ("table.undo", {}),
     "c": ("table.play", {"card": "number"}),
-}
-FALLBACK = {
-    "next": ("table.play", {"card": "number"}),
-    "reverse": ("table.play", {"card": "reverse"}),
-    "skip": ("table.play", {"card": "skip"}),
 }
 HELP = "keys: space HIT  n NEXT  r REVERSE  s SKIP  c card played  l reload  u undo  q quit"
 
@@ -121,24 +117,27 @@ class TerminalTable:
     def key(self, key: str) -> None:
         """Act on one key press."""
         self._message = ""
-        if key in PIN_KEYS:
-            name = PIN_KEYS[key]
-            button = self.daemon.hardware.buttons.get(name)
-            if button is not None:
-                button.pin.drive_low()
-                time.sleep(0.002)
-                button.pin.drive_high()
-                return
-            action = FALLBACK.get(name)
-        else:
-            action = ACTION_KEYS.get(key.lower())
-        if action is not None:
-            try:
-                self.daemon.hub.dispatch(*action)
-            except ActionError as exc:
-                self._message = str(exc)
-            except TimeoutError:
-                self._message = "the box is busy: try again"
+        try:
+            if key in PIN_KEYS:
+                self.button(PIN_KEYS[key])
+            elif key.lower() in ACTION_KEYS:
+                self.daemon.hub.dispatch(*ACTION_KEYS[key.lower()])
+        except ActionError as exc:
+            self._message = str(exc)
+        except TimeoutError:
+            self._message = "the box is busy: try again"
+
+    def button(self, name: str) -> None:
+        """A press of button ``name``: on its mock pin when one is wired, else its event."""
+        button = self.daemon.hardware.buttons.get(name)
+        if button is not None:
+            button.pin.drive_low()
+            time.sleep(0.002)
+            button.pin.drive_high()
+            return
+        event = button_event(name)
+        if event is not None:
+            self.daemon.post(event).result(timeout=5)
 
     def draw(self) -> None:
         with self._lock:

@@ -174,7 +174,11 @@ class Daemon:
                 if isinstance(angle, int | float):
                     self.hardware.turret.set_seat_angle(seat, float(angle))
         self.hardware.on_input(self._on_input)
-        self.hub.add_listener(_OnSetup(self._reseat_turret))
+        self.hub.add_listener(
+            _OnEvent("setup", lambda o: self._reseat_turret(len(o.snapshot["players"])))
+        )
+        # A reload is the players' answer to a jam: the launcher is clear again.
+        self.hub.add_listener(_OnEvent("reload", lambda o: self.hardware.clear_jam()))
         watcher = threading.Thread(target=self._watch_motion, name="motion-watch", daemon=True)
         watcher.start()
         self._closers.append(lambda: watcher.join(timeout=2))
@@ -510,15 +514,16 @@ class StartupError(RuntimeError):
     """The daemon cannot start; the message says what to fix."""
 
 
-class _OnSetup:
-    """A hub listener called with the number of players when the table is seated again."""
+class _OnEvent:
+    """A hub listener calling ``target(outcome)`` after each event named ``event``."""
 
-    def __init__(self, target: Callable[[int], None]) -> None:
+    def __init__(self, event: str, target: Callable[[Outcome], None]) -> None:
+        self._event = event
         self._target = target
 
     def on_outcome(self, outcome: Outcome) -> None:
-        if outcome.event == "setup":
-            self._target(len(outcome.snapshot["players"]))
+        if outcome.event == self._event:
+            self._target(outcome)
 
 
 class _CommandsTo:

@@ -234,3 +234,18 @@ def test_optional_buttons_play_cards(tmp_path: Path):
         assert [p["hand"] for p in snap["players"]] == [7, 5, 6, 7]
     finally:
         daemon.stop()
+
+
+def test_reload_clears_a_reported_jam(tmp_path: Path):
+    config = Config(extra={"hardware": {"pins": {"card_sensor": 25}}})
+    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
+    daemon = Daemon(config, options).start()
+    try:
+        daemon.hub.dispatch("device.test_fire", {"cards": 1})  # nothing crosses the beam
+        assert wait_for(lambda: daemon.hub.state()["device"]["jam"] is True)
+        assert wait_for(lambda: daemon.hub.state()["table"]["jam"] is True)
+        daemon.hub.dispatch("table.reload", {})
+        state = daemon.hub.state()
+        assert state["device"]["jam"] is False and state["table"]["jam"] is False
+    finally:
+        daemon.stop()

@@ -15,6 +15,11 @@ from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion.core.options import LauncherOptions as LauncherConfig
+from companion.core.options import ProfileOptions as ProfileConfig
+from companion.core.options import RulesOptions as RulesConfig
+from companion.core.options import option as option
+
 LANGUAGES = ("fr", "en")
 T = TypeVar("T")
 
@@ -29,14 +34,6 @@ class ConfigError(ValueError):
         super().__init__(f"{source}: {len(problems)} problem(s):\n{lines}")
 
 
-def option(default: Any, help: str, **rules: Any) -> Any:
-    """A config field with its documentation and validation rules."""
-    meta = {"help": help, **rules}
-    if isinstance(default, list | dict):
-        return field(default_factory=lambda: type(default)(default), metadata=meta)
-    return field(default=default, metadata=meta)
-
-
 @dataclass(frozen=True)
 class TableConfig:
     players: list[str] = option(
@@ -46,62 +43,6 @@ class TableConfig:
     dealer: str = option("", "who deals the first round (empty: the first player)")
     language: str = option("fr", "language of the voice and the page", choices=LANGUAGES)
     seed: int = option(-1, "random seed for the launcher (-1: a new one each start)", min=-1)
-
-
-@dataclass(frozen=True)
-class RulesConfig:
-    two_player_rules: bool = option(
-        True,
-        "000 §X.H: with two players Inversion acts as Passer, Passer and Appuyer 2x give "
-        "the turn back",
-    )
-    contre_uno_presses: int = option(
-        2, "presses owed for a forgotten UNO (000 §X.B: 2)", min=0, max=10
-    )
-    suggestion_presses: int = option(
-        4, "presses owed for suggesting a play to another player (000 §X.G: 4)", min=0, max=10
-    )
-    wild_all_hit: bool = option(False, "UNO Attack: Wild All Hit, each other player presses once")
-    hit_fire: bool = option(False, "UNO Attack: Wild Hit-Fire, next player presses until it fires")
-    stacking: bool = option(
-        False, "003 'Riposte': an owed press can be passed on by playing another press card"
-    )
-    any_deck: bool = option(
-        False, "play Extrême with a classic deck: +2 and +4 become 2 and 4 presses"
-    )
-    coup_extreme_resume: str = option(
-        "next",
-        "000 §X Coup Extrême: play goes on with the player after the attacker ('next', the "
-        "rule's sentence) or the one after that ('second', the rule's parenthesis)",
-        choices=("next", "second"),
-    )
-    uno_reminder: bool = option(True, "remind a player whose hand is estimated at one card")
-
-
-@dataclass(frozen=True)
-class ProfileConfig:
-    fire_chance: list[float] = option(
-        [0.18, 0.50, 0.59, 0.55, 1.0],
-        "chance to fire on the k-th press since the last firing; the last entry repeats",
-    )
-    cards: list[int] = option(
-        [1, 3, 0, 3, 0, 3],
-        "cards per firing: (low, high) pairs of uniform draws, summed (authentic: 1-3, 0-3, 0-3)",
-    )
-    forced_extra: list[int] = option(
-        [0, 5], "extra (low, high) cards added when the firing was forced by the last chance 1.0"
-    )
-
-
-@dataclass(frozen=True)
-class LauncherConfig:
-    profile: str = option(
-        "authentic", "ejection profile: authentic, gentle, fixed or a custom name"
-    )
-    magazine: int = option(80, "cards loaded in the magazine at the start", min=0, max=200)
-    low_warning: int = option(20, "warn to reload below this many cards", min=0, max=200)
-    fixed_cards: int = option(2, "cards per press for the 'fixed' profile", min=0, max=13)
-    profiles: dict[str, ProfileConfig] = option({}, "custom profiles, [launcher.profiles.NAME]")
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ def check_invariants(engine: TableEngine) -> None:
         assert snap["active"] in seated and not seated[snap["active"]]["eliminated"]
         for o in snap["owed"]:
             assert not seated[o["player"]]["eliminated"] and o["presses"] >= 1
-    assert snap["facing"] == (snap["owed"][0]["player"] if snap["owed"] else snap["active"])
+    assert snap["facing"] == (snap["owed"][0]["for"] if snap["owed"] else snap["active"])
     assert all(0 <= p["hand"] <= 108 for p in snap["players"])
 
 

@@ -201,9 +201,10 @@ def test_hit2_next_presses_twice_and_loses_turn():
 
 
 def test_coup_extreme_target_then_attacker_then_next():
-    """000 §X Coup Extrême: the target presses once with the launcher turned to them, the attacker
-    presses twice, then "Le jeu continue avec le joueur suivant dans le sens de rotation"."""
-    engine = table()
+    """000 §X Coup Extrême: "Le désigné appuie", "Le Distributeur est alors dirigé vers le joueur
+    qui a été désigné – Attaquant appuie 2x", then "Le jeu continue avec le joueur suivant dans
+    le sens de rotation". The launcher stays on the target for the whole attack."""
+    engine = table(launcher=fixed(2))
     out = engine.handle(Play("coup_extreme", "yellow", target="David"))
     assert owed(engine) == [
         ("David", 1, "coup_extreme_target"),
@@ -211,9 +212,14 @@ def test_coup_extreme_target_then_attacker_then_next():
     ]
     assert Turn(3, "David") in out.commands
     out = engine.handle(Press())
-    assert Turn(1, "Bruno") in out.commands
-    engine.handle(Press())
-    out = engine.handle(Press())
+    assert not any(isinstance(c, Turn) for c in out.commands)  # still on David
+    assert engine.snapshot()["facing"] == "David"
+    assert engine.snapshot()["owed"][0]["for"] == "David"
+    out = engine.handle(Press("Bruno"))  # the attacker presses ...
+    assert Say("table.fired", {"player": "David", "cards": 2}) in out.commands  # ... for David
+    out = engine.handle(Press("Bruno"))
+    hands = {p["name"]: p["hand"] for p in engine.snapshot()["players"]}
+    assert hands["David"] == 7 + 2 * 3 and hands["Bruno"] == 6  # the Coup Extrême left his hand
     assert engine.snapshot()["active"] == "Chloé"
     assert Turn(2, "Chloé") in out.commands
 
@@ -342,6 +348,7 @@ def test_suggestion_four_presses():
 def test_penalty_presses_configurable():
     engine = table(suggestion_presses=1, contre_uno_presses=3)
     engine.handle(Suggestion("David"))
+    engine.handle(SetHand("Alice", 1))
     engine.handle(ContreUno("Alice"))
     assert owed(engine) == [("David", 1, "suggestion"), ("Alice", 3, "contre_uno")]
 
@@ -494,15 +501,19 @@ def test_hand_estimate_and_round_may_be_over():
 
 
 def test_last_card_coup_extreme_still_presses():
-    """000 §X.B "Uno + Coup Extrême": the last card is played normally, its presses still run."""
+    """000 §X.B "Uno + Coup Extrême": the last card is played normally, its presses still run
+    (aimed at the target, so the attacker's hand stays empty)."""
     engine = table(launcher=fixed(2))
     engine.handle(SetHand("Bruno", 1))
     engine.handle(Play("coup_extreme", "red", target="David"))
     assert engine.snapshot()["round_may_be_over"] is None  # Bruno still owes two presses
     engine.handle(Press())
     engine.handle(Press())
+    assert engine.snapshot()["round_may_be_over"] is None
     engine.handle(Press())
-    assert engine.snapshot()["players"][1]["hand"] == 4
+    assert engine.snapshot()["players"][1]["hand"] == 0
+    assert engine.snapshot()["players"][3]["hand"] == 7 + 6
+    assert engine.snapshot()["round_may_be_over"] == "Bruno"
 
 
 # -- setup, undo, errors ------------------------------------------------------------------------

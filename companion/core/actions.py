@@ -12,31 +12,37 @@ from typing import Any
 
 from .errors import ActionError
 from .events import (
+    ALL_COLOURS,
     CARD_KINDS,
-    COLOURS,
     CallUno,
     CardsSeen,
+    Challenge,
+    ColourCame,
     ContreUno,
     Eliminate,
     Event,
     Jam,
+    Lacked,
+    MimicBroken,
     Play,
     Press,
     Reinstate,
     Reload,
     RoundWon,
     SetHand,
+    SetRules,
     Setup,
     StartRound,
     Suggestion,
     Undo,
 )
+from .options import rules_schema
 
 MAX_TEXT = 40
 
 # JSON schema of each table action's payload: also what /api/openapi.json publishes.
 _PLAYER = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
-_COLOUR = {"type": "string", "enum": list(COLOURS)}
+_COLOUR = {"type": "string", "enum": list(ALL_COLOURS)}
 _CARD = {"type": "string", "enum": list(CARD_KINDS)}
 
 
@@ -82,6 +88,13 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "table.eliminate": object_schema(["player"], player=_PLAYER),
     "table.reinstate": object_schema(["player"], player=_PLAYER),
     "table.undo": object_schema([]),
+    "table.challenge": object_schema(["guilty"], guilty={"type": "boolean"}),
+    "table.colour_came": object_schema([]),
+    "table.lacked": object_schema(
+        [], players={"type": "array", "items": _PLAYER, "minItems": 0, "maxItems": 9}
+    ),
+    "table.mimic_broken": object_schema(["player"], player=_PLAYER),
+    "table.rules": rules_schema(),
 }
 
 
@@ -181,6 +194,11 @@ _BUILDERS: dict[str, Callable[[dict[str, Any]], Event]] = {
     "table.eliminate": lambda p: Eliminate(p["player"]),
     "table.reinstate": lambda p: Reinstate(p["player"]),
     "table.undo": lambda p: Undo(),
+    "table.challenge": lambda p: Challenge(p["guilty"]),
+    "table.colour_came": lambda p: ColourCame(),
+    "table.lacked": lambda p: Lacked(tuple(p.get("players", ()))),
+    "table.mimic_broken": lambda p: MimicBroken(p["player"]),
+    "table.rules": lambda p: SetRules(tuple(sorted(p.items()))),
 }
 
 

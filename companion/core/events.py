@@ -8,29 +8,17 @@ completion, one at a time, by :class:`companion.core.table.TableEngine`. Player 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+
+from .cards import CARD_KINDS as CARD_KINDS
+from .cards import WILD_KINDS as WILD_KINDS
 
 COLOURS = ("red", "yellow", "green", "blue")
-Colour = Literal["red", "yellow", "green", "blue"]
-
-# Cards the engine understands. Extrême deck (000 §X): number, reverse, skip, hit2 (Appuyer 2x),
-# discard_all (Poser Tout), wild (Joker), coup_extreme. UNO Attack options: wild_all_hit,
-# wild_hit_fire. "Extrême with any deck" option: draw2, draw4 become 2 and 4 presses.
-CardKind = Literal[
-    "number",
-    "reverse",
-    "skip",
-    "hit2",
-    "discard_all",
-    "wild",
-    "coup_extreme",
-    "wild_all_hit",
-    "wild_hit_fire",
-    "draw2",
-    "draw4",
-]
-CARD_KINDS: tuple[str, ...] = CardKind.__args__  # type: ignore[attr-defined]
-WILD_KINDS = frozenset({"wild", "coup_extreme", "wild_all_hit", "wild_hit_fire", "draw4"})
+# UNO Flip's dark side has its own four colours (000 §XI.A: rose, turquoise, orange, violet).
+DARK_COLOURS = ("pink", "teal", "orange", "purple")
+ALL_COLOURS = COLOURS + DARK_COLOURS
+Colour = str  # one of ALL_COLOURS
+# A card kind: a key of :data:`companion.core.cards.CARDS` (every kind and its effect).
+CardKind = str
 
 
 @dataclass(frozen=True)
@@ -153,6 +141,40 @@ class Undo:
     """Take back the last table event (a mis-tap on a phone)."""
 
 
+@dataclass(frozen=True)
+class Challenge:
+    """The player hit by a +4 (Flip: Wild Draw Two, Wild Draw Colour) challenged it and the table
+    saw the hand: ``guilty`` if the card was played with a card of the colour in hand."""
+
+    guilty: bool
+
+
+@dataclass(frozen=True)
+class ColourCame:
+    """A card of the colour asked by a Wild Draw Colour came out: the presses end (000 §XI.E)."""
+
+
+@dataclass(frozen=True)
+class Lacked:
+    """The answer to a Lotso (002): the players who had no card of the colour (none: all had)."""
+
+    players: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MimicBroken:
+    """``player`` broke the Emoji face they had to keep until their next turn (004)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class SetRules:
+    """Change the table's house rules: ``changes`` are (option, value) pairs."""
+
+    changes: tuple[tuple[str, bool | int | str], ...]
+
+
 Event = (
     Setup
     | StartRound
@@ -169,4 +191,9 @@ Event = (
     | Eliminate
     | Reinstate
     | Undo
+    | Challenge
+    | ColourCame
+    | Lacked
+    | MimicBroken
+    | SetRules
 )

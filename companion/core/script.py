@@ -16,6 +16,13 @@
     suggest David                       # David suggested a play: 4 presses
     reload [CARDS]   seen CARDS   jam   hand Alice 3   won Alice   eliminate Bruno
     reinstate Bruno   undo
+    play draw5 | play flip | play skip_everyone | play wild_draw_colour pink   # UNO Flip
+    colour-came                         # the colour asked by a Wild Draw Colour came out
+    play lotso yellow                   # Toy Story 3: then who lacked the colour:
+    lacked Bruno David                  # ... (no names: every opponent had it)
+    play emoji red   mimic-broken Chloé # Emoji: Chloé broke the face she had to keep
+    challenge guilty | innocent         # the +4 just played was challenged (when allowed)
+    rule stacking on   rule deck flip   rule lotso_presses 3    # the table's house rules
 
 Names with spaces are quoted ("Anne Marie"). Colours may be given in French (rouge, jaune,
 vert, bleu). :func:`parse_line` returns the same ``(action, payload)`` pair the phone page posts,
@@ -27,14 +34,18 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from .events import CARD_KINDS, COLOURS
+from .events import ALL_COLOURS, CARD_KINDS
+from .options import rules_schema
 
 COLOUR_ALIASES = {
-    **{c: c for c in COLOURS},
+    **{c: c for c in ALL_COLOURS},
     "rouge": "red",
     "jaune": "yellow",
     "vert": "green",
     "bleu": "blue",
+    "rose": "pink",
+    "turquoise": "teal",
+    "violet": "purple",
 }
 CARD_ALIASES = {
     **{k: k for k in CARD_KINDS},
@@ -46,6 +57,10 @@ CARD_ALIASES = {
     "coup-extreme": "coup_extreme",
     "+2": "draw2",
     "+4": "draw4",
+    "+1": "draw1",
+    "+5": "draw5",
+    "draw_colour": "wild_draw_colour",
+    "skip-everyone": "skip_everyone",
 }
 _ONE_PLAYER = {
     "uno": "table.call_uno",
@@ -55,7 +70,9 @@ _ONE_PLAYER = {
     "won": "table.round_won",
     "eliminate": "table.eliminate",
     "reinstate": "table.reinstate",
+    "mimic-broken": "table.mimic_broken",
 }
+_SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 
 
 class ScriptError(ValueError):
@@ -165,7 +182,36 @@ def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
     if command == "undo":
         arity(0, 0)
         return "table.undo", {}
+    if command == "colour-came":
+        arity(0, 0)
+        return "table.colour_came", {}
+    if command == "lacked":
+        return "table.lacked", {"players": args}
+    if command == "challenge":
+        arity(1, 1)
+        verdict = args[0].casefold()
+        if verdict not in ("guilty", "innocent"):
+            raise ScriptError(f"challenge takes guilty or innocent, got {args[0]!r}")
+        return "table.challenge", {"guilty": verdict == "guilty"}
+    if command == "rule":
+        arity(2, 2)
+        return "table.rules", {args[0]: _rule_value(args[0], args[1])}
     raise ScriptError(
         f"unknown command {words[0]!r} (players, dealer, start, press, play, uno, contre-uno, "
-        "suggest, reload, seen, jam, hand, won, eliminate, reinstate, undo)"
+        "suggest, reload, seen, jam, hand, won, eliminate, reinstate, undo, colour-came, lacked, "
+        "mimic-broken, challenge, rule)"
     )
+
+
+def _rule_value(name: str, word: str) -> bool | int | str:
+    """The value of house rule ``name`` written as ``word`` (on/off, a number, a choice)."""
+    prop = rules_schema()["properties"].get(name)
+    if prop is None:
+        raise ScriptError(f"unknown rule {name!r}")
+    if prop["type"] == "boolean":
+        if word.casefold() not in _SWITCH:
+            raise ScriptError(f"rule {name} takes on or off, got {word!r}")
+        return _SWITCH[word.casefold()]
+    if prop["type"] == "integer":
+        return _int(word, f"rule {name}")
+    return word

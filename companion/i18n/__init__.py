@@ -4,6 +4,11 @@ Phrases live in TOML files beside this module, one file per domain (``table.toml
 ``web.toml`` for the page, ...). Each file has a ``[fr]`` and an ``[en]`` table of
 ``key = "text with {placeholders}"``. A key missing in one language falls back to French, the
 table's first language, then to the key itself, so a gap shows up as text, never as a crash.
+
+Plurals: when a phrase has a count (``cards``, ``presses`` or ``count``) that is singular in the
+language (French: 0 and 1, English: 1) and a ``key_one`` phrase exists, that one is used.
+A ``colour`` parameter is a colour key (``red``…) and is put in the language's words
+(``decks.colour_name_red``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from collections.abc import Mapping
 from importlib import resources
 
 LANGUAGES = ("fr", "en")
+COUNT_PARAMS = ("cards", "presses", "count")
 
 
 class Catalog:
@@ -39,8 +45,25 @@ class Catalog:
 
     def text(self, key: str, lang: str, params: Mapping[str, object] | None = None) -> str:
         """The phrase ``key`` in ``lang`` with ``params`` filled in."""
+        if params and _singular(lang, params):
+            key_one = f"{key}_one"
+            if key_one in self._phrases.get(lang, {}):
+                key = key_one
         template = self._phrases.get(lang, {}).get(key) or self._phrases["fr"].get(key) or key
+        colour = params.get("colour") if params else None
+        if isinstance(colour, str) and colour:
+            named = self._phrases.get(lang, {}).get(f"decks.colour_name_{colour}")
+            params = {**(params or {}), "colour": named or colour}
         try:
             return template.format(**(params or {}))
         except (KeyError, IndexError, ValueError):
             return template  # a missing parameter must not silence the table
+
+
+def _singular(lang: str, params: Mapping[str, object]) -> bool:
+    """Whether the phrase's count takes the singular in ``lang``."""
+    for name in COUNT_PARAMS:
+        count = params.get(name)
+        if isinstance(count, int) and not isinstance(count, bool):
+            return count in (0, 1) if lang == "fr" else count == 1
+    return False

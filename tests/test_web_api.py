@@ -185,9 +185,10 @@ def test_every_text_the_page_uses_is_in_the_catalog(client: FlaskClient) -> None
     from pathlib import Path
 
     static = Path(__file__).parents[1] / "companion" / "web" / "static"
-    script = (static / "app.js").read_text(encoding="utf-8")
-    html = (static / "index.html").read_text(encoding="utf-8")
+    script = "".join(p.read_text(encoding="utf-8") for p in sorted(static.rglob("*.js")))
+    html = (static / "index.html").read_text(encoding="utf-8") + script
     used = set(re.findall(r'\bt\("([a-z_0-9]+)"[,)]', script))
+    used |= set(re.findall(r'\btab: "([a-z_0-9]+)"', script))
     used |= set(re.findall(r'data-i18n(?:-label|-placeholder)?="([a-z_0-9]+)"', html))
     fr = client.get("/api/i18n/fr").get_json()
     assert used and not used - set(fr), sorted(used - set(fr))
@@ -245,8 +246,9 @@ def test_page_manifest_and_static_files(client: FlaskClient) -> None:
     assert manifest["display"] == "standalone"
     for icon in manifest["icons"]:
         assert fetch(icon["src"])[0] == 200
-    for name in ("app.js", "app.css", "icon.svg"):
+    for name in ("js/main.js", "app.css", "icon.svg"):
         assert fetch(f"/static/{name}")[0] == 200
+    assert "javascript" in fetch("/static/js/main.js")[2]["Content-Type"]  # a module script
     assert b"http" not in fetch("/static/app.css")[1]  # nothing from a CDN
 
 

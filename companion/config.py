@@ -19,6 +19,7 @@ from companion.core.options import LauncherOptions as LauncherConfig
 from companion.core.options import ProfileOptions as ProfileConfig
 from companion.core.options import RulesOptions as RulesConfig
 from companion.core.options import option as option
+from companion.core.table import TableEngine
 
 LANGUAGES = ("fr", "en")
 T = TypeVar("T")
@@ -192,6 +193,17 @@ def check_consistency(config: Config) -> list[str]:
                 f"{where}.forced_extra: needs one pair (low, high) with 0 <= low <= high"
             )
     return problems
+
+
+def table_engine(config: Config, seed: int) -> TableEngine:
+    """The table engine for ``config``: its players, dealer, rules and launcher options."""
+    return TableEngine(
+        config.table.players,
+        dealer=config.table.dealer or None,
+        rules=config.rules,
+        launcher=config.launcher,
+        seed=seed,
+    )
 
 
 def load_config(path: Path | None) -> Config:

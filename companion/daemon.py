@@ -25,10 +25,9 @@ from companion.app.notifier import SystemdNotifier
 from companion.app.scorekeeper import ScoreKeeper
 from companion.app.settings import Settings
 from companion.app.table_memory import TableMemory
-from companion.config import Config, ConfigError
+from companion.config import Config, ConfigError, table_engine
 from companion.core.commands import Cue
 from companion.core.events import Event
-from companion.core.table import TableEngine
 from companion.i18n import Catalog
 
 log = logging.getLogger("companion.daemon")
@@ -59,7 +58,7 @@ class Daemon:
         self.config = config
         self.options = options
         self.catalog = Catalog.load()
-        self.engine = TableEngine.from_config(config, options.seed)
+        self.engine = table_engine(config, options.seed)
         self.hub = Hub(self.engine)
         self.storage: Any = None
         self.hardware: Any = None

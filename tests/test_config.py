@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import Config, ConfigError, load_config, parse_config
+from companion.config import Config, ConfigError, load_config, parse_config, table_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,7 +59,6 @@ def test_every_problem_is_listed_with_key_and_allowed_values():
 
 
 def test_custom_profile_is_used(tmp_path: Path):
-    from companion.core.table import TableEngine
 
     path = tmp_path / "c.toml"
     path.write_text(
@@ -67,7 +66,7 @@ def test_custom_profile_is_used(tmp_path: Path):
         "[launcher.profiles.always3]\nfire_chance = [1.0]\ncards = [3, 3]\n",
         encoding="utf-8",
     )
-    engine = TableEngine.from_config(load_config(path), seed=1)
+    engine = table_engine(load_config(path), seed=1)
     from companion.core.events import Press
 
     assert engine.handle(Press()).fired == 3

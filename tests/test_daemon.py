@@ -71,7 +71,7 @@ def test_presses_during_an_ejection_are_queued_not_lost(make_daemon):
     assert wait_for(lambda: daemon.engine.events_handled == 8)
     assert daemon.hardware.wait_idle(timeout=30)
     assert daemon.hardware.ejector.cards_fired == 24
-    assert daemon.engine.snapshot()["magazine"] == 80 - 24
+    assert daemon.engine.snapshot()["magazine"] == 112 - 4 * 7 - 1 - 24  # the Extrême deck, dealt
 
 
 def test_bounce_within_window_is_one_press(make_daemon):

@@ -127,7 +127,7 @@ def test_parse_line(line, expected):
     ("line", "message"),
     [
         ("play", "play needs a card"),
-        ("play 7 purple", "unexpected 'purple'"),
+        ("play 7 mauve", "unexpected 'mauve'"),
         ("reload lots", "reload must be a whole number"),
         ("press A B", "press takes 0 to 1 argument(s), got 2"),
         ("play 'unclosed", "cannot split the line"),

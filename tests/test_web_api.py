@@ -17,9 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.app.hub import Hub
-from companion.config import Config, ConfigError
+from companion.config import Config, ConfigError, table_engine
 from companion.core.errors import ActionError
-from companion.core.table import TableEngine
 from companion.i18n import Catalog
 from companion.web import WebConfig, create_app, parse_web_config
 from companion.web.validate import SchemaProblem, check
@@ -39,7 +38,7 @@ class Clock:
 
 def make_hub() -> Hub:
     """A real hub with the sections and adapter actions the daemon would register."""
-    hub = Hub(TableEngine.from_config(Config(), seed=7))
+    hub = Hub(table_engine(Config(), seed=7))
     settings_section: dict[str, Any] = {"language": "fr", "pin": "never-shown", "target": 500}
     device: dict[str, Any] = {"simulated": True, "volume": 70, "voice": True, "seat_angles": []}
     rounds: list[dict[str, Any]] = []

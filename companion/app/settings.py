@@ -15,7 +15,7 @@ from companion.config import Config, check_consistency
 from companion.core.actions import object_schema
 from companion.core.commands import Command, Say
 from companion.core.errors import ActionError
-from companion.core.table import TableEngine, profile_from_config
+from companion.core.table import TableEngine, profile_from_options
 
 from .hub import Hub
 from .listeners import CommandsTo
@@ -109,7 +109,7 @@ class Settings:
             "language": self.language,
             "profile": self._engine.launcher.profile.name,
             "profiles": ["authentic", "gentle", "fixed", *launcher.profiles],
-            "rules": dict(vars(self._config.rules)),
+            "rules": dict(vars(self._engine.rules)),
         }
 
     def voice_status(self) -> dict[str, Any]:
@@ -128,7 +128,7 @@ class Settings:
             ]
             if problems:
                 raise ActionError("bad_choice", problems[0], {"field": "profile", "choices": ""})
-            self._engine.launcher.profile = profile_from_config(launcher)
+            self._engine.launcher.profile = profile_from_options(launcher)
         if "language" in payload:
             self.language = payload["language"]
             if self.voice is not None:

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.config import table_engine
 from companion.core.commands import Say
 from companion.core.session import LineError, run_script
-from companion.core.table import TableEngine
 from companion.i18n import Catalog
 
 from .common import choose_seed, load_or_exit
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_script_file(config: Any, args: argparse.Namespace) -> int:
     seed = choose_seed(config, args.seed)
-    engine = TableEngine.from_config(config, seed)
+    engine = table_engine(config, seed)
     catalog = Catalog.load()
     lang = args.lang or config.table.language
 

@@ -828,8 +828,7 @@ class TableEngine:
                     "colour": colour or "",
                 },
                 Priority.PROMPT,
-            ),
-            *self._announce_head_or_turn("turn"),
+            )
         ]
 
     def _custom_card(self, player: int, nxt: int) -> list[Command]:

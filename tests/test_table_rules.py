@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from companion.config import LauncherConfig, RulesConfig
 from companion.core.commands import Cue, Eject, Say, Turn
 from companion.core.errors import ActionError
 from companion.core.events import (
@@ -26,38 +25,9 @@ from companion.core.events import (
     Suggestion,
     Undo,
 )
-from companion.core.table import TableEngine
+from companion.core.options import LauncherOptions
 
-FOUR = ["Alice", "Bruno", "Chloé", "David"]
-
-
-def fixed(cards: int = 0, magazine: int = 80) -> LauncherConfig:
-    """A launcher that fires ``cards`` on every press (0: never gives cards), for exact checks."""
-    return LauncherConfig(profile="fixed", fixed_cards=cards, magazine=magazine)
-
-
-def never_fires() -> LauncherConfig:
-    return LauncherConfig(profile="quiet", profiles={"quiet": _profile([0.0])})
-
-
-def _profile(chances: list[float]) -> object:
-    from companion.config import ProfileConfig
-
-    return ProfileConfig(fire_chance=chances, cards=[3, 3], forced_extra=[0, 0])
-
-
-def table(players: list[str] = FOUR, **rules: object) -> TableEngine:
-    launcher = rules.pop("launcher", never_fires())
-    return TableEngine(players, rules=RulesConfig(**rules), launcher=launcher, seed=7)  # type: ignore[arg-type]
-
-
-def owed(engine: TableEngine) -> list[tuple[str, int, str]]:
-    return [(o["player"], o["presses"], o["reason"]) for o in engine.snapshot()["owed"]]
-
-
-def says(outcome: object) -> list[str]:
-    return [c.key for c in outcome.commands if isinstance(c, Say)]  # type: ignore[attr-defined]
-
+from .tables import fixed, owed, profile, says, table
 
 # -- 000 §III/§IV: the deal and who starts -------------------------------------------------------
 
@@ -381,7 +351,7 @@ def test_hit_fire_presses_until_it_fires():
     turn"."""
     engine = table(
         hit_fire=True,
-        launcher=LauncherConfig(profile="third", profiles={"third": _profile([0.0, 0.0, 1.0])}),
+        launcher=LauncherOptions(profile="third", profiles={"third": profile([0.0, 0.0, 1.0])}),
     )
     engine.handle(Play("wild_hit_fire", "blue"))
     assert engine.snapshot()["owed"][0]["until_fire"] is True
@@ -425,7 +395,7 @@ def test_any_deck_draw4_is_four_presses():
 
 def test_magazine_low_warning_once_and_reload():
     """000 §X.C: "battre de nouveau les cartes, recharger le Distributeur"; warn under 20."""
-    engine = table(launcher=LauncherConfig(profile="fixed", fixed_cards=5, magazine=24))
+    engine = table(launcher=LauncherOptions(profile="fixed", fixed_cards=5, magazine=24))
     out = engine.handle(Press())
     assert "table.magazine_low" in says(out)
     out = engine.handle(Press())
@@ -436,7 +406,7 @@ def test_magazine_low_warning_once_and_reload():
 
 
 def test_empty_magazine_press_not_used_up():
-    engine = table(launcher=LauncherConfig(profile="fixed", fixed_cards=5, magazine=7))
+    engine = table(launcher=LauncherOptions(profile="fixed", fixed_cards=5, magazine=7))
     assert engine.handle(Press()).fired == 5
     assert engine.handle(Press()).fired == 2  # ran short: only what was left
     assert engine.snapshot()["magazine"] == 0

@@ -684,7 +684,7 @@ class TableEngine:
             player = st.active
         stacking = self._can_stack(player, card)
         if st.owed and not stacking:
-            self._check_riposte_mix(player, card)
+            self._check_riposte_mix(st.owed[0].seat if ev.player is None else player, card)
             head = self._name(st.owed[0].seat)
             raise ActionError(
                 "must_press_first", f"{head} must press first", {"player": head}, status=409

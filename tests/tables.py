@@ -1,0 +1,54 @@
+"""Helpers for the table rule tests: an engine with given rules and an exact launcher."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.actions import table_event
+from companion.core.commands import Say
+from companion.core.options import LauncherOptions, ProfileOptions, RulesOptions
+from companion.core.script import parse_line
+from companion.core.table import Outcome, TableEngine
+
+FOUR = ["Alice", "Bruno", "Chloé", "David"]
+
+
+def fixed(cards: int = 0, magazine: int = 80) -> LauncherOptions:
+    """A launcher that fires ``cards`` on every press (0: never gives cards), for exact checks."""
+    return LauncherOptions(profile="fixed", fixed_cards=cards, magazine=magazine)
+
+
+def profile(chances: list[float]) -> ProfileOptions:
+    return ProfileOptions(fire_chance=chances, cards=[3, 3], forced_extra=[0, 0])
+
+
+def never_fires() -> LauncherOptions:
+    return LauncherOptions(profile="quiet", profiles={"quiet": profile([0.0])})
+
+
+def table(players: list[str] = FOUR, **rules: Any) -> TableEngine:
+    launcher = rules.pop("launcher", never_fires())
+    return TableEngine(players, rules=RulesOptions(**rules), launcher=launcher, seed=7)
+
+
+def owed(engine: TableEngine) -> list[tuple[str, int, str]]:
+    return [(o["player"], o["presses"], o["reason"]) for o in engine.snapshot()["owed"]]
+
+
+def hands(engine: TableEngine) -> dict[str, int]:
+    return {p["name"]: p["hand"] for p in engine.snapshot()["players"]}
+
+
+def says(outcome: Outcome) -> list[str]:
+    return [c.key for c in outcome.commands if isinstance(c, Say)]
+
+
+def run(engine: TableEngine, *lines: str) -> Outcome:
+    """Handle each script line in turn; the last outcome."""
+    outcome = None
+    for line in lines:
+        parsed = parse_line(line)
+        assert parsed is not None, line
+        outcome = engine.handle(table_event(*parsed))
+    assert outcome is not None
+    return outcome

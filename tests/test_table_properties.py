@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.config import RulesConfig
 from companion.core import table as table_module
 from companion.core.commands import Priority, Say
 from companion.core.errors import ActionError
 from companion.core.events import (
+    ALL_COLOURS,
     CARD_KINDS,
-    COLOURS,
     CallUno,
+    Challenge,
+    ColourCame,
     ContreUno,
     Eliminate,
     Event,
     Jam,
+    Lacked,
+    MimicBroken,
     Play,
     Press,
     Reinstate,
@@ -31,14 +35,28 @@ from companion.core.events import (
     Suggestion,
     Undo,
 )
+from companion.core.options import DECKS, RulesOptions
 from companion.core.session import run_script
 from companion.core.table import TableEngine
 
 NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile", "Farid"]
-ALL_OPTIONS = RulesConfig(wild_all_hit=True, hit_fire=True, stacking=True, any_deck=True)
+ALL_OPTIONS = RulesOptions(
+    wild_all_hit=True, hit_fire=True, stacking=True, any_deck=True, challenge=True
+)
+# Every deck, with the options and house rules that change the most.
+DECK_OPTIONS = st.sampled_from(
+    [
+        ALL_OPTIONS,
+        *(
+            replace(ALL_OPTIONS, deck=deck, seven_swap=True, zero_pass=True, custom_card_presses=2)
+            for deck in DECKS
+            if deck != "extreme"
+        ),
+    ]
+)
 
 names = st.sampled_from(NAMES)
-colours = st.sampled_from([*COLOURS, None])
+colours = st.sampled_from([*ALL_COLOURS, None])
 cards = st.sampled_from(CARD_KINDS)
 events: st.SearchStrategy[Event] = st.one_of(
     st.builds(Press),
@@ -56,6 +74,10 @@ events: st.SearchStrategy[Event] = st.one_of(
     st.builds(Eliminate, names),
     st.builds(Reinstate, names),
     st.builds(Undo),
+    st.builds(Challenge, st.booleans()),
+    st.builds(ColourCame),
+    st.builds(Lacked, st.lists(names, max_size=3).map(tuple)),
+    st.builds(MimicBroken, names),
 )
 
 
@@ -72,9 +94,9 @@ def check_invariants(engine: TableEngine) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(2, 6), st.lists(events, max_size=60), st.integers(0, 2**31))
-def test_invariants_hold_and_errors_change_nothing(n, sequence, seed):
-    engine = TableEngine(NAMES[:n], rules=ALL_OPTIONS, seed=seed)
+@given(st.integers(2, 6), st.lists(events, max_size=60), st.integers(0, 2**31), DECK_OPTIONS)
+def test_invariants_hold_and_errors_change_nothing(n, sequence, seed, rules):
+    engine = TableEngine(NAMES[:n], rules=rules, seed=seed)
     for event in sequence:
         before = engine.snapshot()
         try:
@@ -85,22 +107,30 @@ def test_invariants_hold_and_errors_change_nothing(n, sequence, seed):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(2, 6), st.lists(events, max_size=40), st.integers(0, 2**31))
-def test_owed_queue_drains(n, sequence, seed):
-    """Whatever happened, pressing (and reloading when asked) empties the owed queue."""
-    engine = TableEngine(NAMES[:n], rules=ALL_OPTIONS, seed=seed)
+@given(st.integers(2, 6), st.lists(events, max_size=40), st.integers(0, 2**31), DECK_OPTIONS)
+def test_owed_queue_drains(n, sequence, seed, rules):
+    """Whatever happened, pressing (reloading when asked, answering the table's questions)
+    empties the owed queue."""
+    engine = TableEngine(NAMES[:n], rules=rules, seed=seed)
     for event in sequence:
         with contextlib.suppress(ActionError):
             engine.handle(event)
     if engine.snapshot()["round_over"]:
         return
+    if engine.snapshot()["asking"]:
+        engine.handle(Lacked())
     for _ in range(500):
         snap = engine.snapshot()
         if not snap["owed"]:
             break
         if snap["needs_reload"]:
             engine.handle(Reload(100))
-        engine.handle(Press())
+        if snap["asking"]:
+            engine.handle(Lacked())
+        elif snap["owed"][0]["until"] == "colour" and snap["fired"]:
+            engine.handle(ColourCame())  # a card of the colour came out
+        else:
+            engine.handle(Press())
     assert engine.snapshot()["owed"] == []
 
 
@@ -195,7 +225,7 @@ def test_say_keys_exist_in_catalog():
     assert len(seen) >= 15
     # Also every literal key in the engine's source, including those this script did not reach.
     source = Path(table_module.__file__).read_text(encoding="utf-8")
-    literal = set(re.findall(r'"(table\.[a-z_]+)"', source))
+    literal = set(re.findall(r'"((?:table|decks)\.[a-z_]+)"', source))
     colours = {f"table.colour_{c}" for c in ("red", "yellow", "green", "blue")}
     for key in seen | literal | colours:
         for lang in ("fr", "en"):

@@ -46,6 +46,8 @@ def trace_record(outcome: Outcome, render: Callable[[Say], str]) -> dict[str, An
         "hands": {p["name"]: p["hand"] for p in snap["players"]},
         "round": snap["round"],
         "round_over": snap["round_over"],
+        "phase": snap["phase"],
+        "side": snap["side"],
         "winner": snap["winner"],
     }
 

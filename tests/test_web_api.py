@@ -279,6 +279,22 @@ def test_the_table_plays_a_coup_extreme_through_the_api(client: FlaskClient) -> 
     assert owed == {target: 1, active: 2}
 
 
+def test_the_card_table_and_house_rules_are_served_once(client: FlaskClient) -> None:
+    data = client.get("/api/cards").get_json()
+    cards = {c["key"]: c for c in data["cards"]}
+    assert cards["hit2"]["presses"] == 2 and cards["hit2"]["to"] == "next"
+    assert "flip" in data["decks"] and "flip" in cards["draw5"]["decks"]
+    rules = {r["name"]: r for r in data["rules"]}
+    assert rules["contre_uno_presses"]["default"] == 2 and rules["deck"]["enum"][0] == "extreme"
+
+
+def test_house_rules_from_the_page_change_the_table(client: FlaskClient) -> None:
+    state = post_action(client, "table.rules", {"deck": "flip", "lotso_presses": 2}).get_json()
+    assert state["table"]["rules"] == {"deck": "flip", "lotso_presses": 2}
+    assert state["table"]["side"] == "light"
+    assert_refused(post_action(client, "table.rules", {"mimic_presses": 99}), 400)
+
+
 def test_a_stale_revision_is_refused_and_loses_nothing(client: FlaskClient, hub: Hub) -> None:
     old = hub.revision
     assert post_action(client, "table.play", {"card": "skip"}, revision=old).status_code == 200

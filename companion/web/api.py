@@ -14,7 +14,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion.core.cards import card_table_data
 from companion.core.errors import ActionError
+from companion.core.options import DECKS, rules_fields
 from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
 from companion.i18n import LANGUAGES
 from companion.web import chart, lan, scoreview
@@ -178,6 +180,16 @@ def create_api() -> Blueprint:
         response.call_on_close(ctx.close_stream)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+    @api.get("/cards")
+    def get_cards() -> Response:
+        """The card table (every card kind, its effect, decks and option) and the house rules
+        the table may change, with their defaults and limits: the page fetches them once."""
+        response = jsonify(
+            {"cards": card_table_data(), "rules": rules_fields(), "decks": list(DECKS)}
+        )
+        response.headers["Cache-Control"] = "max-age=300"
         return response
 
     @api.get("/i18n/<lang>")

@@ -284,6 +284,7 @@ class TableEngine:
                     "player": seats[o.seat].name,
                     "for": seats[o.gets].name,
                     "presses": 1 if o.until else o.presses - o.made,
+                    "made": o.made,
                     "reason": o.reason,
                     "until": o.until,
                     "until_fire": o.until == "fire",

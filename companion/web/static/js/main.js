@@ -9,6 +9,7 @@ import {
   translate,
 } from "./store.js";
 import screens from "./screens/index.js";
+import { loadCards } from "./components/deck.js";
 
 let current = screens[0].id;
 
@@ -72,6 +73,7 @@ async function boot() {
   onConnection(renderLive);
   await refreshSession();
   await loadTexts(store.session.language || "fr");
+  await loadCards();
   await reloadState();
   connect();
 }

@@ -5,6 +5,7 @@ import { toast } from "./dom.js";
 
 export const store = {
   session: null, texts: {}, lang: "fr", state: null, revision: -1,
+  cards: null,     // the box's card table and house rules (GET /api/cards), fetched once
   fired: 0,        // cards fired since the previous state (0 if none)
   previous: null,  // the state before the current one
   online: false,   // the live stream is open
@@ -21,7 +22,16 @@ const connectionListeners = [];
 export function onConnection(fn) { connectionListeners.push(fn); }
 
 // ---------------------------------------------------------------- texts
+// A text with a count uses its "_one" form when the count is singular in the language
+// (French: 0 and 1, English: 1), as the box's voice does.
+function singular(params) {
+  const n = ["count", "cards", "presses"].map((k) => params[k]).find((v) => Number.isInteger(v));
+  if (n === undefined) return false;
+  return store.lang === "fr" ? n === 0 || n === 1 : n === 1;
+}
+
 export function t(key, params) {
+  if (params && singular(params) && store.texts[key + "_one"] !== undefined) key += "_one";
   let text = store.texts[key];
   if (text === undefined) return key;
   if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));

@@ -9,5 +9,6 @@ import table from "./table.js";
 import score from "./score.js";
 import setup from "./setup.js";
 import device from "./device.js";
+import rules from "./rules.js";
 
-export default [table, score, setup, device];
+export default [table, score, setup, rules, device];

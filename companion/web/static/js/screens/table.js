@@ -1,16 +1,14 @@
 // Table screen: whose turn, owed presses, magazine, the HIT button and the cards played.
+// The card buttons come from the box's card table (components/deck.js); the questions the rules
+// ask the table (who lacked Lotso's colour, did the colour come, a challenge, a broken face) show
+// in #asks when they arise.
 
 import { $, el, replay } from "../dom.js";
-import { act, device, hasAction, players, settings, store, t, table } from "../store.js";
+import { act, device, hasAction, players, store, t, table } from "../store.js";
 import { animateFire } from "./device.js";
+import { card, cardLabel, colours, lowestNumber, playable, rules } from "../components/deck.js";
 
-const COLOURS = ["red", "yellow", "green", "blue"];
-// Card buttons in the order they are found on the table; +2 and the UNO Attack cards show only
-// when the rules put them in the deck.
-const CARD_BUTTONS = ["reverse", "skip", "hit2", "discard_all", "coup_extreme", "wild", "draw4",
-  "draw2", "wild_all_hit", "wild_hit_fire"];
-
-const local = { chosen: null, colour: "red", lastFiredRevision: -1, bannerTimer: 0 };
+const local = { chosen: null, colour: "red", lastFiredRevision: -1, bannerTimer: 0, lacked: [] };
 
 const markup = `
 <div class="status card">
@@ -22,7 +20,9 @@ const markup = `
     <meter id="magazine-meter" min="0" max="80" low="20" optimum="80" value="0"></meter>
     <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></div>
   <div id="round-info" class="muted"></div>
+  <div id="side" class="side" hidden></div>
 </div>
+<div id="asks" class="card asks" hidden></div>
 <div id="fired-banner" class="fired" role="alert" hidden></div>
 <button id="hit" class="hit" type="button" data-i18n="hit"></button>
 <h2 class="sr" data-i18n="players"></h2>
@@ -69,17 +69,16 @@ function wire() {
   $("start-round").addEventListener("click", () => act("table.start_round", {}));
   $("reload").addEventListener("click", () => act("table.reload", {}));
   $("table-undo").addEventListener("click", () => act("table.undo", {}));
-  COLOURS.forEach((c) => {
-    $("colour-row").append(el("button", {
-      type: "button", role: "radio", class: "colour " + c, "data-colour": c,
-      onclick: () => { local.colour = c; renderColours(); },
-    }));
-  });
   for (let v = 0; v <= 9; v++) {
     $("digits").append(el("button", { type: "button", class: "digit", "data-value": String(v),
-      onclick: () => act("table.play", { card: "number", value: v, colour: local.colour }) },
-    String(v)));
+      onclick: () => playNumber(v) }, String(v)));
   }
+}
+
+function playNumber(value) {
+  const payload = { card: "number", value, colour: local.colour };
+  if (value === 7 && rules().seven_swap) pickTarget(payload);  // 003 0/7: swap with whom?
+  else act("table.play", payload);
 }
 
 function render() {
@@ -91,10 +90,17 @@ function render() {
   const owed = $("owed");
   owed.textContent = "";
   (tb.owed || []).forEach((o) => {
-    const text = o.until_fire ? t("owes_until_fire", { player: o.player })
-      : t("owes", { player: o.player, presses: o.presses });
-    owed.append(el("li", { class: "owe" }, text + " — " + t("reason_" + o.reason)));
+    let text = t("owes", { player: o.player, presses: o.presses });
+    if (o.until === "fire") text = t("owes_until_fire", { player: o.player });
+    if (o.until === "colour") text = t("owes_until_colour", { player: o.player,
+      colour: t("colour_" + o.colour) });
+    if (o.for && o.for !== o.player) text += " " + t("owes_for", { player: o.for });
+    const reason = card(o.reason) ? cardLabel(o.reason) : t("reason_" + o.reason);
+    owed.append(el("li", { class: "owe" }, text + " — " + reason));
   });
+  $("side").hidden = !tb.side;
+  $("side").textContent = tb.side ? t("side_" + tb.side) : "";
+  $("side").className = "side " + (tb.side || "");
   $("magazine").textContent = t("cards_count", { count: tb.magazine ?? 0 });
   $("magazine-meter").value = tb.magazine ?? 0;
   $("magazine-low").hidden = !(tb.magazine_low || tb.needs_reload);
@@ -114,6 +120,7 @@ function render() {
   renderChips(tb);
   renderColours();
   renderCardButtons();
+  renderAsks(tb);
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
     && device().simulated === false);
   $("table-undo").disabled = !tb.can_undo;
@@ -140,47 +147,117 @@ function renderChips(tb) {
 }
 
 function renderColours() {
-  $("colour-row").querySelectorAll("button").forEach((b) => {
+  const row = $("colour-row");
+  const wanted = colours();
+  if (!wanted.includes(local.colour)) local.colour = wanted[0];
+  if (row.dataset.set !== wanted.join()) {  // Flip's dark side has its own colours
+    row.dataset.set = wanted.join();
+    row.textContent = "";
+    wanted.forEach((c) => {
+      row.append(el("button", {
+        type: "button", role: "radio", class: "colour " + c, "data-colour": c,
+        onclick: () => { local.colour = c; renderColours(); },
+      }));
+    });
+  }
+  row.querySelectorAll("button").forEach((b) => {
     b.setAttribute("aria-checked", String(b.dataset.colour === local.colour));
     b.textContent = t("colour_" + b.dataset.colour);
   });
 }
 
 function renderCardButtons() {
-  // Super Joker stays visible (it is on the rule sheet); the box explains if the deck lacks it.
-  const rules = settings().rules || {};
-  const extra = { draw2: rules.any_deck, wild_all_hit: rules.wild_all_hit,
-    wild_hit_fire: rules.hit_fire };
-  $("digits").querySelector('[data-value="0"]').hidden = !rules.any_deck;  // Extrême has no 0
+  const lowest = lowestNumber();
+  $("digits").querySelectorAll("button").forEach((b) => {
+    b.hidden = Number(b.dataset.value) < lowest;
+  });
   const cards = $("cards");
+  const kinds = playable().filter((c) => c.key !== "number");
+  if (cards.dataset.set === kinds.map((c) => c.key).join() + store.lang) return;
+  cards.dataset.set = kinds.map((c) => c.key).join() + store.lang;
   cards.textContent = "";
-  CARD_BUTTONS.filter((k) => !(k in extra) || extra[k]).forEach((kind) => {
-    cards.append(el("button", { type: "button", class: "card-btn " + kind, "data-card": kind,
-      onclick: () => playCard(kind) }, t("card_" + kind)));
+  kinds.forEach((c) => {
+    cards.append(el("button", { type: "button", class: "card-btn " + c.key, "data-card": c.key,
+      onclick: () => playCard(c) }, cardLabel(c.key)));
   });
 }
 
-function playCard(kind) {
-  if (kind === "coup_extreme") {
-    const targets = $("targets");
-    targets.textContent = "";
-    players().filter((p) => p !== table().active).forEach((p) => {
-      targets.append(el("button", { type: "button", class: "chip", "data-target": p,
-        onclick: () => {
-          $("target-picker").hidden = true;
-          act("table.play", { card: "coup_extreme", colour: local.colour, target: p });
-        } }, p));
-    });
-    $("target-picker").hidden = false;
+function pickTarget(payload) {
+  const targets = $("targets");
+  targets.textContent = "";
+  players().filter((p) => p !== table().active).forEach((p) => {
+    targets.append(el("button", { type: "button", class: "chip", "data-target": p,
+      onclick: () => {
+        $("target-picker").hidden = true;
+        act("table.play", { ...payload, target: p });
+      } }, p));
+  });
+  $("target-picker").hidden = false;
+}
+
+function playCard(c) {
+  const kind = c.key;
+  const payload = { card: kind, colour: local.colour };
+  if (c.target) {
+    pickTarget(payload);
     return;
   }
-  const payload = { card: kind, colour: local.colour };
   if (kind === "discard_all") {
     const count = Number(prompt(t("discard_all_count"), "2"));
     if (!Number.isInteger(count) || count < 1) return;
     payload.count = count;
   }
   act("table.play", payload);
+}
+
+// The questions the rules put to the table, as buttons.
+function renderAsks(tb) {
+  const asks = $("asks");
+  asks.textContent = "";
+  const head = (tb.owed || [])[0];
+  if (tb.asking) {
+    // 002 Lotso: who had no card of the colour? (none ticked: everyone had one)
+    const others = players().filter((p) => p !== tb.asking.player);
+    local.lacked = local.lacked.filter((p) => others.includes(p));
+    asks.append(el("p", {}, t("lotso_question", { player: tb.asking.player,
+      colour: t("colour_" + tb.asking.colour) })));
+    const chips = el("div", { class: "chips", id: "lacked" });
+    others.forEach((p) => {
+      chips.append(el("button", { type: "button", class: "chip", role: "checkbox",
+        "data-lacked": p, "aria-checked": String(local.lacked.includes(p)),
+        onclick: () => {
+          local.lacked = local.lacked.includes(p) ? local.lacked.filter((x) => x !== p)
+            : [...local.lacked, p];
+          renderAsks(table());
+        } }, p));
+    });
+    asks.append(chips, el("button", { type: "button", id: "lacked-send",
+      onclick: () => { act("table.lacked", { players: local.lacked }); local.lacked = []; } },
+    local.lacked.length ? t("lotso_send") : t("lotso_all_had")));
+  }
+  if (head && head.until === "colour") {
+    asks.append(el("button", { type: "button", id: "colour-came",
+      onclick: () => act("table.colour_came", {}) },
+    t("colour_came", { colour: t("colour_" + head.colour) })));
+  }
+  const hit = head && card(head.reason);
+  const lastBy = tb.last_card && tb.last_card.player;
+  if (hit && hit.challenge && rules().challenge && lastBy && lastBy !== head.player
+      && head.made === 0) {
+    const row = el("div", { class: "row" });
+    row.append(
+      el("button", { type: "button", id: "challenge-guilty",
+        onclick: () => act("table.challenge", { guilty: true }) }, t("challenge_guilty")),
+      el("button", { type: "button", id: "challenge-innocent", class: "secondary",
+        onclick: () => act("table.challenge", { guilty: false }) }, t("challenge_innocent")));
+    asks.append(el("p", {}, t("challenge_question", { player: head.player, culprit: lastBy })), row);
+  }
+  if (tb.mimic) {
+    asks.append(el("button", { type: "button", id: "mimic-broken",
+      onclick: () => act("table.mimic_broken", { player: tb.mimic }) },
+    t("mimic_broken", { player: tb.mimic })));
+  }
+  asks.hidden = !asks.childElementCount;
 }
 
 export default { id: "table", tab: "tab_table", markup, wire, render };

@@ -1,0 +1,55 @@
+// The deck on the table, read from the box's card table (GET /api/cards, fetched once): which
+// cards the table's deck holds, on which side, their labels, the colours and numbers in play.
+// The page keeps no card list of its own: a new deck on the box is a new deck here.
+
+import { store, table } from "../store.js";
+
+export const LIGHT_COLOURS = ["red", "yellow", "green", "blue"];
+// UNO Flip's dark side has its own colours (rule book 000 §XI.A).
+export const DARK_COLOURS = ["pink", "teal", "orange", "purple"];
+
+export async function loadCards() {
+  const r = await fetch("/api/cards");
+  if (r.ok) store.cards = await r.json();
+}
+
+const cardList = () => (store.cards && store.cards.cards) || [];
+
+/** The card table's entry for `key`, or undefined. */
+export function card(key) { return cardList().find((c) => c.key === key); }
+
+/** The table's house rules: the defaults with the table's own changes over them. */
+export function rules() {
+  const out = {};
+  ((store.cards && store.cards.rules) || []).forEach((r) => { out[r.name] = r.default; });
+  return Object.assign(out, table().rules || {});
+}
+
+/** Whether the table's deck holds `c` (the Extrême deck's optional cards need their option). */
+export function inDeck(c, current) {
+  const r = current || rules();
+  if (!c.decks.includes(r.deck)) return false;
+  return !(c.option && r.deck === "extreme") || Boolean(r[c.option]);
+}
+
+/** The cards that can be played now: in the deck and on the side in play. */
+export function playable() {
+  const r = rules();
+  const side = table().side || "";
+  return cardList().filter((c) => inDeck(c, r) && (!c.side || !side || c.side === side));
+}
+
+export function cardLabel(key) {
+  const c = card(key);
+  if (!c) return key;
+  return store.lang === "en" ? c.label_en : c.label_fr;
+}
+
+export function colours() { return table().side === "dark" ? DARK_COLOURS : LIGHT_COLOURS; }
+
+/** The lowest number card: the Extrême deck has no 0 (000 §X), nor Flip (000 §XI.A). */
+export function lowestNumber() {
+  const r = rules();
+  if (r.deck === "flip" || (r.deck === "extreme" && !r.any_deck)) return 1;
+  return 0;
+}

@@ -1,0 +1,56 @@
+// House rules screen: the deck on the table and every rule the table may change (press counts
+// for each penalty, stacking, the 0/7 variants, the Emoji customisable card...). The fields come
+// from the box (GET /api/cards); a change is the table.rules action, kept with the table.
+
+import { $, el } from "../dom.js";
+import { act, label, store, t } from "../store.js";
+import { rules } from "../components/deck.js";
+
+const markup = `
+<p class="muted" data-i18n="rules_intro"></p>
+<form id="house-rules" class="card rules-form"></form>`;
+
+function fields() { return (store.cards && store.cards.rules) || []; }
+
+function input(field, value) {
+  const id = "rule-" + field.name;
+  const send = (v) => act("table.rules", { [field.name]: v });
+  if (field.type === "boolean") {
+    return el("input", { id, type: "checkbox", name: field.name, checked: value ? "" : null,
+      onchange: (e) => send(e.target.checked) });
+  }
+  if (field.enum) {
+    const select = el("select", { id, name: field.name,
+      onchange: (e) => send(e.target.value) });
+    field.enum.forEach((v) => {
+      const option = el("option", { value: v }, label("rule_" + field.name + "_", v));
+      if (v === value) option.selected = true;
+      select.append(option);
+    });
+    return select;
+  }
+  return el("input", { id, type: "number", name: field.name, value: String(value),
+    min: String(field.minimum), max: String(field.maximum), inputmode: "numeric",
+    onchange: (e) => {
+      const v = Number(e.target.value);
+      if (Number.isInteger(v) && v >= field.minimum && v <= field.maximum) send(v);
+    } });
+}
+
+function render() {
+  const form = $("house-rules");
+  if (form.contains(document.activeElement) && document.activeElement.type === "number") return;
+  const current = rules();
+  form.textContent = "";
+  fields().forEach((field) => {
+    const row = el("label", { class: "rule", for: "rule-" + field.name });
+    row.append(el("span", {}, label("rule_", field.name)), input(field, current[field.name]));
+    form.append(row);
+  });
+}
+
+function wire() {
+  $("house-rules").addEventListener("submit", (e) => e.preventDefault());
+}
+
+export default { id: "rules", tab: "tab_rules", markup, wire, render };

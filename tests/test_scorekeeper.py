@@ -42,6 +42,19 @@ def test_record_round_by_cards_extreme_values(setup):
     assert storage.load_game(keeper.game_id).revision == 1
 
 
+def test_the_game_ruleset_chooses_the_deck_on_the_table(setup):
+    """The launcher holds the chosen deck minus the hands (000 §X.A): a Flip game loads Flip."""
+    hub, *_ = setup
+    hub.dispatch("score.new_game", {"ruleset": "flip"})
+    hub.call(lambda: None).result(timeout=5)  # the deck change is queued after the action
+    table = hub.state()["table"]
+    assert table["rules"]["deck"] == "flip" and table["side"] == "light"
+    assert table["magazine"] == 112 - 4 * 7 - 1
+    hub.dispatch("score.new_game", {"ruleset": "classic"})
+    hub.call(lambda: None).result(timeout=5)
+    assert hub.state()["table"]["magazine"] == 108 - 4 * 7 - 1
+
+
 def test_stale_revision_from_a_second_phone_is_refused(setup):
     hub, *_ = setup
     hub.dispatch("score.new_game", {"ruleset": "extreme"})

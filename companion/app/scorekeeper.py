@@ -17,7 +17,8 @@ from typing import Any
 from companion.core.actions import MAX_TEXT, object_schema
 from companion.core.commands import Priority, Say
 from companion.core.errors import ActionError
-from companion.core.events import Eliminate, Reinstate
+from companion.core.events import Eliminate, Reinstate, SetRules
+from companion.core.options import DECKS
 from companion.core.scoring import (
     MODES,
     GameSetup,
@@ -154,6 +155,13 @@ class ScoreKeeper:
             date=now.date().isoformat(),
         ).validate()
         self._open(self.storage.create_game(setup))
+        if (
+            "ruleset" in payload
+            and ruleset.key in DECKS
+            and ruleset.key != self.hub.engine.rules.deck
+        ):
+            # The deck the game is scored with is the deck on the table (launcher load, cards).
+            self.hub.post(SetRules((("deck", ruleset.key),)))
 
     def record_round(self, payload: dict[str, Any]) -> None:
         hands = _hands(payload["hands"])

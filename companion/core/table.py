@@ -1030,9 +1030,13 @@ class TableEngine:
         st = self.state
         changes = dict(ev.changes)
         new = with_changes(st.rules, changes)
-        if new.deck != st.rules.deck:
-            st.side = "light" if new.deck == "flip" else ""  # a deck starts light side up
+        deck_changed = new.deck != st.rules.deck
         st.rules = new
+        if deck_changed:
+            st.side = "light" if new.deck == "flip" else ""  # a deck starts light side up
+            if st.last_card is None and st.last_fire is None:
+                # Nothing played since the deal: the launcher holds the new deck's rest.
+                self.launcher.magazine = self.full_magazine()
         return [Say("decks.rules_changed", {"count": len(changes)})]
 
     # ------------------------------------------------------------------ hands and UNO

@@ -97,6 +97,7 @@ def test_table_survives_a_restart(tmp_path: Path):
     options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
     first = Daemon(config, options).start()
     first.hub.dispatch("table.setup", {"players": ["Ana", "Ben", "Cyd"], "dealer": "Ben"})
+    first.hub.dispatch("table.rules", {"deck": "flip", "lotso_presses": 2})
     first.hub.dispatch("table.reload", {"cards": 33})
     first.hub.dispatch("device.calibrate_seat", {"seat": 1, "angle": 42})
     first.stop()
@@ -105,6 +106,7 @@ def test_table_survives_a_restart(tmp_path: Path):
         snap = second.engine.snapshot()
         assert [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cyd"]
         assert snap["dealer"] == "Ben" and snap["magazine"] == 33
+        assert snap["rules"] == {"deck": "flip", "lotso_presses": 2}  # house rules kept
         assert second.hardware.turret.seat_angles[1] == 42
     finally:
         second.stop()

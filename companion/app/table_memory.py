@@ -1,4 +1,4 @@
-"""The table's memory across restarts: seats, dealer and magazine as they were."""
+"""The table's memory across restarts: seats, dealer, magazine and house rules as they were."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import logging
 from typing import Any, Protocol
 
 from companion.core.errors import ActionError
-from companion.core.events import Reload, Setup
+from companion.core.events import Reload, SetRules, Setup
 from companion.core.table import TableEngine
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,9 @@ class TableMemory:
         if not isinstance(saved, dict):
             return
         try:
+            rules = saved.get("rules")
+            if isinstance(rules, dict) and rules:
+                self._engine.handle(SetRules(tuple(sorted(rules.items()))))
             players = saved.get("players")
             if isinstance(players, list) and players:
                 self._engine.handle(Setup(tuple(players), saved.get("dealer")))
@@ -58,6 +61,7 @@ class TableMemory:
                     "players": [p["name"] for p in snap["players"]],
                     "dealer": snap["dealer"],
                     "magazine": snap["magazine"],
+                    "rules": snap["rules"],  # the deck and the house rules that differ
                 },
             )
         except Exception:

@@ -47,7 +47,7 @@ def test_keys_drive_the_simulated_table(tmp_path: Path):
     try:
         screen = screen_until(session, "Launcher faces")
         assert "Bruno" in active_line(screen)  # left of the dealer (Alice) starts
-        assert "magazine 80" in screen
+        assert "magazine 83" in screen  # the Extrême deck left after dealing to four (000 §X.A)
         tmux("send-keys", "-t", session, " ")  # HIT: the active player presses
         screen = screen_until(session, "sounds: ding")
         assert "Chloé" in active_line(screen)  # fired or not, the turn passes (000 §X.B)

@@ -293,6 +293,7 @@ class TableEngine:
                 for o in st.owed
             ],
             "magazine": self.launcher.magazine,
+            "magazine_full": self.full_magazine(),
             "magazine_low": self.launcher.low,
             "needs_reload": self.launcher.empty or st.jam,
             "jam": st.jam,

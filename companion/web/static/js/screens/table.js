@@ -102,6 +102,7 @@ function render() {
   $("side").textContent = tb.side ? t("side_" + tb.side) : "";
   $("side").className = "side " + (tb.side || "");
   $("magazine").textContent = t("cards_count", { count: tb.magazine ?? 0 });
+  $("magazine-meter").max = Math.max(tb.magazine_full || 0, tb.magazine || 0, 1);
   $("magazine-meter").value = tb.magazine ?? 0;
   $("magazine-low").hidden = !(tb.magazine_low || tb.needs_reload);
   $("round-info").textContent = tb.round_over

@@ -309,6 +309,7 @@ class TableEngine:
             "contre_uno_window": _name_or_none(st, st.contre_uno_window),
             "last_card": st.last_card,
             "side": st.side,
+            "lowest_number": lowest_number(st.rules),
             "asking": None
             if st.asking is None
             else {"card": "lotso", "player": seats[st.asking].name, "colour": st.asking_colour},

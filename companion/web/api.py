@@ -16,6 +16,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.core.cards import card_table_data
 from companion.core.errors import ActionError
+from companion.core.events import COLOURS, DARK_COLOURS
 from companion.core.options import DECKS, rules_fields
 from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
 from companion.i18n import LANGUAGES
@@ -187,7 +188,12 @@ def create_api() -> Blueprint:
         """The card table (every card kind, its effect, decks and option) and the house rules
         the table may change, with their defaults and limits: the page fetches them once."""
         response = jsonify(
-            {"cards": card_table_data(), "rules": rules_fields(), "decks": list(DECKS)}
+            {
+                "cards": card_table_data(),
+                "rules": rules_fields(),
+                "decks": list(DECKS),
+                "colours": {"light": list(COLOURS), "dark": list(DARK_COLOURS)},
+            }
         )
         response.headers["Cache-Control"] = "max-age=300"
         return response

@@ -4,10 +4,6 @@
 
 import { store, table } from "../store.js";
 
-export const LIGHT_COLOURS = ["red", "yellow", "green", "blue"];
-// UNO Flip's dark side has its own colours (rule book 000 §XI.A).
-export const DARK_COLOURS = ["pink", "teal", "orange", "purple"];
-
 export async function loadCards() {
   const r = await fetch("/api/cards");
   if (r.ok) store.cards = await r.json();
@@ -45,11 +41,11 @@ export function cardLabel(key) {
   return store.lang === "en" ? c.label_en : c.label_fr;
 }
 
-export function colours() { return table().side === "dark" ? DARK_COLOURS : LIGHT_COLOURS; }
-
-/** The lowest number card: the Extrême deck has no 0 (000 §X), nor Flip (000 §XI.A). */
-export function lowestNumber() {
-  const r = rules();
-  if (r.deck === "flip" || (r.deck === "extreme" && !r.any_deck)) return 1;
-  return 0;
+/** The colours in play: UNO Flip's dark side has its own four (rule book 000 §XI.A). */
+export function colours() {
+  const all = (store.cards && store.cards.colours) || { light: [] };
+  return (table().side === "dark" && all.dark) || all.light;
 }
+
+/** The lowest number card of the deck (the box says: Extrême and Flip have no 0). */
+export function lowestNumber() { return table().lowest_number ?? 0; }

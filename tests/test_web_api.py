@@ -289,8 +289,10 @@ def test_the_card_table_and_house_rules_are_served_once(client: FlaskClient) -> 
 
 
 def test_house_rules_from_the_page_change_the_table(client: FlaskClient) -> None:
-    state = post_action(client, "table.rules", {"deck": "flip", "lotso_presses": 2}).get_json()
-    assert state["table"]["rules"] == {"deck": "flip", "lotso_presses": 2}
+    state = post_action(
+        client, "table.rules", {"deck": "flip", "lotso_presses": 2, "challenge": True}
+    ).get_json()
+    assert state["table"]["rules"] == {"deck": "flip", "lotso_presses": 2, "challenge": True}
     assert state["table"]["side"] == "light"
     assert_refused(post_action(client, "table.rules", {"mimic_presses": 99}), 400)
 

@@ -250,6 +250,9 @@ function roundPayload() {
     hands[p] = h && "points" in h ? { points: h.points } : { [HAND_CARDS]: (h && h.counts) || {} };
   });
   const payload = { hands, winner: $("winner").value || undefined };
+  // UNO Flip: hands count on the side the round ended on (000 §XI.G), the table's side.
+  const sides = (score().game && score().game.ruleset && score().game.ruleset.sides) || [];
+  if (!entry.editing && sides.length > 1 && sides.includes(table().side)) payload.side = table().side;
   if (entry.revision !== null) payload.revision = entry.revision;
   return payload;
 }

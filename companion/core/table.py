@@ -211,8 +211,13 @@ class TableEngine:
 
     @property
     def rules(self) -> RulesOptions:
-        """The rules the table plays by now (the options it started with, as edited since)."""
+        """The rules the table plays by now (the options it started with, as edited since);
+        they are part of :attr:`state`, so saving the state saves the house rules."""
         return self.state.rules
+
+    @rules.setter
+    def rules(self, rules: RulesOptions) -> None:
+        self.state.rules = rules
 
     # ------------------------------------------------------------------ public API
 

@@ -57,6 +57,12 @@ def test_lotso_player_cannot_lack_and_a_lotso_can_be_the_last_card():
     assert engine.snapshot()["round_may_be_over"] is None  # Bruno presses 3 first
 
 
+def test_lotso_needs_a_colour():
+    with pytest.raises(ActionError) as err:
+        toy_story().handle(Play("lotso"))
+    assert err.value.key == "decks.error_needs_colour"
+
+
 def test_lotso_presses_are_a_house_rule():
     engine = toy_story(lotso_presses=2)
     run(engine, "play lotso green", "lacked David")

@@ -714,6 +714,12 @@ class TableEngine:
                 raise ActionError(
                     "bad_value", f"a number card is {lowest} to 9", {"value": ev.value}
                 )
+        if ev.colour is None and (card.effect == "lotso" or card.until == "colour"):
+            raise ActionError(
+                "decks.error_needs_colour",
+                f"a {card.label_en} names the colour asked for",
+                {"card": card.key},
+            )
         swap = card.key == "number" and ev.value == 7 and self.rules.seven_swap
         target = None
         if card.target or swap:

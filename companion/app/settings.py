@@ -109,7 +109,6 @@ class Settings:
             "language": self.language,
             "profile": self._engine.launcher.profile.name,
             "profiles": ["authentic", "gentle", "fixed", *launcher.profiles],
-            "rules": dict(vars(self._engine.rules)),
         }
 
     def voice_status(self) -> dict[str, Any]:

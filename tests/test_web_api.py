@@ -1,6 +1,6 @@
 """The phone page's JSON API: every endpoint, good and bad input, access control.
 
-The hub here is the real :class:`companion.hub.Hub` around a real table engine, with small
+The hub here is the real :class:`companion.app.hub.Hub` around a real table engine, with small
 score/device/settings sections registered the way the composition root registers its own.
 Bad input must give a 4xx with a message, never a 5xx, and change nothing.
 """
@@ -16,10 +16,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.app.hub import Hub
 from companion.config import Config, ConfigError
 from companion.core.errors import ActionError
 from companion.core.table import TableEngine
-from companion.hub import Hub
 from companion.i18n import Catalog
 from companion.web import WebConfig, create_app, parse_web_config
 from companion.web.validate import SchemaProblem, check

@@ -223,6 +223,10 @@ def create_api() -> Blueprint:
         )
         response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
+        # The chart styles itself for light and dark pages: an inline <style>, and nothing else.
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; style-src 'unsafe-inline'"
+        )
         return response
 
     @api.get("/export.csv")

@@ -41,8 +41,8 @@ def running_totals(players: Sequence[str], rounds: Sequence[Mapping[str, int]]) 
 
 
 def _style() -> str:
-    light = "".join(f".s{i}{{stroke:{c[0]};fill:{c[0]}}}" for i, c in enumerate(PALETTE))
-    dark = "".join(f".s{i}{{stroke:{c[1]};fill:{c[1]}}}" for i, c in enumerate(PALETTE))
+    light = "".join(f".s{i}{{stroke:{c[0]}}}.f{i}{{fill:{c[0]}}}" for i, c in enumerate(PALETTE))
+    dark = "".join(f".s{i}{{stroke:{c[1]}}}.f{i}{{fill:{c[1]}}}" for i, c in enumerate(PALETTE))
     return (
         "<style>"
         ".ink{fill:#1a1a1a}.grid{stroke:#1a1a1a;stroke-opacity:.18}.goal{stroke:#1a1a1a}"
@@ -125,14 +125,13 @@ def totals_svg(
     order = sorted(range(rows), key=lambda p: -final[p])
     for p, name in enumerate(players):
         index = (colours or {}).get(name, p) % len(PALETTE)
-        cls = f"s{index}"
         points = " ".join(f"{x(i):.1f},{y(row[p]):.1f}" for i, row in enumerate(totals))
         quoted_name = escape(name, {'"': "&quot;"})
         parts.append(
-            f'<polyline class="line {cls}" data-player="{quoted_name}" points="{points}" '
-            f'style="fill:none"{_dash(p)}/>'
+            f'<polyline class="line s{index}" data-player="{quoted_name}" points="{points}"'
+            f"{_dash(p)}/>"
         )
-        parts.extend(_marker(p, x(i), y(row[p]), cls) for i, row in enumerate(totals))
+        parts.extend(_marker(p, x(i), y(row[p]), f"f{index}") for i, row in enumerate(totals))
     legend_top = TOP + PLOT_HEIGHT + BOTTOM + 4
     for place, p in enumerate(order):
         index = (colours or {}).get(players[p], p) % len(PALETTE)
@@ -142,7 +141,7 @@ def totals_svg(
         left = f" · {escape(to_go.format(points=remaining))}" if remaining > 0 else ""
         parts.append(
             f'<line class="line s{index}" x1="{LEFT - 30}" x2="{LEFT - 6}" y1="{row_y + 8}" '
-            f'y2="{row_y + 8}"{_dash(p)}/>{_marker(p, LEFT - 18, row_y + 8, f"s{index}")}'
+            f'y2="{row_y + 8}"{_dash(p)}/>{_marker(p, LEFT - 18, row_y + 8, f"f{index}")}'
             f'<text class="ink" x="{LEFT}" y="{row_y + 12}">{rank}. '
             f"{escape(players[p][:24])} — {final[p]}{left}</text>"
         )

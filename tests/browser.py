@@ -77,7 +77,33 @@ class Api:
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
+def daemon_config() -> Config:
+    """The daemon's configuration (a test may parametrize it, e.g. with a PIN)."""
+    return Config()
+
+
+class Dialogs:
+    """The browser dialogs (confirm, prompt) the phones showed, and the answer they get."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.accept = True
+
+    def answer(self, dialog: Any) -> None:
+        self.seen.append(dialog.message)
+        if self.accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+
+@pytest.fixture
+def dialogs() -> Dialogs:
+    return Dialogs()
+
+
+@pytest.fixture
+def daemon(tmp_path: Path, daemon_config: Config) -> Iterator[Daemon]:
     options = DaemonOptions(
         simulate=True,
         state_dir=tmp_path / "state",
@@ -87,7 +113,7 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
         voice_player=SilentPlayer(),
         engine_factory=f"{__name__}:echo_engine",
     )
-    running = Daemon(Config(), options).start()
+    running = Daemon(daemon_config, options).start()
     yield running
     running.stop()
 
@@ -116,7 +142,7 @@ def four_players(api: Api) -> Api:
     return seat_four(api)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
@@ -127,25 +153,41 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+def open_phone(
+    browser: Browser, url: str, scheme: str, dialogs: Dialogs, errors: list[str]
+) -> Page:
+    context = browser.new_context(
+        viewport=PHONE,
+        color_scheme=scheme,  # type: ignore[arg-type]
+        device_scale_factor=1,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", dialogs.answer)
+    page.goto(url)
+    expect(page.locator("#live")).to_have_class("live on", timeout=10_000)
+    return page
+
+
 @pytest.fixture
-def phones(browser: Browser, daemon: Daemon) -> Iterator[tuple[Page, Page]]:
-    """Two phones on the page, one dark and one light; page errors fail the test."""
-    pages = []
+def phone(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[Page]:
+    """One phone on the page (light); page errors fail the test."""
     errors: list[str] = []
-    for scheme in ("dark", "light"):
-        context = browser.new_context(
-            viewport=PHONE,
-            color_scheme=scheme,
-            device_scale_factor=1,
-            is_mobile=True,
-            has_touch=True,
-        )
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("dialog", lambda dialog: dialog.accept())
-        page.goto(daemon.url or "")
-        expect(page.locator("#live")).to_have_class("live on", timeout=10_000)
-        pages.append(page)
+    page = open_phone(browser, daemon.url or "", "light", dialogs, errors)
+    yield page
+    try:
+        assert not errors, errors
+    finally:
+        page.context.close()
+
+
+@pytest.fixture
+def phones(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[tuple[Page, Page]]:
+    """Two phones on the page, one dark and one light; page errors fail the test."""
+    errors: list[str] = []
+    pages = [open_phone(browser, daemon.url or "", s, dialogs, errors) for s in ("dark", "light")]
     # A mark that a reload would wipe: the second phone must follow without reloading.
     pages[1].evaluate("window.__noReload = 42")
     yield pages[0], pages[1]
@@ -172,7 +214,8 @@ def axe_check(page: Page) -> list[dict[str, Any]]:
 
     script = Path(axe_playwright_python.__file__).with_name("axe.min.js")
     if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(content=script.read_text(encoding="utf-8"))
+        # Evaluated through DevTools: the page's CSP (script-src 'self') stays as it is.
+        page.evaluate(script.read_text(encoding="utf-8") + "\n;true")
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
         {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:3]}

@@ -18,8 +18,8 @@ from tests.browser import Api, shot, tab  # noqa: E402
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
 
-def test_set_up_a_four_player_table(phones: tuple[Page, Page], api: Api) -> None:
-    page, _ = phones
+def test_set_up_a_four_player_table(phone: Page, api: Api) -> None:
+    page = phone
     tab(page, "setup")
     seats = page.locator("#seat-list li")
     expect(seats).to_have_count(4)
@@ -184,11 +184,9 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
     shot(other, "score-second-phone")
 
 
-def test_device_screen_calibrates_and_test_fires(
-    phones: tuple[Page, Page], four_players: Api
-) -> None:
+def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api) -> None:
     api = four_players
-    page, _ = phones
+    page = phone
     tab(page, "device")
     expect(page.locator("#sim-seats circle")).to_have_count(4)
     expect(page.locator("#qr")).to_have_js_property("complete", True)

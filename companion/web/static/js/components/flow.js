@@ -130,7 +130,9 @@ function renderResult() {
   const last = rounds[rounds.length - 1] || {};
   const list = $("round-points");
   list.textContent = "";
-  Object.entries(last.credited || {}).forEach(([party, points]) => {
+  const credited = Object.entries(last.credited || {});
+  const scored = credited.filter(([, points]) => points !== 0);
+  (scored.length ? scored : credited).forEach(([party, points]) => {
     list.append(el("li", {}, t("scored", { player: party, points })));
   });
   standingsList($("round-standings"));

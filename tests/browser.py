@@ -103,14 +103,20 @@ def dialogs() -> Dialogs:
 
 
 @pytest.fixture
-def daemon(tmp_path: Path, daemon_config: Config) -> Iterator[Daemon]:
+def voice_player() -> Any:
+    """What plays the box's sounds (a test may parametrize it, e.g. with a missing card)."""
+    return SilentPlayer()
+
+
+@pytest.fixture
+def daemon(tmp_path: Path, daemon_config: Config, voice_player: Any) -> Iterator[Daemon]:
     options = DaemonOptions(
         simulate=True,
         state_dir=tmp_path / "state",
         seed=3,
         host="127.0.0.1",
         port=0,
-        voice_player=SilentPlayer(),
+        voice_player=voice_player,
         engine_factory=f"{__name__}:echo_engine",
     )
     running = Daemon(daemon_config, options).start()

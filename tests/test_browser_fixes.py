@@ -8,11 +8,13 @@ import json
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.config import Config
+from companion.speech import PlayerError
 
 pytest.register_assert_rewrite("tests.browser")
 from tests.browser import PHONE, Api, Dialogs, seat_four, tab  # noqa: E402
@@ -157,3 +159,28 @@ def test_guessing_pins_does_not_lock_the_host_out(
         expect(host.locator("#lock")).to_have_text("PIN ✓")
     finally:
         host.context.close()
+
+
+class NoSoundCard:
+    """A player on a computer without a sound card: every sound fails."""
+
+    def play(self, wav: bytes) -> None:
+        raise PlayerError("aplay -q -: audio open error: No such file or directory")
+
+
+@pytest.mark.parametrize("voice_player", [NoSoundCard()])
+def test_a_missing_sound_card_is_said_once(phone: Page, api: Api, voice_player: Any) -> None:
+    page = phone
+    page.click('#digits [data-value="5"]')  # a card played: the box says it (and fails to)
+    page.wait_for_function(
+        "fetch('/api/state').then(r => r.json()).then(s => Boolean(s.device.voice.sound_problem))"
+    )
+    page.click("#reload")  # the next change carries the news to every phone
+    expect(page.locator("#toast")).to_contain_text("La boîte n'a pas de carte son")
+    tab(page, "device")
+    expect(page.locator("#sound-note")).to_contain_text("pas de carte son")
+    page.evaluate("document.getElementById('toast').hidden = true")
+    page.click("#tab-table")
+    page.click('#digits [data-value="6"]')
+    expect(page.locator("#actor-name")).not_to_have_text("Alice")
+    expect(page.locator("#toast")).to_be_hidden()  # said once, not at every change

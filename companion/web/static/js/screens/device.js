@@ -1,11 +1,12 @@
 // Device screen: a drawing of the table with the turret and the cards it fires, test fire,
 // reload, volume, voice, turret calibration, the page's addresses and QR code, PIN lock.
 
-import { $, el, replay, svg } from "../dom.js";
+import { $, el, replay, svg, toast } from "../dom.js";
 import { act, device, hasAction, post, refreshSession, store, t, table } from "../store.js";
 import { sound } from "../sound.js";
 
 let firedSeen = null;  // the launcher's count of cards fired, as last drawn
+let soundNoticeSaid = false;
 
 const markup = `
 <h2 data-i18n="device"></h2>
@@ -24,6 +25,7 @@ const markup = `
   <button type="button" id="test-fire" data-i18n="test_fire"></button>
   <button type="button" id="reload2" data-i18n="reload"></button>
 </div>
+<p id="sound-note" class="warn" hidden></p>
 <label class="switch"><input type="checkbox" id="phone-sound"> <span data-i18n="phone_sound"></span></label>
 <label><span data-i18n="volume"></span> <input id="volume" type="range" min="0" max="10" step="1"></label>
 <label class="switch"><input type="checkbox" id="voice"> <span data-i18n="voice"></span></label>
@@ -70,6 +72,13 @@ function render() {
   firedSeen = dv.cards_fired ?? 0;
   $("phone-sound").checked = sound.enabled;
   const voice = dv.voice || {};
+  // No sound card on the box: said here, and once as a message wherever the player is.
+  $("sound-note").hidden = !voice.sound_problem;
+  $("sound-note").textContent = voice.sound_problem ? t("no_sound_card") : "";
+  if (voice.sound_problem && !soundNoticeSaid) {
+    soundNoticeSaid = true;
+    toast(t("no_sound_card"));
+  }
   if (document.activeElement !== $("volume")) $("volume").value = voice.volume ?? 7;
   $("voice").checked = voice.enabled !== false;
   $("volume").disabled = !hasAction("device.volume");

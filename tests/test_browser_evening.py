@@ -31,6 +31,8 @@ def shots(page: Page, name: str, api: Api) -> None:
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             page.screenshot(path=str(ARTIFACTS / f"evening-{name}-{size}-{scheme}-{lang}.png"))
+        # Nothing wider than the phone (no sideways scrolling).
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], name
     page.set_viewport_size(SIZES["390"])
     page.emulate_media(color_scheme="light")
 
@@ -60,6 +62,9 @@ def test_a_whole_game_on_two_phones_to_its_end(phones: tuple[Page, Page], api: A
     expect(page.locator("#hit-who")).to_have_text("Chloé")
     shots(page, "table", api)
     no_serious_violations(page, "table")
+    tab(page, "setup")
+    shots(page, "setup", api)
+    tab(page, "table")
 
     # Round 1: Chloé goes out; the others' hands starting with Alice (after Chloé, going left).
     win_round(page, "Chloé", {"Alice": 40, "Bruno": 30, "Zoé": 20})

@@ -34,12 +34,17 @@ export function handsWanted() {
   return !roundRecorded();
 }
 
-// The score sheet's last round is this table round: same dealer and same winner.
+// The score sheet's last round is this table round: same winner, and same dealer (or saved from
+// this phone for this table round, should the table and the score sheet disagree on the dealer).
+let savedFor = null;
+const tableRound = (tb) => tb.round + "|" + tb.winner + "|" + tb.dealer;
+
 function roundRecorded() {
   const tb = table();
   const rounds = score().history || [];
   const last = rounds[rounds.length - 1];
-  return Boolean(last && last.winner === tb.winner && last.dealer === tb.dealer);
+  return Boolean(last && last.winner === tb.winner
+    && (last.dealer === tb.dealer || savedFor === tableRound(tb)));
 }
 
 /** The other players in seat order, starting with the one after the winner. */
@@ -150,7 +155,11 @@ async function saveHands() {
   if (missing) { toast(t("hands_missing")); return; }
   const ok = await act("score.record_round", { hands, winner: tb.winner, revision: score().revision },
     { revision: false });
-  if (ok) $("hands-entry").dataset.for = "";
+  if (ok) {
+    savedFor = tableRound(tb);
+    $("hands-entry").dataset.for = "";
+    renderFlow();
+  }
 }
 
 /** Same players and rules again; the first deal passes to the next player. */

@@ -1,7 +1,7 @@
 // Table screen: whose turn, owed presses, magazine, the HIT button and the cards played.
 
 import { $, el, replay } from "../dom.js";
-import { act, device, hasAction, players, settings, store, t, table } from "../store.js";
+import { act, device, hasAction, players, score, settings, store, t, table } from "../store.js";
 import { paint } from "../components/colours.js";
 import {
   actor, gameOver, renderActor, renderFlow, roundOverMarkup, wireFlow,
@@ -137,7 +137,8 @@ function render() {
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
     && device().simulated === false);
   $("table-undo").disabled = !tb.can_undo;
-  $("start-round").hidden = Boolean(tb.round_over) || gameOver();
+  // Once a round is over, the round-over panel leads to the next one (when there is a score game).
+  $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));
 }
 
 /** The banner after a press: how many cards and who received them, or that nothing came out. */
@@ -178,6 +179,10 @@ function renderChips(tb) {
     if (p.uno) chip.append(el("span", { class: "badge" }, "UNO"));
     chips.append(chip);
   });
+  // A player who said UNO (or was already caught) cannot be caught for it: the box would refuse.
+  const chosen = (tb.players || []).find((p) => p.name === chosenPlayer());
+  document.querySelector('#screen-table [data-act="table.contre_uno"]').disabled =
+    Boolean(chosen && chosen.uno);
 }
 
 function renderColours() {

@@ -157,3 +157,14 @@ def test_aplay_on_a_missing_device_says_why():
 def test_missing_aplay_says_what_to_install():
     with pytest.raises(PlayerError, match="alsa-utils"):
         AplayPlayer(command="/nonexistent/aplay").play(CueSounds().wav("ding"))
+
+
+def test_aplay_runs_at_the_lowest_priority(tmp_path):
+    """A sound may wait a moment, a press may not: the player process is niced to 19."""
+    seen = tmp_path / "nice"
+    player = tmp_path / "fake-aplay"
+    # Reads the sound first (sent once the parent has lowered its priority), then reports.
+    player.write_text(f"#!/bin/sh\ncat >/dev/null\ncut -d' ' -f19 /proc/$$/stat > {seen}\n")
+    player.chmod(0o755)
+    AplayPlayer(command=str(player)).play(CueSounds().wav("ding"))
+    assert seen.read_text().strip() == "19"

@@ -19,6 +19,7 @@ import threading
 import time
 from typing import Protocol
 
+from .priority import lower_priority
 from .sounds import wav_duration
 
 log = logging.getLogger(__name__)
@@ -53,18 +54,26 @@ class AplayPlayer:
         # The timeout guards against a device that never drains (a hung USB card).
         limit = wav_duration(wav) + 5.0
         try:
-            done = subprocess.run(
-                self.argv(), input=wav, capture_output=True, timeout=limit, check=False
+            process = subprocess.Popen(
+                self.argv(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
             )
         except FileNotFoundError as exc:
             raise PlayerError(f"{self.command} not found (install alsa-utils)") from exc
-        except subprocess.TimeoutExpired as exc:
-            raise PlayerError(f"{self.command} did not finish within {limit:.1f} s") from exc
         except OSError as exc:
             raise PlayerError(f"{self.command} could not start: {exc}") from exc
-        if done.returncode != 0:
-            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            reason = lines[-1] if lines else f"exit status {done.returncode}"
+        lower_priority(process.pid)  # a sound may wait a moment; a press may not
+        try:
+            _, stderr = process.communicate(wav, timeout=limit)
+        except subprocess.TimeoutExpired as exc:
+            process.kill()
+            process.communicate()
+            raise PlayerError(f"{self.command} did not finish within {limit:.1f} s") from exc
+        if process.returncode != 0:
+            lines = stderr.decode("utf-8", "replace").strip().splitlines()
+            reason = lines[-1] if lines else f"exit status {process.returncode}"
             raise PlayerError(f"{' '.join(self.argv())}: {reason}")
 
 

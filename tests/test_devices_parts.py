@@ -30,7 +30,7 @@ from companion.devices import (
     equivalent_angle,
     slew_path,
 )
-from tests.doubles import VirtualClock
+from tests.doubles import ManualClock, VirtualClock
 from tests.helpers import assert_states_and_times, wait_for
 
 FRAME = 0.020
@@ -39,14 +39,6 @@ EXACT = 1e-6  # virtual time: pin histories are exact
 
 def duty(pulse_us: float) -> float:
     return pulse_us / 1e6 / FRAME
-
-
-class ManualClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 # -- debounce ---------------------------------------------------------------------------------

@@ -115,8 +115,9 @@ class HeldClock(VirtualClock):
         return super().wait(waiter, seconds)
 
 
-class InputClock:
-    """A settable clock for input timestamps (button edges, debounce): ``advance`` moves it."""
+class ManualClock:
+    """A clock that moves only when told (``now = ...`` or :meth:`advance`): for input
+    timestamps (button edges, debounce) and the age of queued sounds."""
 
     def __init__(self, start: float = 100.0) -> None:
         self.now = start

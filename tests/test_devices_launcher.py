@@ -1,6 +1,6 @@
 """LauncherHardware on gpiozero's mock pins: press → ding and strokes, turret lanes, ordering.
 
-Button edges are stamped on a settable :class:`InputClock` and the moving parts run on a
+Button edges are stamped on a settable :class:`ManualClock` and the moving parts run on a
 :class:`VirtualClock` (each lane on its own exact timeline), so nothing waits on real time.
 """
 
@@ -25,7 +25,7 @@ from companion.devices import (
     parse_hardware,
 )
 from companion.devices.clock import Clock
-from tests.doubles import HeldClock, InputClock, VirtualClock
+from tests.doubles import HeldClock, ManualClock, VirtualClock
 from tests.helpers import assert_states_and_times
 
 HIT, NEXT, REVERSE, SKIP, EJECTOR, TURRET, BUZZER, SENSOR = 17, 27, 22, 23, 12, 13, 18, 24
@@ -66,13 +66,13 @@ def factory(mock_factory: MockFactory) -> MockFactory:
 
 
 @pytest.fixture
-def input_clock() -> InputClock:
-    return InputClock()
+def input_clock() -> ManualClock:
+    return ManualClock()
 
 
 @pytest.fixture
 def build(
-    factory: MockFactory, input_clock: InputClock, virtual_clock: VirtualClock
+    factory: MockFactory, input_clock: ManualClock, virtual_clock: VirtualClock
 ) -> Iterator[Callable[..., LauncherHardware]]:
     made: list[LauncherHardware] = []
 
@@ -109,7 +109,7 @@ def duty(pulse_us: float) -> float:
     return pulse_us / 1e6 / FRAME
 
 
-def press(factory: MockFactory, clock: InputClock, pin: int = HIT) -> None:
+def press(factory: MockFactory, clock: ManualClock, pin: int = HIT) -> None:
     """A clean press: released for longer than the debounce, pressed, held, released."""
     clock.advance(0.02)
     factory.pin(pin).drive_low()
@@ -118,7 +118,7 @@ def press(factory: MockFactory, clock: InputClock, pin: int = HIT) -> None:
 
 
 def test_a_press_gives_a_ding_and_the_right_number_of_strokes(
-    factory: MockFactory, input_clock: InputClock, build: Callable[..., LauncherHardware]
+    factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     hardware = build()
     notices: list[InputNotice] = []
@@ -181,7 +181,7 @@ def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
 
 
 def test_100_fast_presses_give_100_notices_in_order_and_100_strokes(
-    factory: MockFactory, input_clock: InputClock, build: Callable[..., LauncherHardware]
+    factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     quick = {"stroke_s": 0.002, "retract_s": 0.002, "pull_back_s": 0.0}
     hardware = build(make_config(ejector=quick))
@@ -206,7 +206,7 @@ def test_100_fast_presses_give_100_notices_in_order_and_100_strokes(
 
 
 def test_optional_buttons_give_their_own_notices(
-    factory: MockFactory, input_clock: InputClock, build: Callable[..., LauncherHardware]
+    factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     pins = {"hit": HIT, "next": NEXT, "reverse": REVERSE, "skip": SKIP}
     hardware = build(make_config(pins=pins))
@@ -301,7 +301,7 @@ def test_unknown_seat_is_logged_and_the_lane_goes_on(
 
 
 def test_input_callbacks_from_two_threads_keep_sequence_order(
-    factory: MockFactory, input_clock: InputClock, build: Callable[..., LauncherHardware]
+    factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     hardware = build(make_config(pins={"hit": HIT, "next": NEXT}))
     notices: list[InputNotice] = []

@@ -36,9 +36,10 @@ from .events import (
     Suggestion,
     Undo,
 )
+from .limits import MAX_HAND, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .options import rules_schema
 
-MAX_TEXT = 40
+MAX_TEXT = MAX_NAME
 
 # JSON schema of each table action's payload: also what /api/openapi.json publishes.
 _PLAYER = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
@@ -59,7 +60,12 @@ def object_schema(required: list[str], **props: Any) -> dict[str, Any]:
 TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "table.setup": object_schema(
         ["players"],
-        players={"type": "array", "items": _PLAYER, "minItems": 2, "maxItems": 10},
+        players={
+            "type": "array",
+            "items": _PLAYER,
+            "minItems": MIN_PLAYERS,
+            "maxItems": MAX_PLAYERS,
+        },
         dealer=_PLAYER,
     ),
     "table.start_round": object_schema([], start_card=_CARD, colour=_COLOUR, dealer=_PLAYER),
@@ -70,7 +76,7 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         colour=_COLOUR,
         player=_PLAYER,
         target=_PLAYER,
-        count={"type": "integer", "minimum": 1, "maximum": 108},
+        count={"type": "integer", "minimum": 1, "maximum": MAX_HAND},
         value={"type": "integer", "minimum": 0, "maximum": 9},
     ),
     "table.call_uno": object_schema(["player"], player=_PLAYER),
@@ -78,11 +84,13 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "table.suggestion": object_schema(["player"], player=_PLAYER),
     "table.reload": object_schema([], cards={"type": "integer", "minimum": 0, "maximum": 200}),
     "table.cards_seen": object_schema(
-        ["cards"], cards={"type": "integer", "minimum": 0, "maximum": 108}
+        ["cards"], cards={"type": "integer", "minimum": 0, "maximum": MAX_HAND}
     ),
     "table.jam": object_schema([]),
     "table.set_hand": object_schema(
-        ["player", "cards"], player=_PLAYER, cards={"type": "integer", "minimum": 0, "maximum": 108}
+        ["player", "cards"],
+        player=_PLAYER,
+        cards={"type": "integer", "minimum": 0, "maximum": MAX_HAND},
     ),
     "table.round_won": object_schema(["player"], player=_PLAYER),
     "table.eliminate": object_schema(["player"], player=_PLAYER),
@@ -91,7 +99,7 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "table.challenge": object_schema(["guilty"], guilty={"type": "boolean"}),
     "table.colour_came": object_schema([]),
     "table.lacked": object_schema(
-        [], players={"type": "array", "items": _PLAYER, "minItems": 0, "maxItems": 9}
+        [], players={"type": "array", "items": _PLAYER, "minItems": 0, "maxItems": MAX_PLAYERS - 1}
     ),
     "table.mimic_broken": object_schema(["player"], player=_PLAYER),
     "table.rules": rules_schema(),

@@ -50,13 +50,11 @@ from .events import (
     Undo,
 )
 from .launcher import AUTHENTIC, GENTLE, EjectionProfile, Launcher, fixed_profile
+from .limits import MAX_HAND, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .options import LauncherOptions, RulesOptions, with_changes
 from .scoring.rulesets import builtin_ruleset
 
 HAND_SIZE = 7  # cards dealt to each player (000 §III)
-MAX_HAND = 108  # no hand can hold more than a whole deck
-MAX_PLAYERS = 10
-MAX_NAME = 40
 UNDO_DEPTH = 50
 
 # The round's phase: cards being played; the table must answer a question (who lacked Lotso's
@@ -329,10 +327,10 @@ class TableEngine:
 
     def _seat_players(self, players: Sequence[str], dealer: str | None) -> None:
         names = [str(p).strip() for p in players]
-        if not 2 <= len(names) <= MAX_PLAYERS:
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise ActionError(
                 "player_count",
-                f"UNO is for 2 to {MAX_PLAYERS} players, got {len(names)}",
+                f"UNO is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}",
                 {"count": len(names)},
             )
         for name in names:

@@ -1,14 +1,17 @@
 // House rules screen: the deck on the table and every rule the table may change (press counts
 // for each penalty, stacking, the 0/7 variants, the Emoji customisable card...). The fields come
-// from the box (GET /api/cards); a change is the table.rules action, kept with the table.
+// from the box (GET /api/cards); a change is the table.rules action, kept with the table. No tab:
+// opened from the Table screen's "House rules" button or the address #rules.
 
 import { $, el } from "../dom.js";
 import { act, label, store, t } from "../store.js";
 import { rules } from "../components/deck.js";
 
 const markup = `
+<h2 data-i18n="house_rules"></h2>
 <p class="muted" data-i18n="rules_intro"></p>
-<form id="house-rules" class="card rules-form"></form>`;
+<form id="house-rules" class="card rules-form"></form>
+<button type="button" id="rules-back" class="secondary" data-i18n="back_to_table"></button>`;
 
 function fields() { return (store.cards && store.cards.rules) || []; }
 
@@ -49,8 +52,9 @@ function render() {
   });
 }
 
-function wire() {
+function wire(show) {
   $("house-rules").addEventListener("submit", (e) => e.preventDefault());
+  $("rules-back").addEventListener("click", () => show("table"));
 }
 
-export default { id: "rules", tab: "tab_rules", markup, wire, render };
+export default { id: "rules", tab: null, markup, wire, render };

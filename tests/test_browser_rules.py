@@ -1,0 +1,57 @@
+"""The decks and house rules on the phone page, in Debian's Chromium against the real daemon:
+the Table rules screen, card buttons from the box's card table, Flip's side, the Lotso question and
+Emoji's penalty button. Fixtures: ``tests/browser.py``."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytest.register_assert_rewrite("tests.browser")
+from tests.browser import FOUR, Api, shot, tab  # noqa: E402
+
+pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
+
+
+def test_house_rules_decks_and_the_tables_questions(
+    phones: tuple[Page, Page], four_players: Api
+) -> None:
+    """The house-rules screen changes the deck for both phones; the card buttons follow the
+    box's card table; Flip shows its side; Lotso asks who lacked the colour; Emoji's penalty."""
+    api = four_players
+    page, other = phones
+    tab(page, "table")
+    page.click("#open-rules")
+    expect(page.locator("#screen-rules")).to_be_visible()
+    page.select_option("#rule-deck", "flip")
+    expect(other.locator("#side")).to_have_text("Côté clair")  # the other phone, live
+    assert api.state()["table"]["rules"]["deck"] == "flip"
+    shot(page, "house-rules")
+    page.click("#rules-back")
+    expect(page.locator('#cards [data-card="draw1"]')).to_be_visible()
+    expect(page.locator('#cards [data-card="hit2"]')).to_have_count(0)
+    page.click('#cards [data-card="flip"]')
+    expect(page.locator("#side")).to_have_text("Côté sombre")
+    expect(page.locator('#colour-row [data-colour="pink"]')).to_be_visible()
+    expect(page.locator('#cards [data-card="draw5"]')).to_be_visible()
+
+    api.act("table.rules", deck="toy_story")
+    expect(page.locator('#cards [data-card="lotso"]')).to_be_visible()
+    page.click('#colour-row [data-colour="yellow"]')
+    page.click('#cards [data-card="lotso"]')
+    lotso_player = api.state()["table"]["asking"]["player"]
+    lacking = next(p for p in FOUR if p != lotso_player)
+    page.click(f'#lacked [data-lacked="{lacking}"]')
+    page.click("#lacked-send")
+    expect(page.locator("#owed li")).to_have_count(1)
+    expect(page.locator("#owed li").first).to_contain_text(lacking)
+    shot(page, "table-lotso")
+    for _ in range(3):
+        api.act("table.press")
+
+    api.act("table.rules", deck="emoji")
+    page.click('#cards [data-card="emoji"]')
+    holder = api.state()["table"]["mimic"]
+    page.click("#mimic-broken")
+    expect(page.locator("#owed li").first).to_contain_text(holder)
+    assert api.state()["table"]["owed"][0]["reason"] == "mimic"

@@ -27,6 +27,12 @@ def test_house_rules_decks_and_the_tables_questions(
     expect(other.locator("#side")).to_have_text("Côté clair")  # the other phone, live
     assert api.state()["table"]["rules"]["deck"] == "flip"
     shot(page, "house-rules")
+    wide = page.evaluate(
+        "[...document.querySelectorAll('#screen-rules *')]"
+        ".filter(e => e.getBoundingClientRect().right > innerWidth + 1)"
+        ".map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + e.getBoundingClientRect().right)"
+    )
+    assert wide == [], wide  # nothing sticks out sideways on a 390 px phone
     page.click("#rules-back")
     expect(page.locator('#cards [data-card="draw1"]')).to_be_visible()
     expect(page.locator('#cards [data-card="hit2"]')).to_have_count(0)

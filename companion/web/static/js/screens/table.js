@@ -226,7 +226,9 @@ function renderCardButtons() {
   cards.dataset.set = kinds.map((c) => c.key).join() + store.lang;
   cards.textContent = "";
   kinds.forEach((c) => {
-    cards.append(el("button", { type: "button", class: "card-btn " + c.key, "data-card": c.key,
+    // A card after which a colour is named looks like a wild (the card table's `colour`).
+    cards.append(el("button", { type: "button", "data-card": c.key,
+      class: "card-btn " + c.key + (c.colour ? " colour-choice" : ""),
       onclick: () => playCard(c) }, cardLabel(c.key)));
   });
 }

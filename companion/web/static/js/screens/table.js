@@ -23,7 +23,7 @@ ${roundOverMarkup}
 <div class="status card">
   <div class="actor"><span id="actor-name" class="actor-name"></span>
     <span id="actor-what" class="actor-what"></span></div>
-  <div class="turn"><span data-i18n="turn_of"></span> <strong id="active">—</strong>
+  <div class="turn"><span id="turn-of"><span data-i18n="turn_of"></span> <strong id="active">—</strong></span>
     <span id="direction" class="direction" aria-live="polite"></span></div>
   <div class="facing"><span data-i18n="facing"></span> <strong id="facing">—</strong></div>
   <ul id="owed" class="owed" aria-live="polite"></ul>
@@ -110,6 +110,8 @@ function render() {
   renderActor($("actor-name"), $("actor-what"));
   $("hit-who").textContent = actor().player || "";
   $("active").textContent = tb.active || "—";
+  // Whose turn is said apart only while someone else owes presses first.
+  $("turn-of").classList.toggle("sr", !(tb.owed || []).length);
   $("facing").textContent = tb.facing || "—";
   $("direction").textContent = tb.direction === "right" ? "↻ " + t("direction_right")
     : "↺ " + t("direction_left");
@@ -134,8 +136,9 @@ function render() {
   renderChips(tb);
   renderColours();
   renderCardButtons();
+  // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
-    && device().simulated === false);
+    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam);
   $("table-undo").disabled = !tb.can_undo;
   // Once a round is over, the round-over panel leads to the next one (when there is a score game).
   $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));

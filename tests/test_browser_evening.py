@@ -83,6 +83,7 @@ def test_a_whole_game_on_two_phones_to_its_end(phones: tuple[Page, Page], api: A
 
     # The table display on the second phone: big name, sound on, every press seen and heard.
     other.click("#open-display")
+    assert other.url.endswith("/#display")  # the tablet in the middle can bookmark it
     other.set_viewport_size({"width": 844, "height": 390})
     expect(other.locator("#display-name")).to_have_text("Alice")
     expect(other.locator("#display-sound")).to_have_attribute("aria-pressed", "true")

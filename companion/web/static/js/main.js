@@ -43,7 +43,9 @@ function show(id) {
     if (tab) tab.setAttribute("aria-selected", String(screen.id === id));
     if (screen.id === id && screen.shown) screen.shown();
   });
-  if (location.hash !== "#" + id) history.replaceState(null, "", id === screens[0].id ? " " : "#" + id);
+  // The address names the screen (/#score), so a reload or a bookmark opens it again.
+  const hash = id === screens[0].id ? "" : "#" + id;
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
 }
 
 function renderHeader() {

@@ -144,7 +144,7 @@ function wire() {
     $("fire-note").textContent = t("test_firing");
     await act("device.test_fire", {}, { revision: false });
   });
-  $("phone-sound").addEventListener("change", (e) => sound.set(e.target.checked));
+  $("phone-sound").addEventListener("change", (e) => sound.setPhone(e.target.checked));
   $("reload2").addEventListener("click", () => act("table.reload", {}));
   $("volume").addEventListener("change", (e) => act("device.volume", { level: Number(e.target.value) },
     { revision: false }));

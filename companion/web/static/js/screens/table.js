@@ -107,6 +107,8 @@ function render() {
   renderFlow();
   // Only what the state allows: no play controls once the round or the game is over.
   $("play").hidden = Boolean(tb.round_over) || gameOver();
+  $("table-undo").hidden = gameOver();
+  if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
   renderActor($("actor-name"), $("actor-what"));
   $("hit-who").textContent = actor().player || "";
   $("active").textContent = tb.active || "—";

@@ -2,7 +2,7 @@
 // reload, volume, voice, turret calibration, the page's addresses and QR code, PIN lock.
 
 import { $, el, replay, svg, toast } from "../dom.js";
-import { act, device, hasAction, post, refreshSession, store, t, table } from "../store.js";
+import { act, device, hasAction, post, refreshSession, store, t, table, tn } from "../store.js";
 import { sound } from "../sound.js";
 
 let firedSeen = null;  // the launcher's count of cards fired, as last drawn
@@ -67,7 +67,7 @@ function render() {
   if (firedSeen !== null && (dv.cards_fired ?? 0) > firedSeen) {
     const count = dv.cards_fired - firedSeen;
     animateFire(count);
-    $("fire-note").textContent = t("cards_fired", { count });
+    $("fire-note").textContent = tn("cards_fired", count);
   }
   firedSeen = dv.cards_fired ?? 0;
   $("phone-sound").checked = sound.enabled;

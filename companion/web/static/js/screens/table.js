@@ -1,7 +1,9 @@
 // Table screen: whose turn, owed presses, magazine, the HIT button and the cards played.
 
 import { $, el, replay } from "../dom.js";
-import { act, device, hasAction, players, score, settings, store, t, table } from "../store.js";
+import {
+  act, device, hasAction, players, score, settings, store, t, table, tn,
+} from "../store.js";
 import { paint } from "../components/colours.js";
 import {
   actor, gameOver, renderActor, renderFlow, roundOverMarkup, wireFlow,
@@ -148,7 +150,7 @@ function render() {
 
 /** The banner after a press: how many cards and who received them, or that nothing came out. */
 export function firingText(happened) {
-  return happened.fired > 0 ? t("fired", { count: happened.fired, player: happened.to || "" })
+  return happened.fired > 0 ? tn("fired", happened.fired, { player: happened.to || "" })
     : t("fired_nothing", { player: happened.to || "" });
 }
 

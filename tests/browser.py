@@ -153,7 +153,11 @@ def open_phone(
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("dialog", dialogs.answer)
-    page.goto(url)
+    page.goto(url, wait_until="commit")  # the phones load side by side; live() waits
+    return page
+
+
+def live(page: Page) -> Page:
     expect(page.locator("#live")).to_have_class("live on", timeout=10_000)
     return page
 
@@ -162,7 +166,7 @@ def open_phone(
 def phone(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[Page]:
     """One phone on the page (light); page errors fail the test."""
     errors: list[str] = []
-    page = open_phone(browser, daemon.url or "", "light", dialogs, errors)
+    page = live(open_phone(browser, daemon.url or "", "light", dialogs, errors))
     yield page
     try:
         assert not errors, errors
@@ -175,6 +179,8 @@ def phones(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[tuple
     """Two phones on the page, one dark and one light; page errors fail the test."""
     errors: list[str] = []
     pages = [open_phone(browser, daemon.url or "", s, dialogs, errors) for s in ("dark", "light")]
+    for page in pages:
+        live(page)
     # A mark that a reload would wipe: the second phone must follow without reloading.
     pages[1].evaluate("window.__noReload = 42")
     yield pages[0], pages[1]

@@ -184,3 +184,43 @@ def test_a_missing_sound_card_is_said_once(phone: Page, api: Api, voice_player: 
     page.click('#digits [data-value="6"]')
     expect(page.locator("#actor-name")).not_to_have_text("Alice")
     expect(page.locator("#toast")).to_be_hidden()  # said once, not at every change
+
+
+def test_the_chart_reads_in_the_dark_with_tied_lines_apart(browser: Browser, api: Api) -> None:
+    seat_four(api)
+    tie = {"Alice": {"points": 0}, "Bruno": {"points": 0}, "Chloé": {"points": 0}}
+    api.act("score.record_round", hands={**tie, "Zoé": {"points": 40}}, winner="Alice")
+    api.act("score.record_round", hands={**tie, "Alice": {"points": 40}}, winner="Zoé")
+    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    try:
+        chart = context.new_page()
+        chart.goto(f"{api.url}api/chart.svg?lang=fr")
+        # The axis numbers and legend are light on a dark page (they were black).
+        fill = chart.evaluate("getComputedStyle(document.querySelector('text.ink')).fill")
+        assert fill == "rgb(241, 241, 241)", fill
+        # Alice and Zoé are tied all along: their lines differ by dash pattern, not colour alone.
+        dashes = chart.evaluate(
+            "[...document.querySelectorAll('polyline')].map(l => getComputedStyle(l)"
+            ".strokeDasharray)"
+        )
+        assert len(set(dashes)) == 4, dashes
+        # Every legend line fits in the picture (names and totals were cut at the right).
+        width = chart.evaluate("document.documentElement.viewBox.baseVal.width")
+        right = chart.evaluate(
+            "Math.max(...[...document.querySelectorAll('text')].map(t => {"
+            " const b = t.getBBox(); return b.x + b.width; }))"
+        )
+        assert right <= width, (right, width)
+        legend = chart.evaluate(
+            "[...document.querySelectorAll('text')].map(t => t.textContent)"
+            ".filter(t => t.includes(' — '))"
+        )
+        # With each one's rank (ties share it) and the points left before the target.
+        assert legend == [
+            "1. Alice — 40 · encore 260",
+            "1. Zoé — 40 · encore 260",
+            "3. Bruno — 0 · encore 300",
+            "3. Chloé — 0 · encore 300",
+        ]
+    finally:
+        context.close()

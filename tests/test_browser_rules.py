@@ -30,7 +30,7 @@ def test_house_rules_decks_and_the_tables_questions(
     wide = page.evaluate(
         "[...document.querySelectorAll('#screen-rules *')]"
         ".filter(e => e.getBoundingClientRect().right > innerWidth + 1)"
-        ".map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + e.getBoundingClientRect().right)"
+        ".map(e => e.tagName + '#' + e.id + ' ' + e.getBoundingClientRect().right)"
     )
     assert wide == [], wide  # nothing sticks out sideways on a 390 px phone
     page.click("#rules-back")

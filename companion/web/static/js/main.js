@@ -9,7 +9,7 @@ import {
   table, translate,
 } from "./store.js";
 import screens from "./screens/index.js";
-import { soundFor } from "./sound.js";
+import { loadCues, soundFor } from "./sound.js";
 import { loadCards } from "./components/deck.js";
 
 let current = screens[0].id;
@@ -44,7 +44,9 @@ function show(id) {
     if (tab) tab.setAttribute("aria-selected", String(screen.id === id));
     if (screen.id === id && screen.shown) screen.shown();
   });
-  if (location.hash !== "#" + id) history.replaceState(null, "", id === screens[0].id ? " " : "#" + id);
+  // The address names the screen (/#score), so a reload or a bookmark opens it again.
+  const hash = id === screens[0].id ? "" : "#" + id;
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
 }
 
 function renderHeader() {
@@ -89,6 +91,7 @@ async function boot() {
   await loadCards();
   await reloadState();
   connect();
+  loadCues();
   const wanted = location.hash.slice(1);
   if (screens.some((screen) => screen.id === wanted)) show(wanted);
 }

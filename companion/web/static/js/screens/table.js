@@ -4,7 +4,9 @@
 // in #asks when they arise.
 
 import { $, el, replay } from "../dom.js";
-import { act, device, hasAction, players, score, store, t, table } from "../store.js";
+import {
+  act, device, hasAction, players, score, store, t, table, tn,
+} from "../store.js";
 import { paint } from "../components/colours.js";
 import {
   actor, gameOver, renderActor, renderFlow, roundOverMarkup, wireFlow,
@@ -21,7 +23,7 @@ ${roundOverMarkup}
 <div class="status card">
   <div class="actor"><span id="actor-name" class="actor-name"></span>
     <span id="actor-what" class="actor-what"></span></div>
-  <div class="turn"><span data-i18n="turn_of"></span> <strong id="active">—</strong>
+  <div class="turn"><span id="turn-of"><span data-i18n="turn_of"></span> <strong id="active">—</strong></span>
     <span id="direction" class="direction" aria-live="polite"></span></div>
   <div class="facing"><span data-i18n="facing"></span> <strong id="facing">—</strong></div>
   <ul id="owed" class="owed" aria-live="polite"></ul>
@@ -108,9 +110,13 @@ function render() {
   renderFlow();
   // Only what the state allows: no play controls once the round or the game is over.
   $("play").hidden = Boolean(tb.round_over) || gameOver();
+  $("table-undo").hidden = gameOver();
+  if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
   renderActor($("actor-name"), $("actor-what"));
   $("hit-who").textContent = actor().player || "";
   $("active").textContent = tb.active || "—";
+  // Whose turn is said apart only while someone else owes presses first.
+  $("turn-of").classList.toggle("sr", !(tb.owed || []).length);
   $("facing").textContent = tb.facing || "—";
   $("direction").textContent = tb.direction === "right" ? "↻ " + t("direction_right")
     : "↺ " + t("direction_left");
@@ -144,8 +150,9 @@ function render() {
   renderColours();
   renderCardButtons();
   renderAsks(tb);
+  // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
-    && device().simulated === false);
+    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam);
   $("table-undo").disabled = !tb.can_undo;
   // Once a round is over, the round-over panel leads to the next one (when there is a score game).
   $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));
@@ -153,7 +160,7 @@ function render() {
 
 /** The banner after a press: how many cards and who received them, or that nothing came out. */
 export function firingText(happened) {
-  return happened.fired > 0 ? t("fired", { count: happened.fired, player: happened.to || "" })
+  return happened.fired > 0 ? tn("fired", happened.fired, { player: happened.to || "" })
     : t("fired_nothing", { player: happened.to || "" });
 }
 

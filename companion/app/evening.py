@@ -45,7 +45,9 @@ class EveningService:
             colours = self._store.settings_get(COLOURS_KEY)
             if isinstance(colours, dict):
                 self.colours = {
-                    str(k): v for k, v in colours.items() if isinstance(v, int) and 0 <= v < PALETTE_SIZE
+                    str(k): v
+                    for k, v in colours.items()
+                    if isinstance(v, int) and 0 <= v < PALETTE_SIZE
                 }
         hub = self._hub
         hub.register_status("evening", lambda: self.evening.view() if self.evening else {})

@@ -49,6 +49,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Two test processes: the tests are independent (own temp dirs, ports, tmux sessions, mock pins).
+PYTEST_ARGS ?= -n 2
 unit: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 

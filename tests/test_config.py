@@ -84,3 +84,16 @@ def test_unreadable_and_malformed_files(tmp_path: Path):
 def test_dealer_must_be_a_player():
     with pytest.raises(ConfigError, match=r"table\.dealer: 'Zed' is not one of table\.players"):
         parse_config({"table": {"players": ["A", "B"], "dealer": "Zed"}})
+
+
+def test_rules_and_magazine_from_the_file_reach_the_engine():
+    """The deck and house rules in [rules] are the table's; launcher.magazine 0 is the deck left."""
+    config = parse_config(
+        {"rules": {"deck": "toy_story", "lotso_presses": 2}, "launcher": {"magazine": 0}}
+    )
+    engine = table_engine(config, seed=1)
+    assert engine.rules.deck == "toy_story" and engine.rules.lotso_presses == 2
+    assert engine.snapshot()["magazine"] == 112 - 4 * 7 - 1
+    with pytest.raises(ConfigError) as err:
+        parse_config({"rules": {"deck": "tarot"}})
+    assert "rules.deck" in str(err.value)

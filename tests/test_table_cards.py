@@ -97,3 +97,15 @@ def test_start_cards_follow_the_table():
         else:
             engine.handle(start)
             assert bool(engine.snapshot()["owed"]) == (card.start == "owe"), card.key
+
+
+def test_the_page_holds_no_card_list_of_its_own():
+    """The phone page reads the card table from the box (GET /api/cards): no card kind is
+    spelt out in its JavaScript, so a new deck needs no page change."""
+    from pathlib import Path
+
+    static = Path(__file__).parents[1] / "companion" / "web" / "static" / "js"
+    script = "".join(p.read_text(encoding="utf-8") for p in sorted(static.rglob("*.js")))
+    effects = {c.effect for c in CARD_TABLE}  # named effects are the table's vocabulary
+    spelt = [c.key for c in CARD_TABLE if f'"{c.key}"' in script and c.key not in effects]
+    assert spelt == [] and '"number"' in script  # the number keys play "number" cards

@@ -254,13 +254,12 @@ function pickTarget(payload) {
 }
 
 function playCard(c) {
-  const kind = c.key;
-  const payload = { card: kind, colour: local.colour };
+  const payload = { card: c.key, colour: local.colour };
   if (c.target) {
     pickTarget(payload);
     return;
   }
-  if (kind === "discard_all") {
+  if (c.effect === "discard_all") {  // Poser Tout: how many cards left the hand
     const count = Number(prompt(t("discard_all_count"), "2"));
     if (!Number.isInteger(count) || count < 1) return;
     payload.count = count;

@@ -106,6 +106,6 @@ def test_the_page_holds_no_card_list_of_its_own():
 
     static = Path(__file__).parents[1] / "companion" / "web" / "static" / "js"
     script = "".join(p.read_text(encoding="utf-8") for p in sorted(static.rglob("*.js")))
-    effects = {c.effect for c in CARD_TABLE}  # named effects are the table's vocabulary
-    spelt = [c.key for c in CARD_TABLE if f'"{c.key}"' in script and c.key not in effects]
-    assert spelt == [] and '"number"' in script  # the number keys play "number" cards
+    allowed = {c.effect for c in CARD_TABLE} | {"number"}  # named effects; the number keys
+    spelt = [c.key for c in CARD_TABLE if f'"{c.key}"' in script and c.key not in allowed]
+    assert spelt == []

@@ -100,6 +100,8 @@ def test_a_whole_game_on_two_phones_to_its_end(phones: tuple[Page, Page], api: A
     after = api.state()["table"]
     if after["magazine"] == before["magazine"]:  # a press that fires nothing still shows
         expect(other.locator("#display-fired")).to_contain_text("rien")
+    # The banner pops in (0.5 s): check its contrast once it has fully appeared.
+    expect(other.locator("#display-fired")).to_have_css("opacity", "1")
     other.screenshot(path=str(ARTIFACTS / "evening-table-display-landscape.png"))
     no_serious_violations(other, "table display")
     other.click("#display-close")

@@ -40,10 +40,15 @@ function input(field, value) {
     } });
 }
 
+let drawn = "";  // the rules and language the form shows: redraw only when they change
+
 function render() {
   const form = $("house-rules");
   if (form.contains(document.activeElement) && document.activeElement.type === "number") return;
   const current = rules();
+  const key = JSON.stringify(current) + store.lang + fields().length;
+  if (key === drawn) return;
+  drawn = key;
   form.textContent = "";
   fields().forEach((field) => {
     const row = el("label", { class: "rule", for: "rule-" + field.name });

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from companion import __version__
 
 # Subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("run", "simulate", "calibrate", "score", "say", "sounds")
+SUBCOMMANDS = ("run", "simulate", "calibrate", "score", "say", "sounds", "doctor", "safe-stop")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        importlib.import_module(f"{__name__}.{name}").register(subparsers)
+        importlib.import_module(f"{__name__}.{name.replace('-', '_')}").register(subparsers)
     return parser
 
 

@@ -217,3 +217,14 @@ def test_cli_json_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[
     # This machine is not a Pi and has no USB sound card for speech: not ready.
     assert by_id["audio"]["status"] == FAIL and status == 1 and report["ready"] is False
     assert by_id["backend"]["detail"] == "mock pins (simulation)"
+
+
+def test_journal_lines_carry_their_priority() -> None:
+    import logging
+
+    from companion.cli import JournalFormatter, log_handler
+
+    record = logging.LogRecord("companion", logging.ERROR, "x", 1, "pins\nbusy", None, None)
+    assert JournalFormatter("%(message)s").format(record) == "<3>pins\n<3>busy"
+    assert isinstance(log_handler({"JOURNAL_STREAM": "8:1234"}).formatter, JournalFormatter)
+    assert not isinstance(log_handler({}).formatter, JournalFormatter)

@@ -24,6 +24,7 @@ AVAHI_FILE=/etc/avahi/services/uno-companion.service
 ADDED_PACKAGES=$PREFIX/apt-packages-added
 SOURCE_STAMP=$PREFIX/source.sha256
 SERVICE_USER=uno
+COMMAND_LINK=/usr/local/bin/uno-companion
 
 CHANGES=0
 UNINSTALL=no
@@ -124,6 +125,11 @@ install_program() {
         echo "$wanted" >"$SOURCE_STAMP"
         changed "installed uno-companion and ${missing_pip[*]:-no extra library} into $VENV"
     fi
+    # `uno-companion doctor`, `score`... typed as is.
+    if [ "$(readlink "$COMMAND_LINK" 2>/dev/null)" != "$VENV/bin/uno-companion" ]; then
+        ln -sfn "$VENV/bin/uno-companion" "$COMMAND_LINK"
+        changed "linked $COMMAND_LINK"
+    fi
 }
 
 install_user() {
@@ -160,7 +166,10 @@ install_config() {
         changed "prepared $CONFIG_DIR"
     fi
     if [ ! -e "$CONFIG" ]; then
-        install -m 0664 -o "$SERVICE_USER" -g "$SERVICE_USER" "$SOURCE/config.example.toml" "$CONFIG"
+        # Every command (score, calibrate, doctor) then finds the service's database.
+        sed 's|^# state_dir = "/var/lib/uno-companion"|state_dir = "/var/lib/uno-companion"|' \
+            "$SOURCE/config.example.toml" \
+            | install -m 0664 -o "$SERVICE_USER" -g "$SERVICE_USER" /dev/stdin "$CONFIG"
         changed "wrote $CONFIG (players, language, pins: edit it, then restart the service)"
     elif ! runuser -u "$SERVICE_USER" -- test -w "$CONFIG"; then
         chgrp "$SERVICE_USER" "$CONFIG" && chmod g+rw "$CONFIG"
@@ -168,13 +177,14 @@ install_config() {
     fi
     # What systemd's StateDirectory= would create at first start; `score` may come first.
     if [ ! -d "$STATE_DIR" ]; then
-        install -d -m 0750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATE_DIR"
+        install -d -m 0770 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATE_DIR"
         changed "created $STATE_DIR (the scores)"
     fi
 }
 
 install_units() {
     put_file 644 root:root "$UNIT" <"$SOURCE/systemd/uno-companion.service"
+    put_file 644 root:root "$PREFIX/docs/raspberry-pi.md" <"$SOURCE/docs/raspberry-pi.md"
     plan dropin | put_file 644 root:root "$DROPIN"
     if [ "$PIGPIOD" = yes ]; then
         plan pigpiod-dropin | put_file 644 root:root "$PIGPIOD_DROPIN"
@@ -219,6 +229,7 @@ uninstall() {
         rmdir "$(dirname "$PIGPIOD_DROPIN")" 2>/dev/null || true
     fi
     remove_path "$AVAHI_FILE"
+    remove_path "$COMMAND_LINK"
     if [ -s "$ADDED_PACKAGES" ]; then
         # Only what this installer added (and nothing else still needs).
         mapfile -t packages < <(sort -u "$ADDED_PACKAGES")

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.config import ConfigError
 
-from .common import add_config_argument, load_or_exit
+from .common import add_config_argument, add_state_dir_argument, load_or_exit, state_dir_or_exit
 
 
 def register(subparsers: Any) -> None:
@@ -37,7 +37,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="GPIO library to check (default: hardware.backend)",
     )
-    parser.add_argument("--state-dir", default=None, help="where the database lives")
+    add_state_dir_argument(parser)
     parser.add_argument("--sound", action="store_true", help="play a test on the speaker")
     parser.add_argument("--sweep", action="store_true", help="move each servo over its range")
     parser.add_argument("--yes", action="store_true", help="do not ask before moving servos")
@@ -45,16 +45,13 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+    from companion import locations
     from companion.pi.doctor import FAIL, Doctor, report_json, report_text
 
-    from .common import default_state_dir
-
     config = load_or_exit(args.config)
-    state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
+    state_dir = state_dir_or_exit(args.state_dir, config)
     try:
-        doctor = Doctor(config, args.config, state_dir, backend=args.backend)
+        doctor = Doctor(config, locations.config_file(args.config), state_dir, backend=args.backend)
     except ConfigError as exc:
         print(f"uno-companion doctor: {exc}", file=sys.stderr)
         return 2
@@ -63,12 +60,23 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report_json(results, doctor.board), indent=2, ensure_ascii=False))
     else:
         print(report_text(results))
+        print_qr(doctor.system.addresses(doctor.web.host, doctor.web.port))
     status = 1 if any(c.status == FAIL for c in results) else 0
     if args.sound and play_test(doctor) != 0:
         status = 1
     if args.sweep and sweep(doctor, args.yes) != 0:
         status = 1
     return status
+
+
+def print_qr(urls: list[str]) -> None:
+    """A QR code of the page's address, for the first phone to scan off the terminal."""
+    if not urls:
+        return
+    import segno
+
+    print(f"scan to open {urls[0]}")
+    segno.make(urls[0], error="m").terminal(out=sys.stdout, compact=True, border=2)
 
 
 def play_test(doctor: Any) -> int:

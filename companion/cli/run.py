@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import time
+from pathlib import Path
 from typing import Any
 
 from companion.config import Config
@@ -59,6 +62,8 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
         host=args.host,
         port=args.port,
     )
+    if not simulate:
+        wait_after_quick_restarts()
     daemon = Daemon(config, options)
     try:
         daemon.start()
@@ -78,3 +83,16 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
     finally:
         daemon.stop()
     return 0
+
+
+def wait_after_quick_restarts() -> None:
+    """Under systemd, slow a crash loop down (see :mod:`companion.app.backoff`)."""
+    runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    if not runtime:
+        return
+    from companion.app.backoff import restart_delay
+
+    delay = restart_delay(Path(runtime), time.time())
+    if delay:
+        log.warning("started again soon after a failure: waiting %.0f s first", delay)
+        time.sleep(delay)

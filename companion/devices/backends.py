@@ -308,3 +308,18 @@ def make_pin_factory(
             f"unknown GPIO backend {backend!r}: use auto, pigpio, lgpio, rpigpio or mock"
         )
     return selector.explicit(backend)
+
+
+def backend_alive(factory: Any, probe: BackendProbe | None = None) -> bool:
+    """False when the GPIO backend went away under the daemon: pigpiod stopped or crashed.
+
+    The other libraries live inside our own process, so they cannot vanish on their own. A new
+    connection is tried (it fails at once when pigpiod is gone) rather than a call on gpiozero's
+    connection, which could block.
+    """
+    if backend_name(factory) != "pigpio":
+        return True
+    if probe is None:
+        host, port = getattr(factory, "host", "localhost"), getattr(factory, "port", 8888)
+        probe = BackendProbe(pigpio_address=(str(host), int(port)))
+    return probe.pigpiod_running()

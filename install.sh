@@ -25,6 +25,7 @@ ADDED_PACKAGES=$PREFIX/apt-packages-added
 SOURCE_STAMP=$PREFIX/source.sha256
 SERVICE_USER=uno
 COMMAND_LINK=/usr/local/bin/uno-companion
+POLKIT_RULE=/etc/polkit-1/rules.d/50-uno-companion.rules
 
 CHANGES=0
 UNINSTALL=no
@@ -190,6 +191,7 @@ install_units() {
         plan pigpiod-dropin | put_file 644 root:root "$PIGPIOD_DROPIN"
     fi
     plan avahi | put_file 644 root:root "$AVAHI_FILE"
+    plan polkit | put_file 644 root:root "$POLKIT_RULE"
 }
 
 # enable_units CHANGES_BEFORE_UNITS: reload when a unit file changed, restart after any change.
@@ -230,6 +232,7 @@ uninstall() {
     fi
     remove_path "$AVAHI_FILE"
     remove_path "$COMMAND_LINK"
+    remove_path "$POLKIT_RULE"
     if [ -s "$ADDED_PACKAGES" ]; then
         # Only what this installer added (and nothing else still needs).
         mapfile -t packages < <(sort -u "$ADDED_PACKAGES")

@@ -108,7 +108,7 @@ fresh_root() {
 snapshot() { # what the installer may touch: content, mode and owner of every file
     local root=$1
     (cd "$root" && find opt/uno-companion etc/uno-companion etc/systemd/system etc/avahi/services \
-        var/lib/uno-companion usr/local/bin etc/passwd etc/group \( -type f -o -type l -o -type d \) \
+        var/lib/uno-companion usr/local/bin etc/polkit-1/rules.d etc/passwd etc/group \( -type f -o -type l -o -type d \) \
         -printf '%p %m %u %g %s %T@\n' 2>/dev/null | sort)
 }
 
@@ -200,7 +200,7 @@ expect_uninstall() {
     in_root "$root" runuser -u uno -- touch /var/lib/uno-companion/scores.sqlite3
     run_install "$root" --uninstall >/dev/null || return 1
     for gone in etc/systemd/system/uno-companion.service opt/uno-companion etc/avahi/services/uno-companion.service \
-        usr/local/bin/uno-companion \
+        usr/local/bin/uno-companion etc/polkit-1/rules.d/50-uno-companion.rules \
         etc/systemd/system/multi-user.target.wants/uno-companion.service; do
         [ ! -e "$root/$gone" ] || { echo "$gone is still there"; return 1; }
     done

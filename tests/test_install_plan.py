@@ -162,3 +162,11 @@ def test_plan_runs_with_system_python_and_a_fake_model(tmp_path: Path) -> None:
     )
     assert dropin.returncode == 0, dropin.stderr
     assert "GPIO library: lgpio" in dropin.stdout
+
+
+def test_polkit_rule_lets_only_the_service_user_power_off() -> None:
+    from companion.pi.plan import BASE_PACKAGES, POLKIT_RULE
+
+    assert "polkitd" in BASE_PACKAGES
+    assert 'subject.user == "uno"' in POLKIT_RULE
+    assert "login1.power-off" in POLKIT_RULE and "reboot" not in POLKIT_RULE

@@ -29,8 +29,26 @@ from xml.sax.saxutils import escape
 from companion.devices.backends import Board, model_file, read_board
 from companion.speech.audio import CARDS_FILE, choose_audio, read_cards
 
-# Packages every box needs: the venv, the voice (espeak-ng, aplay) and the avahi name.
-BASE_PACKAGES = ("python3-venv", "ca-certificates", "espeak-ng", "alsa-utils", "avahi-daemon")
+# Packages every box needs: the venv, the voice (espeak-ng, aplay), the avahi name, and polkit
+# (the shutdown button's power-off).
+BASE_PACKAGES = (
+    "python3-venv",
+    "ca-certificates",
+    "espeak-ng",
+    "alsa-utils",
+    "avahi-daemon",
+    "polkitd",
+)
+# The service user may power the box off (the shutdown button), nothing else.
+POLKIT_RULE = """// Written by install.sh for uno-companion: its shutdown button powers the box off.
+polkit.addRule(function (action, subject) {
+    if ((action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions") &&
+        subject.user == "uno") {
+        return polkit.Result.YES;
+    }
+});
+"""
 # GPIO libraries by board family, the preferred one first (what backend "auto" tries first).
 LIBRARIES = {
     "1": ("pigpio", "lgpio"),
@@ -204,11 +222,14 @@ def systemd_version() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m companion.pi.plan", description=__doc__)
-    parser.add_argument("what", choices=("env", "dropin", "pigpiod-dropin", "avahi"))
+    parser.add_argument("what", choices=("env", "dropin", "pigpiod-dropin", "avahi", "polkit"))
     parser.add_argument("--config", type=Path, default=Path("/etc/uno-companion/config.toml"))
     parser.add_argument("--model-file", type=Path, default=None)
     parser.add_argument("--cards-file", type=Path, default=CARDS_FILE)
     args = parser.parse_args(argv)
+    if args.what == "polkit":
+        sys.stdout.write(POLKIT_RULE)
+        return 0
     if args.what == "avahi":
         port = configured(args.config, "web", "port", "8080")
         sys.stdout.write(avahi_service(int(port) if port.isdigit() else 8080))

@@ -159,3 +159,34 @@ def test_daemon_watches_the_shutdown_button_on_gpio3(
         daemon.pin_factory.pin(3).drive_high()
     finally:
         daemon.stop()
+
+
+def test_page_angles_that_differ_from_the_config_are_reported(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from companion.app.device_actions import SEAT_ANGLES_KEY
+    from companion.config import parse_config
+    from companion.daemon import Daemon, DaemonOptions
+    from companion.storage import Storage
+
+    store: Any = Storage.open(tmp_path)
+    store.settings_put(SEAT_ANGLES_KEY, [30.0, 60.0, 120.0, 150.0])
+    store.close()
+    config = parse_config({"hardware": {"turret": {"seat_angles": [20.0, 70.0, 110.0, 160.0]}}})
+    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
+    with caplog.at_level(logging.WARNING):
+        daemon = Daemon(config, options).start()
+    try:
+        assert "replace the config's [20.0, 70.0, 110.0, 160.0]" in caplog.text
+        assert daemon.hardware.turret.seat_angles[:2] == [30.0, 60.0]
+    finally:
+        daemon.stop()
+
+
+def test_terminal_qr_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli.common import print_qr
+
+    print_qr(["http://192.168.1.20:8080/"])
+    out = capsys.readouterr().out
+    assert out.startswith("scan to open http://192.168.1.20:8080/")
+    assert len(out.splitlines()) > 10 and "█" in out

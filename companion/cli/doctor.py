@@ -19,7 +19,13 @@ from typing import Any
 
 from companion.config import ConfigError
 
-from .common import add_config_argument, add_state_dir_argument, load_or_exit, state_dir_or_exit
+from .common import (
+    add_config_argument,
+    add_state_dir_argument,
+    load_or_exit,
+    print_qr,
+    state_dir_or_exit,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -67,16 +73,6 @@ def run(args: argparse.Namespace) -> int:
     if args.sweep and sweep(doctor, args.yes) != 0:
         status = 1
     return status
-
-
-def print_qr(urls: list[str]) -> None:
-    """A QR code of the page's address, for the first phone to scan off the terminal."""
-    if not urls:
-        return
-    import segno
-
-    print(f"scan to open {urls[0]}")
-    segno.make(urls[0], error="m").terminal(out=sys.stdout, compact=True, border=2)
 
 
 def play_test(doctor: Any) -> int:

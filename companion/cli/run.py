@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from .common import (
     add_state_dir_argument,
     choose_seed,
     load_or_exit,
+    print_qr,
     state_dir_or_exit,
 )
 
@@ -79,6 +81,8 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
             TerminalTable(daemon).run()
         else:
             log.info("table ready at %s", " or ".join(daemon.urls) or "(no page)")
+            if sys.stdout.isatty():  # started by hand: the first phone scans the terminal
+                print_qr(daemon.urls)
             daemon.wait()
     finally:
         daemon.stop()

@@ -228,3 +228,26 @@ def test_journal_lines_carry_their_priority() -> None:
     assert JournalFormatter("%(message)s").format(record) == "<3>pins\n<3>busy"
     assert isinstance(log_handler({"JOURNAL_STREAM": "8:1234"}).formatter, JournalFormatter)
     assert not isinstance(log_handler({}).formatter, JournalFormatter)
+
+
+def test_servo_sweep_asks_first_and_moves_each_servo_end_to_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from companion.cli.doctor import sweep
+
+    found = doctor(tmp_path)
+    factory = MockFactory(pin_class=MockPWMPin)
+    monkeypatch.setattr("builtins.input", lambda prompt: "n")
+    assert sweep(found, assume_yes=False, pause_s=0, factory=factory) == 0
+    assert factory.pin(13).state == 0  # no consent: nothing moved
+    assert sweep(found, assume_yes=True, pause_s=0, factory=factory) == 0
+    # Turret on GPIO13: 0°, 180°, home 90° = 0.5, 2.5, 1.5 ms pulses in a 20 ms frame.
+    duties = [round(s.state, 3) for s in factory.pin(13).states if s.state]
+    assert duties[:3] == [0.025, 0.125, 0.075]
+    ejector = [round(s.state, 4) for s in factory.pin(12).states if s.state]
+    assert len(ejector) == 3 and ejector[0] == ejector[2] < ejector[1]
+    found.system.active = True  # type: ignore[attr-defined]
+    assert sweep(found, assume_yes=True, pause_s=0, factory=factory) == 1
+    factory.close()

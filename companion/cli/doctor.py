@@ -90,8 +90,9 @@ def play_test(doctor: Any) -> int:
     return 0
 
 
-def sweep(doctor: Any, assume_yes: bool) -> int:
-    """Move the turret end to end and stroke the ejector once, then detach both."""
+def sweep(doctor: Any, assume_yes: bool, pause_s: float = 1.0, factory: Any = None) -> int:
+    """Move the turret end to end and stroke the ejector once, then detach both. ``factory``:
+    the pins to use (default: the configured GPIO library), left open for the caller."""
     from companion.devices import BackendUnavailable, ServoRange, make_pin_factory
     from companion.devices.servo import make_servo_output
 
@@ -104,13 +105,15 @@ def sweep(doctor: Any, assume_yes: bool) -> int:
             print("servo sweep skipped")
             return 0
     hardware = doctor.hardware
-    try:
-        factory = make_pin_factory(
-            doctor.backend or hardware.backend, pigpio_wait_s=hardware.pigpio_wait_s
-        )
-    except BackendUnavailable as exc:
-        print(f"servo sweep impossible: {exc.message}", file=sys.stderr)
-        return 1
+    owned = factory is None
+    if factory is None:
+        try:
+            factory = make_pin_factory(
+                doctor.backend or hardware.backend, pigpio_wait_s=hardware.pigpio_wait_s
+            )
+        except BackendUnavailable as exc:
+            print(f"servo sweep impossible: {exc.message}", file=sys.stderr)
+            return 1
     turret, ejector = hardware.turret, hardware.ejector
     plan = [
         (
@@ -138,10 +141,11 @@ def sweep(doctor: Any, assume_yes: bool) -> int:
                 for angle in angles:
                     print(f"{name} (GPIO{pin}) → {angle:g}°", flush=True)
                     output.set_angle(angle)
-                    time.sleep(1.0)
+                    time.sleep(pause_s)
             finally:
                 output.close()
     finally:
-        factory.close()
+        if owned:
+            factory.close()
     print("did each servo reach both ends without buzzing? If not: hardware/calibration.md")
     return 0

@@ -63,8 +63,12 @@ PYPI_NAME = {"pigpio": "pigpio", "lgpio": "lgpio"}
 PIGPIO_DAEMON_PACKAGE = "pigpio"
 # systemd 254 (Debian 13) spaces restarts out by itself; Bookworm's 252 does not know the keys.
 RESTART_STEPS_SINCE = 254
-# The RP1 PWM block of a Pi 5 (GPIO 12, 13, 18, 19 with dtoverlay=pwm-2chan).
-RP1_PWM_DEVICE = "/sys/devices/platform/axi/1f00098000.pwm"
+# The RP1 PWM block of a Pi 5 (GPIO 12, 13, 18, 19 with dtoverlay=pwm-2chan): behind PCIe on
+# current kernels; both places are listed, a missing one is skipped ("-").
+RP1_PWM_DEVICES = (
+    "/sys/devices/platform/axi/1000120000.pcie/1f00098000.pwm",
+    "/sys/devices/platform/axi/1f00098000.pwm",
+)
 
 
 class NotAPi(ValueError):
@@ -117,7 +121,7 @@ class InstallPlan:
         lines.append("[Service]")
         if self.family == "5":
             # Hardware PWM (pwm-2chan overlay) writes under /sys, which the unit makes read-only.
-            lines.append(f"ReadWritePaths=-{RP1_PWM_DEVICE}")
+            lines += [f"ReadWritePaths=-{path}" for path in RP1_PWM_DEVICES]
         if self.systemd_version >= RESTART_STEPS_SINCE:
             lines += ["RestartSteps=6", "RestartMaxDelaySec=60"]
         return "\n".join(lines) + "\n"

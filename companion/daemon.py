@@ -46,6 +46,7 @@ class DaemonOptions:
     port: int | None = None
     voice_player: Any = None  # tests: where speech and cue WAVs go instead of aplay
     engine_factory: str | None = None  # tests: a fake speech engine
+    motion_clock: Any = None  # tests: the clock ejector, turret and buzzer pace their steps on
 
 
 class StartupError(RuntimeError):
@@ -150,7 +151,12 @@ class Daemon:
             raise StartupError(str(exc)) from exc
         if backend == "mock":
             self._closers.append(self.pin_factory.close)  # after the parts that use its pins
-        self.hardware = LauncherHardware(hw, self.pin_factory, seats=len(self.engine.state.seats))
+        kwargs: dict[str, Any] = {}
+        if self.options.motion_clock is not None:
+            kwargs["motion_clock"] = self.options.motion_clock
+        self.hardware = LauncherHardware(
+            hw, self.pin_factory, seats=len(self.engine.state.seats), **kwargs
+        )
         self._closers.append(self.hardware.close)
         self.devices = DeviceActions(
             self.hub, self.hardware, self.storage, simulate=self.options.simulate

@@ -8,6 +8,7 @@ page. Without a terminal (output piped, a service), it just serves the page unti
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
@@ -108,7 +109,7 @@ class TerminalTable:
                         break
                     self.key(key)
                 if ready or sub.get(timeout=0.0) is not None:
-                    time.sleep(0.02)  # let the hub finish the event the key started
+                    self.settle()
                     self.draw()
         finally:
             sub.close()
@@ -138,6 +139,11 @@ class TerminalTable:
         event = button_event(name)
         if event is not None:
             self.daemon.post(event).result(timeout=5)
+
+    def settle(self) -> None:
+        """Wait until the hub has handled what the key queued (it is queued before this)."""
+        with contextlib.suppress(Exception):
+            self.daemon.hub.call(lambda: None).result(timeout=1.0)
 
     def draw(self) -> None:
         with self._lock:

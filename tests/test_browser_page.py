@@ -23,30 +23,11 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from companion.config import Config
 from companion.daemon import Daemon, DaemonOptions
-from companion.speech.engine import Synthesis
+from tests.doubles import ECHO_ENGINE, RecordingPlayer
 from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 FOUR = ["Alice", "Bruno", "Zoé", "Chloé"]
-
-
-class EchoEngine:
-    """A speech engine that returns the text instead of a WAV (no sound card in CI)."""
-
-    def synthesise(self, text: str, voice: str, rate: int, volume: float, path: str) -> Synthesis:
-        return Synthesis(f"{voice}|{text}".encode(), "")
-
-
-def echo_engine() -> EchoEngine:
-    return EchoEngine()
-
-
-class SilentPlayer:
-    def __init__(self) -> None:
-        self.played = 0
-
-    def play(self, wav: bytes) -> None:
-        self.played += 1
 
 
 class Api:
@@ -84,8 +65,8 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
         seed=3,
         host="127.0.0.1",
         port=0,
-        voice_player=SilentPlayer(),
-        engine_factory=f"{__name__}:echo_engine",
+        voice_player=RecordingPlayer(),
+        engine_factory=ECHO_ENGINE,
     )
     running = Daemon(Config(), options).start()
     yield running

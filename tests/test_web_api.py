@@ -266,7 +266,8 @@ def test_an_action_changes_the_table_and_the_revision(client: FlaskClient, hub: 
     response = post_action(client, "table.play", {"card": "number", "value": 5, "colour": "red"})
     assert response.status_code == 200, response.get_json()
     state = response.get_json()
-    assert (state["revision"] == before + 1 and state["table"]["active"] != "Alice") or True
+    assert state["revision"] == before + 1
+    assert state["table"]["active"] == "Chloé"  # Bruno (left of the dealer) played: Chloé next
     assert state["table"]["last_card"]["card"] == "number"
 
 

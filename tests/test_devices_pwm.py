@@ -145,3 +145,10 @@ def test_after_a_crash_hardware_pwm_and_lgpio_lines_are_stopped(tmp_path: Path) 
     assert lgpio.claimed == [(13, 0), (16, 0)] and lgpio.freed == [13, 16]
     assert done == ["hardware PWM stopped on GPIO12", "lgpio: driven low GPIO13, GPIO16"]
     assert stop_pwm_pins({12}, root) == []  # already stopped: nothing to do
+
+
+def test_hardware_pwm_frame_is_the_servo_frame() -> None:
+    from companion.devices import pwm
+    from companion.devices.servo import SERVO_FRAME_S
+
+    assert round(SERVO_FRAME_S * 1e9) == pwm._PERIOD_NS

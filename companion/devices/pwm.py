@@ -18,8 +18,7 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-from .servo import SERVO_FRAME_S, ServoRange
+from typing import Protocol
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +27,13 @@ RP1_PWM_DEVICE = "1f00098000.pwm"
 # RP1 PWM0 channel for each header pin.
 RP1_CHANNELS = {12: 0, 13: 1, 18: 2, 19: 3}
 OVERLAY_LINE = "dtoverlay=pwm-2chan,pin=12,func=4,pin2=13,func2=4"
-_PERIOD_NS = round(SERVO_FRAME_S * 1e9)
+_PERIOD_NS = 20_000_000  # 50 Hz, the frame hobby servos expect (servo.SERVO_FRAME_S)
+
+
+class PulseRange(Protocol):
+    """How angles map to pulse widths (a :class:`~.servo.ServoRange`)."""
+
+    def pulse_for(self, angle: float) -> float: ...
 
 
 def find_pwm_chip(root: Path = PWM_ROOT, device: str = RP1_PWM_DEVICE) -> Path | None:
@@ -110,7 +115,7 @@ class SysfsPwmChannel:
 class HardwarePwmServoOutput:
     """A servo on a Pi 5 hardware-PWM channel (a :class:`~.servo.ServoOutput`)."""
 
-    def __init__(self, pin: int, servo_range: ServoRange, chip: Path, channel: int) -> None:
+    def __init__(self, pin: int, servo_range: PulseRange, chip: Path, channel: int) -> None:
         self.range = servo_range
         self.pin = pin
         self._channel = SysfsPwmChannel(chip, channel)

@@ -160,12 +160,13 @@ expect_security() {
 
 expect_doctor() {
     local root=$1 board=$2 json faults
+    # As typed by hand: no --config, no $STATE_DIRECTORY; it must find the service's files.
     json=$(in_root "$root" runuser -u uno -- env UNO_COMPANION_MODEL_FILE=/etc/fake-device-tree-model \
-        STATE_DIRECTORY=/var/lib/uno-companion \
-        /opt/uno-companion/venv/bin/uno-companion doctor --json --backend mock \
-        --config /etc/uno-companion/config.toml)
+        uno-companion doctor --json --backend mock)
     [ $? -eq 1 ] || { echo "doctor should exit 1 (not ready)"; return 1; }
     faults=$(python3 -c 'import json,sys; r=json.load(sys.stdin); print(" ".join(sorted(c["id"] for c in r["checks"] if c["status"] != "ok")))' <<<"$json") || return 1
+    grep -q '"detail": "/var/lib/uno-companion/' <<<"$json" || { echo "not the service's database"; return 1; }
+    grep -q '"detail": "/etc/uno-companion/config.toml' <<<"$json" || { echo "not the service's config"; return 1; }
     local want
     for want in ${EXPECTED_FAULTS[$board]}; do
         grep -qw "$want" <<<"$faults" || { echo "missing fault $want in: $faults"; return 1; }

@@ -78,7 +78,8 @@ remove_path() {
     fi
 }
 
-plan() { (cd "$SOURCE" && python3 -m companion.pi.plan "$@" --config "$CONFIG"); }
+# No __pycache__ owned by root in the maker's clone.
+plan() { (cd "$SOURCE" && PYTHONDONTWRITEBYTECODE=1 python3 -m companion.pi.plan "$@" --config "$CONFIG"); }
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 

@@ -62,7 +62,8 @@ mount_into() { # mount_into ROOT: what a chroot needs; /run stays empty (no runn
     printf '[global]\ncert = /etc/pi-check-host-ca.crt\n' >"$root/etc/pip.conf"
 }
 
-in_root() { local root=$1; shift; chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+# A login PATH as on Raspberry Pi OS (with /usr/local/bin, where `uno-companion` is linked).
+in_root() { local root=$1; shift; chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
 prepare_host() {
     command -v debootstrap >/dev/null && [ -e /usr/bin/qemu-aarch64-static ] || {

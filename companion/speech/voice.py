@@ -105,7 +105,7 @@ class Voice:
     ) -> None:
         self.config = config
         self.catalog = catalog
-        self.language = language if language in LANGUAGES else "fr"
+        self.language = language if language in LANGUAGES else LANGUAGES[0]
         self.cues = CueSounds(config.cue_volume)
         speaker = (
             player

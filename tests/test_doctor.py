@@ -39,6 +39,7 @@ class FakeSystem(System):
         self.busy_port = False
         self.active = False
         self.announced: int | None = 8080
+        self.pigpiod_command: str | None = "/usr/bin/pigpiod -l"
 
     def board(self) -> Board:
         return Board(self.model)
@@ -84,6 +85,9 @@ class FakeSystem(System):
 
     def avahi_port(self) -> int | None:
         return self.announced
+
+    def pigpiod_options(self) -> str | None:
+        return self.pigpiod_command
 
     def addresses(self, host: str, port: int) -> list[str]:
         return [f"http://192.168.1.20:{port}/", f"http://uno.local:{port}/"]
@@ -251,3 +255,11 @@ def test_servo_sweep_asks_first_and_moves_each_servo_end_to_end(
     found.system.active = True  # type: ignore[attr-defined]
     assert sweep(found, assume_yes=True, pause_s=0, factory=factory) == 1
     factory.close()
+
+
+def test_a_speaker_hat_needs_pigpiod_on_the_pwm_clock(tmp_path: Path) -> None:
+    results = {c.id: c for c in doctor(tmp_path, cards=[HAT]).run()}
+    assert results["audio"].status == FAIL and "-t 0" in results["audio"].fix
+    fixed = doctor(tmp_path, cards=[HAT], pigpiod_command="/usr/bin/pigpiod -l -t 0")
+    assert statuses(fixed)["audio"] == OK
+    assert statuses(doctor(tmp_path, cards=[JACK]))["audio"] == OK  # the jack wants PCM

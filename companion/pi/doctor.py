@@ -156,6 +156,16 @@ class System:
         digits = text[start + 6 : end].strip() if start >= 0 and end > start else ""
         return int(digits) if digits.isdigit() else None
 
+    def pigpiod_options(self) -> str | None:
+        """The pigpiod command line install.sh set, or None when it set none."""
+        path = Path("/etc/systemd/system/pigpiod.service.d/uno-companion.conf")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return None
+        starts = [line for line in lines if line.startswith("ExecStart=/")]
+        return starts[-1].removeprefix("ExecStart=") if starts else None
+
     def addresses(self, host: str, port: int) -> list[str]:
         from companion.web.lan import page_urls
 
@@ -370,6 +380,15 @@ class Doctor:
                 "Sound",
                 f"{self.audio.reason} (audio_output = {self.speech.audio_output})",
                 f"{hint}; check with 'aplay -l', then 'uno-companion doctor --sound'",
+            )
+        options = self.system.pigpiod_options()
+        if self.audio.card.kind == "hat" and options is not None and "-t 0" not in options:
+            return Check(
+                "audio",
+                FAIL,
+                "Sound",
+                f"{self.audio.reason}, but pigpiod's PCM clock ({options}) silences an I2S HAT",
+                "sudo ./install.sh (it restarts pigpiod with -t 0 when a HAT is present)",
             )
         return Check(
             "audio",

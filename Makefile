@@ -8,7 +8,7 @@ RUNTIME := $(VENV)/.runtime
 # the terminal test (tmux) and the browser tests (chromium).
 DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
 
-.PHONY: simulate run test lint typecheck unit bench system-deps clean
+.PHONY: simulate run test lint typecheck unit bench system-deps clean pi-check install
 
 # The program alone (simulate, run); the test tools come with the dev extra (test, lint, bench).
 $(RUNTIME): pyproject.toml
@@ -58,6 +58,15 @@ test: system-deps $(STAMP) lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench $(ARGS)
+
+# The installer on an arm64 Debian Bookworm root under qemu, as a Pi 4 and a Pi 5 (root, minutes;
+# not part of `make test`). The root filesystem is cached in /var/cache/uno-companion-pi-check.
+pi-check:
+	bash tests/pi-check.sh
+
+# On the Raspberry Pi: the same as `sudo ./install.sh`.
+install:
+	./install.sh
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info

@@ -69,6 +69,8 @@ class Daemon:
         self.voice: Any = None
         self.settings: Settings | None = None
         self.web_server: Any = None
+        self.box_buttons: Any = None
+        self.hold_watcher: Any = None
         self.url: str | None = None
         self.urls: list[str] = []
         self._notifier = SystemdNotifier()
@@ -93,6 +95,7 @@ class Daemon:
             self.hub.register_status("device", self._device_status)
             if self.options.web:
                 self._start_web()
+            self._start_box_buttons()
         except BaseException:
             self.stop()
             raise
@@ -203,6 +206,38 @@ class Daemon:
         self.urls = page_urls(config.host, self.web_server.port)
         self.url = self.urls[0]
 
+    def _start_box_buttons(self) -> None:
+        """HIT held: the address aloud; the shutdown button held: a clean power-off."""
+        from companion.app.box_buttons import POWEROFF, BoxButtons, HoldWatcher
+        from companion.devices import NO_PIN, TableButton, hardware_config
+
+        if self.hardware is None:
+            return
+        hit = self.hardware.hit_button
+        pressed = {"hit": lambda: bool(hit.is_pressed)}
+        pin = hardware_config(self.config).pins.shutdown
+        if pin != NO_PIN:
+            button = TableButton("shutdown", pin, factory=self.pin_factory)
+            self._closers.append(button.close)
+            pressed["shutdown"] = lambda: bool(button.is_pressed)
+
+        def speak(commands: list[Any]) -> None:
+            if self.devices is not None:
+                self.hub.call(lambda: self.devices.execute(commands) if self.devices else None)
+            if self.voice is not None:
+                for command in commands:
+                    self.voice.handle(command)
+
+        simulate = self.options.simulate
+        self.box_buttons = BoxButtons(
+            speak, lambda: self.urls, poweroff=None if simulate else POWEROFF
+        )
+        self.hold_watcher = HoldWatcher(pressed, self.box_buttons.on_held)
+        self.hold_watcher.start()
+        self._closers.append(self.hold_watcher.stop)
+        if not simulate:
+            self.box_buttons.say_address()  # at boot: how the first phone finds the table
+
     def _device_status(self) -> dict[str, Any]:
         status: dict[str, Any] = {"simulated": self.options.simulate, "url": self.url}
         if self.devices is not None:
@@ -226,10 +261,17 @@ class Daemon:
                 self._notifier.send("WATCHDOG=1")
 
     def healthy(self) -> bool:
-        """The hub thread answers within a second."""
+        """The hub thread answers within a second and the GPIO backend (pigpiod) is there: if
+        not, the watchdog stops being fed and systemd restarts the service."""
+        from companion.devices.backends import backend_alive
+
         try:
             self.hub.call(lambda: None).result(timeout=1.0)
         except Exception:
+            log.error("the table stopped answering: the watchdog will restart the service")
+            return False
+        if self.pin_factory is not None and not backend_alive(self.pin_factory):
+            log.error("the GPIO backend is gone (pigpiod stopped?): the watchdog will restart")
             return False
         return True
 

@@ -238,7 +238,7 @@ def test_phone_settings_survive_a_restart(tmp_path: Path):
 
 def test_optional_buttons_play_cards(tmp_path: Path):
     """NEXT = "I played a card", REVERSE and SKIP: the card is played by the active player."""
-    hardware = {"pins": {"next": 5, "reverse": 6, "skip": 16}}
+    hardware = {"pins": {"next": 5, "reverse": 6, "skip": 26}}
     config = Config(extra={"hardware": hardware})
     opts = options(tmp_path)
     daemon = Daemon(config, opts).start()

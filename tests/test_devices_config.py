@@ -15,7 +15,7 @@ def test_defaults_match_the_pin_map() -> None:
         17,
         12,
         13,
-        18,
+        16,
     )
     assert config.pins.next == config.pins.card_sensor == -1  # optional parts: not fitted
     assert config.backend == "auto" and config.debounce_s == 0.03

@@ -48,7 +48,16 @@ class DeviceActions:
 
     def attach(self) -> None:
         """Restore the calibration, listen to the hardware and the hub, register the actions."""
-        for seat, angle in enumerate(self._saved_angles()):
+        saved = self._saved_angles()
+        configured = list(self.hardware.turret.config.seat_angles)
+        if saved and configured and [round(float(a), 1) for a in configured] != saved:
+            # `calibrate` saves in both places; a difference means the page set these later.
+            log.warning(
+                "seat angles set from the phone page %s replace the config's %s",
+                saved,
+                configured,
+            )
+        for seat, angle in enumerate(saved):
             if isinstance(angle, int | float):
                 self.hardware.turret.set_seat_angle(seat, float(angle))
         self.hardware.on_input(self.on_input)

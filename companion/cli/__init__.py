@@ -10,13 +10,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from companion import __version__
 
 # Subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("run", "simulate", "calibrate", "score", "say", "sounds")
+SUBCOMMANDS = ("run", "simulate", "calibrate", "score", "say", "sounds", "doctor", "safe-stop")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,17 +30,42 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        importlib.import_module(f"{__name__}.{name}").register(subparsers)
+        importlib.import_module(f"{__name__}.{name.replace('-', '_')}").register(subparsers)
     return parser
+
+
+class JournalFormatter(logging.Formatter):
+    """Each line starts with its syslog priority (``<3>`` for an error), which journald reads:
+    ``journalctl -u uno-companion -p warning`` then shows only what went wrong."""
+
+    PRIORITIES: ClassVar[dict[int, int]] = {
+        logging.CRITICAL: 2,
+        logging.ERROR: 3,
+        logging.WARNING: 4,
+        logging.INFO: 6,
+        logging.DEBUG: 7,
+    }
+
+    def format(self, record: logging.LogRecord) -> str:
+        prefix = f"<{self.PRIORITIES.get(record.levelno, 6)}>"
+        return prefix + super().format(record).replace("\n", "\n" + prefix)
+
+
+def log_handler(environ: Mapping[str, str]) -> logging.Handler:
+    """Standard error; under systemd (``$JOURNAL_STREAM``) with priorities and no timestamp."""
+    handler = logging.StreamHandler(sys.stderr)
+    if environ.get("JOURNAL_STREAM"):
+        handler.setFormatter(JournalFormatter("%(name)s: %(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    return handler
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
+        level=logging.DEBUG if args.verbose else logging.INFO, handlers=[log_handler(os.environ)]
     )
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -30,6 +30,8 @@ from companion import locations
 from companion.config import Config, ConfigError, load_config, parse_config
 from companion.core.commands import Eject, Turn
 
+from .common import add_state_dir_argument, load_or_exit, state_dir_or_exit
+
 HELP = """\
 commands (then Enter):
   s N        go to seat N (1 = the first player)
@@ -64,16 +66,31 @@ def register(subparsers: Any) -> None:
         help="GPIO library, overriding [hardware] backend (mock: no hardware needed)",
     )
     parser.add_argument("--step", type=float, default=2.0, help="nudge step in degrees")
+    add_state_dir_argument(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     path = locations.config_file(args.config) or locations.user_config_file()
-    return calibrate(path, args.backend, args.step, sys.stdin, sys.stdout)
+    config = load_or_exit(path) if path.exists() else Config()
+    state_dir = state_dir_or_exit(args.state_dir, config)
+    return calibrate(path, args.backend, args.step, sys.stdin, sys.stdout, state_dir=state_dir)
 
 
-def calibrate(path: Path, backend: str | None, step: float, stdin: TextIO, stdout: TextIO) -> int:
-    """Run the prompt on ``stdin``/``stdout``; returns the exit status."""
+def calibrate(
+    path: Path,
+    backend: str | None,
+    step: float,
+    stdin: TextIO,
+    stdout: TextIO,
+    *,
+    state_dir: Path | None = None,
+) -> int:
+    """Run the prompt on ``stdin``/``stdout``; returns the exit status.
+
+    ``state_dir``: the table's database there (when it exists) gets the saved seat angles too,
+    so angles set earlier from the phone page do not silently win over these at the next start.
+    """
     from companion.devices import (
         BackendUnavailable,
         LauncherHardware,
@@ -101,7 +118,7 @@ def calibrate(path: Path, backend: str | None, step: float, stdin: TextIO, stdou
     launcher = LauncherHardware(hardware, factory, seats=len(players))
     try:
         launcher.wait_idle(15)
-        session = Calibration(path, players, launcher, step, say)
+        session = Calibration(path, players, launcher, step, say, state_dir=state_dir)
         return session.loop(stdin)
     finally:
         launcher.close()
@@ -118,8 +135,11 @@ class Calibration:
         launcher: Any,
         step: float,
         say: Callable[[str], None],
+        *,
+        state_dir: Path | None = None,
     ) -> None:
         self.path = path
+        self.state_dir = state_dir
         self.players = list(players)
         self.launcher = launcher
         self.turret = launcher.turret
@@ -248,6 +268,31 @@ class Calibration:
             raise ValueError(f"cannot write {self.path}: {exc.strerror or exc}") from exc
         self.dirty = False
         self.say(f"saved to {self.path}")
+        if self.state_dir is not None:
+            self.say(save_seat_angles_in_database(self.state_dir, self.angles))
+
+
+def save_seat_angles_in_database(state_dir: Path, angles: Sequence[float]) -> str:
+    """Store ``angles`` where the page keeps its calibration, when the table's database exists;
+    returns a sentence for the user (what happened, or why not)."""
+    from companion.app.device_actions import SEAT_ANGLES_KEY
+    from companion.storage import Storage, StorageError
+    from companion.storage.sqlite import DB_NAME
+
+    if not (state_dir / DB_NAME).exists():
+        return "no table database yet: the service will start with these angles"
+    try:
+        store = Storage.open(state_dir)
+        try:
+            store.settings_put(SEAT_ANGLES_KEY, [round(float(a), 1) for a in angles])
+        finally:
+            store.close()
+    except (OSError, StorageError) as exc:
+        return (
+            f"not saved in the table's database ({exc}): angles set from the phone page "
+            "will replace these at the next start"
+        )
+    return f"saved in the table's database too ({state_dir}): restart the service to use them"
 
 
 def _number(text: str, what: str) -> float:

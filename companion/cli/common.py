@@ -67,3 +67,13 @@ def choose_seed(config: Config, override: int | None) -> int:
     if config.table.seed >= 0:
         return config.table.seed
     return secrets.randbelow(2**31)
+
+
+def print_qr(urls: list[str]) -> None:
+    """A QR code of the page's address, for the first phone to scan off the terminal."""
+    if not urls:
+        return
+    import segno
+
+    print(f"scan to open {urls[0]}")
+    segno.make(urls[0], error="m").terminal(out=sys.stdout, compact=True, border=2)

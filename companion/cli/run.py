@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from companion.config import Config
@@ -13,6 +17,7 @@ from .common import (
     add_state_dir_argument,
     choose_seed,
     load_or_exit,
+    print_qr,
     state_dir_or_exit,
 )
 
@@ -59,6 +64,8 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
         host=args.host,
         port=args.port,
     )
+    if not simulate:
+        wait_after_quick_restarts()
     daemon = Daemon(config, options)
     try:
         daemon.start()
@@ -74,7 +81,22 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
             TerminalTable(daemon).run()
         else:
             log.info("table ready at %s", " or ".join(daemon.urls) or "(no page)")
+            if sys.stdout.isatty():  # started by hand: the first phone scans the terminal
+                print_qr(daemon.urls)
             daemon.wait()
     finally:
         daemon.stop()
     return 0
+
+
+def wait_after_quick_restarts() -> None:
+    """Under systemd, slow a crash loop down (see :mod:`companion.app.backoff`)."""
+    runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    if not runtime:
+        return
+    from companion.app.backoff import restart_delay
+
+    delay = restart_delay(Path(runtime), time.time())
+    if delay:
+        log.warning("started again soon after a failure: waiting %.0f s first", delay)
+        time.sleep(delay)

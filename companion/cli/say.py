@@ -25,6 +25,7 @@ from companion.speech import (
     load_speech_config,
     wav_duration,
 )
+from companion.speech.audio import audio_device
 from companion.speech.worker import STARTUP_TIMEOUT
 
 from .common import add_config_argument, load_or_exit
@@ -41,7 +42,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("text", help="what to say")
     parser.add_argument("--lang", choices=LANGUAGES, help="language (default: the table's)")
     parser.add_argument("--voice", help="espeak-ng voice (default: speech.voice_fr / voice_en)")
-    parser.add_argument("--device", help="ALSA device (default: speech.audio_device)")
+    parser.add_argument("--device", help="ALSA device (default: the one speech.audio_output picks)")
     parser.add_argument("--to-wav", type=Path, metavar="FILE", help="write a WAV file instead")
     parser.set_defaults(handler=run)
 
@@ -65,7 +66,11 @@ def run(args: argparse.Namespace) -> int:
     speech = dataclasses.replace(speech, enabled=True)
     language = args.lang or table_language
     voice = args.voice or (speech.voice_en if language == "en" else speech.voice_fr)
-    device = speech.audio_device if args.device is None else args.device
+    device = (
+        audio_device(speech.audio_device, speech.audio_output)
+        if args.device is None
+        else args.device
+    )
     heard: list[bytes] = []
     output: AudioOutput | None = None
 
@@ -113,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
         reason = output.last_error if output is not None else "unknown error"
         print(
             f"uno-companion say: could not play on ALSA device {device or 'default'}: {reason}\n"
-            "List devices with `aplay -L`; set speech.audio_device (or ALSA_CARD for the "
-            "service), or try --to-wav FILE to check the voice alone.",
+            "List devices with `aplay -L`; set speech.audio_output or speech.audio_device, or "
+            "try --to-wav FILE to check the voice alone.",
             file=sys.stderr,
         )
         return 1

@@ -1,6 +1,6 @@
 """``uno-companion sounds``: play every sound cue, to check the speaker on a new box.
 
-Each cue is played once, in turn, through ``aplay`` on ``speech.audio_device``; the suspense cue
+Each cue is played once, in turn, through ``aplay`` on the configured output; the suspense cue
 is played calm, halfway and at the brink. ``--to-dir DIR`` writes one WAV per cue instead.
 Exit status 1, with the reason, when the sound could not be played.
 """
@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.core.commands import CueName
 from companion.speech import AplayPlayer, CueSounds, PlayerError, wav_duration
+from companion.speech.audio import audio_device
 
 from .common import add_config_argument
 from .say import speech_settings
@@ -40,7 +41,7 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_config_argument(parser)
-    parser.add_argument("--device", help="ALSA device (default: speech.audio_device)")
+    parser.add_argument("--device", help="ALSA device (default: the one speech.audio_output picks)")
     parser.add_argument("--to-dir", type=Path, metavar="DIR", help="write WAV files instead")
     parser.add_argument(
         "--gap", type=float, default=0.4, metavar="SECONDS", help="silence between cues (0.4)"
@@ -51,7 +52,11 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     speech, _ = speech_settings(args)
     sounds = CueSounds(speech.cue_volume)
-    device = speech.audio_device if args.device is None else args.device
+    device = (
+        audio_device(speech.audio_device, speech.audio_output)
+        if args.device is None
+        else args.device
+    )
     player = AplayPlayer(device)
     if args.to_dir is not None:
         try:
@@ -71,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
         except PlayerError as exc:
             print(
                 f"uno-companion sounds: could not play on ALSA device {device or 'default'}: "
-                f"{exc}\nList devices with `aplay -L`; set speech.audio_device (or ALSA_CARD "
-                "for the service), or use --to-dir DIR to check the sounds elsewhere.",
+                f"{exc}\nList devices with `aplay -L`; set speech.audio_output "
+                "or speech.audio_device, or use --to-dir DIR to check the sounds elsewhere.",
                 file=sys.stderr,
             )
             return 1

@@ -74,16 +74,55 @@ class Board:
         match = re.search(r"(?:Raspberry Pi|Compute Module) (\d)", model)
         return int(match.group(1)) if match else 1
 
+    @property
+    def family(self) -> str | None:
+        """``zero2w``, ``3``, ``4`` or ``5`` (500, CM5 included); ``1`` for older Pis; else None.
+
+        What the installer and ``doctor`` decide on: GPIO library, audio outputs, PWM chip.
+        """
+        if not self.is_pi or self.model is None:
+            return None
+        if "Zero 2" in self.model:
+            return "zero2w"
+        return str(self.generation)
+
+    @property
+    def has_audio_jack(self) -> bool:
+        """Whether a 3.5 mm audio jack is on the board (no: Zero, Zero 2 W, 400, 5, 500)."""
+        if not self.is_pi or self.model is None or "Zero" in self.model:
+            return False
+        if re.search(r"Raspberry Pi [45]00\b", self.model) or self.generation == 5:
+            return False
+        return "Compute Module" not in self.model
+
+
+MODEL_FILE_VARIABLE = "UNO_COMPANION_MODEL_FILE"
+
+
+def model_file() -> Path:
+    """Where the board's model string is read: the device tree, or the file named by
+    ``$UNO_COMPANION_MODEL_FILE`` (how tests and ``make pi-check`` pretend to be a given Pi)."""
+    return Path(os.environ.get(MODEL_FILE_VARIABLE) or "/proc/device-tree/model")
+
+
+def read_board(path: Path | None = None) -> Board:
+    """The board described by ``path`` (default: :func:`model_file`); unreadable → unknown."""
+    try:
+        raw = (path or model_file()).read_bytes()
+    except OSError:
+        return Board(None)
+    return Board(raw.rstrip(b"\x00\n").decode("utf-8", "replace") or None)
+
 
 class BackendProbe:
     """What the machine offers; every question is a method so tests can answer differently."""
 
     def __init__(
         self,
-        model_path: Path = Path("/proc/device-tree/model"),
+        model_path: Path | None = None,
         pigpio_address: tuple[str, int] | None = None,
     ) -> None:
-        self.model_path = model_path
+        self.model_path = model_path or model_file()
         if pigpio_address is None:
             # The same variables gpiozero's pigpio factory reads.
             port = os.environ.get("PIGPIO_PORT", "8888")
@@ -94,11 +133,7 @@ class BackendProbe:
         self.pigpio_address = pigpio_address
 
     def board(self) -> Board:
-        try:
-            raw = self.model_path.read_bytes()
-        except OSError:
-            return Board(None)
-        return Board(raw.rstrip(b"\x00\n").decode("utf-8", "replace") or None)
+        return read_board(self.model_path)
 
     def has_module(self, name: str) -> bool:
         try:
@@ -273,3 +308,18 @@ def make_pin_factory(
             f"unknown GPIO backend {backend!r}: use auto, pigpio, lgpio, rpigpio or mock"
         )
     return selector.explicit(backend)
+
+
+def backend_alive(factory: Any, probe: BackendProbe | None = None) -> bool:
+    """False when the GPIO backend went away under the daemon: pigpiod stopped or crashed.
+
+    The other libraries live inside our own process, so they cannot vanish on their own. A new
+    connection is tried (it fails at once when pigpiod is gone) rather than a call on gpiozero's
+    connection, which could block.
+    """
+    if backend_name(factory) != "pigpio":
+        return True
+    if probe is None:
+        host, port = getattr(factory, "host", "localhost"), getattr(factory, "port", 8888)
+        probe = BackendProbe(pigpio_address=(str(host), int(port)))
+    return probe.pigpiod_running()

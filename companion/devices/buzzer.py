@@ -2,10 +2,10 @@
 
 Wiring, passive piezo (``kind = "tonal"``, the default)::
 
-    GPIO18 ──[1 kΩ]── base of an NPN transistor (2N2222 / BC547)
+    GPIO16 ──[1 kΩ]── base of an NPN transistor (2N2222 / BC547)
     5 V ──── piezo + ;  piezo - ──── collector ;  emitter ──── GND
 
-A small piezo disc may hang straight between GPIO18 and GND (quieter). An *active* buzzer (one
+A small piezo disc may hang straight between GPIO16 and GND (quieter). An *active* buzzer (one
 with its own oscillator, ``kind = "active"``) is wired the same way but only switches on and off,
 so every cue plays at its one pitch, rhythm intact.
 

@@ -55,10 +55,21 @@ class PinsConfig:
         12, "ejector servo signal (hardware-PWM capable pin)", min=0, max=_MAX_BCM
     )
     turret: int = option(13, "turret servo signal (hardware-PWM capable pin)", min=0, max=_MAX_BCM)
-    buzzer: int = option(18, "buzzer, through a transistor for loud piezos", min=0, max=_MAX_BCM)
+    buzzer: int = option(
+        16,
+        "buzzer, through a transistor (kept off GPIO 18-21, which speaker HATs use)",
+        min=0,
+        max=_MAX_BCM,
+    )
     card_sensor: int = option(
         NO_PIN,
         "optional IR break-beam receiver at the card exit (-1: not fitted)",
+        min=NO_PIN,
+        max=_MAX_BCM,
+    )
+    shutdown: int = option(
+        3,
+        "safe shutdown button, to GND: hold it 3 s (GPIO 3 also wakes a halted Pi; -1: none)",
         min=NO_PIN,
         max=_MAX_BCM,
     )

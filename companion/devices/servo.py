@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -143,8 +144,29 @@ def is_lgpio_factory(factory: Any) -> bool:
     return type(factory).__module__ == "gpiozero.pins.lgpio"
 
 
-def make_servo_output(pin: int, servo_range: ServoRange, factory: Any) -> ServoOutput:
-    """The precise servo output for ``factory``: lgpio pulses on lgpio, AngularServo elsewhere."""
-    if is_lgpio_factory(factory):
+def servo_driver(factory: Any, pin: int, pwm_root: Path | None = None) -> str:
+    """How a servo on ``pin`` gets its pulses with ``factory``: ``hardware-pwm`` (Pi 5 with the
+    pwm-2chan overlay), ``lgpio`` (``tx_servo``, software-timed) or ``gpiozero``."""
+    if not is_lgpio_factory(factory):
+        return "gpiozero"
+    from .pwm import PWM_ROOT, hardware_pwm_channel
+
+    return "hardware-pwm" if hardware_pwm_channel(pin, pwm_root or PWM_ROOT) else "lgpio"
+
+
+def make_servo_output(
+    pin: int, servo_range: ServoRange, factory: Any, pwm_root: Path | None = None
+) -> ServoOutput:
+    """The most precise servo output for ``factory``: RP1 hardware PWM when a Pi 5 has the
+    overlay, else lgpio pulses on lgpio, else gpiozero's AngularServo."""
+    driver = servo_driver(factory, pin, pwm_root)
+    if driver == "hardware-pwm":
+        from .pwm import PWM_ROOT, HardwarePwmServoOutput, hardware_pwm_channel
+
+        found = hardware_pwm_channel(pin, pwm_root or PWM_ROOT)
+        assert found is not None
+        logger.info("GPIO%d: servo pulses from hardware PWM (%s)", pin, found[0])
+        return HardwarePwmServoOutput(pin, servo_range, *found)
+    if driver == "lgpio":
         return LgpioServoOutput(pin, servo_range, factory._handle)
     return GpiozeroServoOutput(pin, servo_range, factory)

@@ -8,6 +8,8 @@ from typing import Any
 
 from companion.config import ConfigError, option, parse_section
 
+from .audio import AUDIO_OUTPUTS
+
 TURN_ANNOUNCEMENTS = ("off", "reverse_skip", "every_turn")
 
 
@@ -41,8 +43,14 @@ class SpeechConfig:
         min=1.0,
         max=120.0,
     )
+    audio_output: str = option(
+        "auto",
+        "which sound output speaks: auto (a USB card or speaker HAT, else the 3.5 mm jack, "
+        "else HDMI), usb, hat, jack, hdmi or none",
+        choices=AUDIO_OUTPUTS,
+    )
     audio_device: str = option(
-        "", "ALSA device for speech and sounds, as for `aplay -D` (empty: the default device)"
+        "", "ALSA device for `aplay -D`, overriding audio_output (empty: use audio_output)"
     )
     cues_enabled: bool = option(True, "also play the sound cues on the speaker")
     cue_volume: float = option(0.5, "loudness of the sound cues, 0.0 to 1.0", min=0.0, max=1.0)

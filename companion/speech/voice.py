@@ -16,6 +16,7 @@ from dataclasses import replace
 from companion.core.commands import Cue, Priority, Say
 from companion.i18n import LANGUAGES, Catalog
 
+from .audio import audio_device
 from .config import SpeechConfig
 from .engine import DEFAULT_ENGINE
 from .output import AplayPlayer, AudioOutput, Player
@@ -88,7 +89,8 @@ class Voice:
     """Speech and speaker cues for the daemon.
 
     ``language`` is ``"fr"`` or ``"en"``. ``player`` plays WAV bytes (default: ``aplay`` on
-    ``config.audio_device``); ``engine_factory`` names the speech engine (tests use fakes).
+    the device ``speech.audio_output`` picks); ``engine_factory`` names the speech engine
+    (tests use fakes).
     Call :meth:`close` when the daemon stops.
     """
 
@@ -105,7 +107,11 @@ class Voice:
         self.catalog = catalog
         self.language = language if language in LANGUAGES else LANGUAGES[0]
         self.cues = CueSounds(config.cue_volume)
-        speaker = player if player is not None else AplayPlayer(config.audio_device)
+        speaker = (
+            player
+            if player is not None
+            else AplayPlayer(audio_device(config.audio_device, config.audio_output))
+        )
         self.output = AudioOutput(speaker)
         self.worker = SpeechWorker(config, self.output.play_speech, engine_factory=engine_factory)
         self._errors_logged: set[str] = set()

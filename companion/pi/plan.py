@@ -1,0 +1,260 @@
+"""What ``install.sh`` installs on this board, decided in one place that tests can read.
+
+The shell script does the doing (apt, useradd, files, systemctl); every *decision* is here:
+which GPIO libraries the board needs and where each comes from, which Debian packages, the
+systemd drop-in for local choices, the pigpiod options, the avahi file. It runs with the system's
+``python3`` before the venv exists, so it only uses the standard library and the stdlib-only parts
+of the package (board model, audio cards).
+
+One source per GPIO library: a library comes from Debian (``python3-pigpio``, ``python3-lgpio``,
+seen by the venv through ``--system-site-packages``) when the archive has it, else from PyPI into
+the venv, never both.
+
+Run ``python3 -m companion.pi.plan env`` for shell variables, or ``dropin``, ``pigpiod-dropin``,
+``avahi`` for file contents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from companion.devices.backends import Board, model_file, read_board
+from companion.speech.audio import CARDS_FILE, choose_audio, read_cards
+
+# Packages every box needs: the venv, the voice (espeak-ng, aplay), the avahi name, and polkit
+# (the shutdown button's power-off).
+BASE_PACKAGES = (
+    "python3-venv",
+    "ca-certificates",
+    "espeak-ng",
+    "alsa-utils",
+    "avahi-daemon",
+    "polkitd",
+)
+# The service user may power the box off (the shutdown button), nothing else.
+POLKIT_RULE = """// Written by install.sh for uno-companion: its shutdown button powers the box off.
+polkit.addRule(function (action, subject) {
+    if ((action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions") &&
+        subject.user == "uno") {
+        return polkit.Result.YES;
+    }
+});
+"""
+# GPIO libraries by board family, the preferred one first (what backend "auto" tries first).
+LIBRARIES = {
+    "1": ("pigpio", "lgpio"),
+    "zero2w": ("pigpio", "lgpio"),
+    "3": ("pigpio", "lgpio"),
+    "4": ("pigpio", "lgpio"),
+    "5": ("lgpio",),
+}
+# Where each library comes from: its Debian package, its PyPI name, the module the venv imports.
+DEBIAN_MODULE = {"pigpio": "python3-pigpio", "lgpio": "python3-lgpio"}
+PYPI_NAME = {"pigpio": "pigpio", "lgpio": "lgpio"}
+PIGPIO_DAEMON_PACKAGE = "pigpio"
+# systemd 254 (Debian 13) spaces restarts out by itself; Bookworm's 252 does not know the keys.
+RESTART_STEPS_SINCE = 254
+# The RP1 PWM block of a Pi 5 (GPIO 12, 13, 18, 19 with dtoverlay=pwm-2chan): behind PCIe on
+# current kernels; both places are listed, a missing one is skipped ("-").
+RP1_PWM_DEVICES = (
+    "/sys/devices/platform/axi/1000120000.pcie/1f00098000.pwm",
+    "/sys/devices/platform/axi/1f00098000.pwm",
+)
+
+
+class NotAPi(ValueError):
+    """The board is not a Raspberry Pi the installer knows."""
+
+
+@dataclass(frozen=True)
+class InstallPlan:
+    """Everything ``install.sh`` needs to know about this board."""
+
+    board: Board
+    family: str
+    libraries: tuple[str, ...]
+    apt_packages: tuple[str, ...]
+    pip_packages: tuple[str, ...]
+    pigpiod: bool
+    pigpiod_args: str
+    audio: str
+    systemd_version: int
+
+    @property
+    def gpio_library(self) -> str:
+        """The library the service will use when everything is in place."""
+        return self.libraries[0]
+
+    def env(self) -> str:
+        """Shell assignments for ``eval`` in install.sh."""
+        values = {
+            "BOARD_MODEL": self.board.model or "",
+            "BOARD_FAMILY": self.family,
+            "GPIO_LIBRARY": self.gpio_library,
+            "GPIO_LIBRARIES": " ".join(self.libraries),
+            "APT_PACKAGES": " ".join(self.apt_packages),
+            "PIP_PACKAGES": " ".join(self.pip_packages),
+            "PIGPIOD": "yes" if self.pigpiod else "no",
+            "PIGPIOD_ARGS": self.pigpiod_args,
+            "AUDIO_FOUND": self.audio,
+        }
+        return "".join(f"{key}={shlex.quote(value)}\n" for key, value in values.items())
+
+    def service_dropin(self) -> str:
+        """The drop-in ``install.sh`` writes next to the repository's unit (never an edit of it)."""
+        lines = [
+            "# Written by install.sh for this board; re-running it rewrites this file.",
+            "# Put your own changes in another file of this folder, e.g. 50-local.conf.",
+            f"# Board: {self.board.model}; GPIO library: {self.gpio_library}.",
+        ]
+        if self.pigpiod:
+            lines += ["[Unit]", "Wants=pigpiod.service", "After=pigpiod.service"]
+        lines.append("[Service]")
+        if self.family == "5":
+            # Hardware PWM (pwm-2chan overlay) writes under /sys, which the unit makes read-only.
+            lines += [f"ReadWritePaths=-{path}" for path in RP1_PWM_DEVICES]
+        if self.systemd_version >= RESTART_STEPS_SINCE:
+            lines += ["RestartSteps=6", "RestartMaxDelaySec=60"]
+        return "\n".join(lines) + "\n"
+
+    def pigpiod_dropin(self) -> str:
+        """pigpiod kept on localhost; with an I2S HAT it must clock from PWM, not PCM."""
+        why = (
+            "-t 0: pigpiod's default PCM clock would stop the I2S speaker HAT"
+            if "-t 0" in self.pigpiod_args
+            else "-l: localhost only"
+        )
+        return (
+            "# Written by install.sh for uno-companion.\n"
+            f"# {why}.\n"
+            "[Service]\nExecStart=\n"
+            f"ExecStart=/usr/bin/pigpiod {self.pigpiod_args}\n"
+        )
+
+
+def make_plan(
+    board: Board,
+    available: Callable[[str], bool],
+    systemd_version: int,
+    audio_kind: str,
+) -> InstallPlan:
+    """The plan for ``board``; ``available(package)`` says whether apt can install a package,
+    ``audio_kind`` is the sound output the configuration picks now (usb, hat, jack, hdmi, none).
+    """
+    family = board.family
+    if family is None or family not in LIBRARIES:
+        raise NotAPi(
+            f"this machine ({board.model or 'no device-tree model'}) is not a Raspberry Pi. "
+            "On a laptop run 'uno-companion simulate' instead."
+        )
+    libraries = LIBRARIES[family]
+    apt = list(BASE_PACKAGES)
+    pip: list[str] = []
+    for library in libraries:
+        if available(DEBIAN_MODULE[library]):
+            apt.append(DEBIAN_MODULE[library])
+        else:
+            pip.append(PYPI_NAME[library])
+    pigpiod = "pigpio" in libraries and available(PIGPIO_DAEMON_PACKAGE)
+    if pigpiod:
+        apt.append(PIGPIO_DAEMON_PACKAGE)
+    return InstallPlan(
+        board=board,
+        family=family,
+        libraries=libraries,
+        apt_packages=tuple(apt),
+        pip_packages=tuple(pip),
+        pigpiod=pigpiod,
+        pigpiod_args="-l -t 0" if audio_kind == "hat" else "-l",
+        audio=audio_kind,
+        systemd_version=systemd_version,
+    )
+
+
+def avahi_service(port: int) -> str:
+    """The avahi file announcing the phone page on ``port`` (``UNO companion on <hostname>``)."""
+    return f"""<?xml version="1.0" standalone='no'?>
+<!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+<!-- Written by install.sh for uno-companion: the phone page on the LAN. -->
+<service-group>
+  <name replace-wildcards="yes">{escape("UNO companion on %h")}</name>
+  <service>
+    <type>_http._tcp</type>
+    <port>{int(port)}</port>
+    <txt-record>path=/</txt-record>
+  </service>
+</service-group>
+"""
+
+
+def configured(config_path: Path, section: str, key: str, default: str) -> str:
+    """One value of the configuration file (``default`` when absent or unreadable)."""
+    try:
+        data = tomllib.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return default
+    value = data.get(section, {}).get(key, default)
+    return str(value)
+
+
+def apt_has(package: str) -> bool:
+    """Whether apt has a candidate version of ``package`` (after ``apt-get update``)."""
+    done = subprocess.run(
+        ["apt-cache", "policy", package], capture_output=True, text=True, check=False
+    )
+    return "Candidate:" in done.stdout and "Candidate: (none)" not in done.stdout
+
+
+def systemd_version() -> int:
+    try:
+        out = subprocess.run(
+            ["systemctl", "--version"], capture_output=True, text=True, check=False
+        ).stdout
+        return int(out.split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m companion.pi.plan", description=__doc__)
+    parser.add_argument("what", choices=("env", "dropin", "pigpiod-dropin", "avahi", "polkit"))
+    parser.add_argument("--config", type=Path, default=Path("/etc/uno-companion/config.toml"))
+    parser.add_argument("--model-file", type=Path, default=None)
+    parser.add_argument("--cards-file", type=Path, default=CARDS_FILE)
+    args = parser.parse_args(argv)
+    if args.what == "polkit":
+        sys.stdout.write(POLKIT_RULE)
+        return 0
+    if args.what == "avahi":
+        port = configured(args.config, "web", "port", "8080")
+        sys.stdout.write(avahi_service(int(port) if port.isdigit() else 8080))
+        return 0
+    board = read_board(args.model_file or model_file())
+    output = configured(args.config, "speech", "audio_output", "auto")
+    try:
+        audio = choose_audio(output, read_cards(args.cards_file))
+    except ValueError:
+        audio = choose_audio("auto", read_cards(args.cards_file))
+    try:
+        plan = make_plan(
+            board, apt_has, systemd_version(), audio.card.kind if audio.card else "none"
+        )
+    except NotAPi as exc:
+        print(f"install.sh: {exc}", file=sys.stderr)
+        return 3
+    text = {"env": plan.env, "dropin": plan.service_dropin, "pigpiod-dropin": plan.pigpiod_dropin}
+    sys.stdout.write(text[args.what]())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

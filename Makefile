@@ -6,8 +6,10 @@ STAMP := $(VENV)/.installed
 # Debian packages the test suite drives for real: speech (espeak-ng, aplay), sound checks (sox),
 # the terminal test (tmux) and the browser tests (chromium).
 DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
+# The launcher's fit tests render the printed parts (openscad); pictures need a display (xvfb).
+DEBIAN_TEST_PACKAGES += openscad xvfb xauth
 
-.PHONY: simulate run test lint typecheck unit bench system-deps clean
+.PHONY: simulate run test lint typecheck unit bench system-deps clean hardware schematic
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +39,8 @@ system-deps:
 	fi
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion tests
-	$(BIN)/ruff format --check companion tests
+	$(BIN)/ruff check companion tests hardware
+	$(BIN)/ruff format --check companion tests hardware
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -50,6 +52,14 @@ test: system-deps $(STAMP) lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench $(ARGS)
+
+# Every printed part and the assembly to STL (build/hardware/stl/), pictures to hardware/pictures/.
+hardware: system-deps $(STAMP)
+	$(BIN)/python -m hardware.tools.build $(ARGS)
+
+# The wiring schematic, drawn from hardware/tools/schematic.py with the code's default pins.
+schematic: $(STAMP)
+	$(BIN)/python -m hardware.tools.schematic
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info

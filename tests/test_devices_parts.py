@@ -30,6 +30,7 @@ from companion.devices import (
     equivalent_angle,
     slew_path,
 )
+from companion.devices.config import SAFE_PULSE_US
 from tests.helpers import assert_states_and_times
 
 FRAME = 0.020
@@ -249,6 +250,12 @@ def test_turret_move_can_be_stopped_and_still_detaches(factory: MockFactory) -> 
 # -- ejector ----------------------------------------------------------------------------------
 
 
+def pulse_at(angle: float) -> float:
+    """The default (uncalibrated) pulse for a pusher angle, in µs."""
+    low, high = SAFE_PULSE_US
+    return low + (high - low) * angle / 180
+
+
 def pusher(**overrides: Any) -> EjectorConfig:
     values: dict[str, Any] = {
         "rest_angle": 0.0,
@@ -268,7 +275,7 @@ def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(factory: Mock
     pin = factory.pin(12)
     pin.clear_states()
     assert ejector.fire(2) == 2
-    rest, stroke, back = duty(700), duty(1500), duty(500)  # 18°, 90°, 0° on 500..2500 µs
+    rest, stroke, back = duty(pulse_at(18)), duty(pulse_at(90)), duty(pulse_at(0))
     assert_states_and_times(
         pin,
         [
@@ -293,7 +300,7 @@ def test_roller_runs_per_card_then_reverses_and_stops(factory: MockFactory) -> N
     pin = factory.pin(12)
     pin.clear_states()
     assert ejector.fire(3) == 3
-    forward, reverse = duty(2500), duty(500)
+    forward, reverse = duty(SAFE_PULSE_US[1]), duty(SAFE_PULSE_US[0])
     assert_states_and_times(pin, [(0.0, 0.0), (0.0, forward), (0.3, reverse), (0.1, 0.0)])
     ejector.close()
 

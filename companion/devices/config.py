@@ -32,6 +32,10 @@ BACKENDS = ("auto", "pigpio", "lgpio", "rpigpio", "mock")
 _MAX_BCM = 27
 # Pulses most hobby servos accept; lgpio refuses pulses outside 500..2500 µs.
 _PULSE_RANGE_US = (500, 2500)
+# Default pulses until calibrated: many small servos (SG90, MG90S) reach their end stops outside
+# about 550..2400 µs and stall there, drawing their stall current. 600..2400 µs keeps every common
+# servo off its stops; widen it only after reading the data sheet (hardware/calibration.md).
+SAFE_PULSE_US = (600, 2400)
 
 
 @dataclass(frozen=True)
@@ -74,8 +78,12 @@ class EjectorConfig:
         "servo turns a friction wheel for roller_run_s per card",
         choices=("pusher", "roller"),
     )
-    min_pulse_us: int = option(500, "servo pulse at 0° (pusher) or full reverse (roller)", min=400)
-    max_pulse_us: int = option(2500, "servo pulse at 180° (pusher) or full forward", max=2600)
+    min_pulse_us: int = option(
+        SAFE_PULSE_US[0], "servo pulse at 0° (pusher) or full reverse (roller)", min=400
+    )
+    max_pulse_us: int = option(
+        SAFE_PULSE_US[1], "servo pulse at 180° (pusher) or full forward", max=2600
+    )
     rest_angle: float = option(10.0, "pusher arm at rest, behind the bottom card", min=0, max=180)
     stroke_angle: float = option(120.0, "pusher arm fully out: one card leaves", min=0, max=180)
     pull_back_angle: float = option(
@@ -99,8 +107,8 @@ class TurretConfig:
 
     min_angle: float = option(0.0, "angle reached with min_pulse_us", min=-360, max=360)
     max_angle: float = option(180.0, "angle reached with max_pulse_us", min=-360, max=360)
-    min_pulse_us: int = option(500, "servo pulse at min_angle", min=400)
-    max_pulse_us: int = option(2500, "servo pulse at max_angle", max=2600)
+    min_pulse_us: int = option(SAFE_PULSE_US[0], "servo pulse at min_angle", min=400)
+    max_pulse_us: int = option(SAFE_PULSE_US[1], "servo pulse at max_angle", max=2600)
     slew_deg_s: float = option(
         120.0,
         "top turning speed, degrees per second (gentle on a loaded launcher)",

@@ -24,7 +24,7 @@ module launcher() {
     }
     color("#eeeeee") translate([0, 0, 2 * explode]) magazine();
     color("#c77dff") translate([2 * explode, 0, 2 * explode]) gate();
-    if (stand_ins) card_stack();
+    if (stand_ins) translate([0, 0, 2 * explode]) card_stack();
     color("#bbbbbb") translate([0, 0, 3 * explode]) follower();
 }
 
@@ -34,7 +34,7 @@ module box() {
     color("#f2c14e") translate([0, 0, -1 * explode]) turret_bracket();
     if (stand_ins) {
         translate([0, t_body_cy, t_body_bot_z - explode]) rotate(-90) servo_body(turret_servo);
-        translate([0, 0, -2 * explode]) pi_board();
+        translate([0, 0, -2 * explode]) pi_board();  // sits in the tray
         button_dome();
     }
     if (launcher_shown) rotate(home_heading + turret) translate([0, 0, explode]) launcher();

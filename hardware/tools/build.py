@@ -23,7 +23,7 @@ STYLE = "--colorscheme=Tomorrow"
 VIEWS: dict[str, tuple[str, list[str]]] = {
     "box": ("30,0,50,62,0,40,620", []),
     "box_roller": ("30,0,50,62,0,40,620", ['variant="roller"', "turret=-60"]),
-    "exploded": ("30,0,60,70,0,40,900", ["explode=45"]),
+    "exploded": ("30,0,95,70,0,40,1150", ["explode=45"]),
     "cutaway_pusher": ("0,0,70,70,0,-35,440", ["cut=true", "ejector_angle=65"]),
     "cutaway_roller": ("0,0,70,70,0,-35,440", ["cut=true", 'variant="roller"']),
     "mouth": ("-50,0,110,65,0,300,260", []),
@@ -39,9 +39,13 @@ def render_stls() -> None:
         shutil.copyfile(path, STL_OUT / f"{name}.stl")
     print(f"{len(parts)} parts to STL in {time.monotonic() - started:.1f} s -> {STL_OUT}")
     started = time.monotonic()
-    for variant in ("pusher", "roller"):
+
+    def assembly(variant: str) -> None:
         target = STL_OUT / f"assembly_{variant}.stl"
         run_openscad(ASSEMBLY, target, "-D", f'variant="{variant}"', "-D", "stand_ins=false")
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(assembly, ("pusher", "roller")))
     print(f"assembly (both variants) to STL in {time.monotonic() - started:.1f} s")
 
 

@@ -8,6 +8,7 @@ page. Without a terminal (output piped, a service), it just serves the page unti
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
@@ -17,10 +18,10 @@ import time
 import tty
 from typing import Any
 
+from companion.app.buttons import button_event
 from companion.core.commands import Command, Cue, Eject
 from companion.core.errors import ActionError
 from companion.core.table import Outcome
-from companion.daemon import button_event
 
 PIN_KEYS = {" ": "hit", "n": "next", "r": "reverse", "s": "skip"}
 ACTION_KEYS = {
@@ -75,7 +76,7 @@ def render(state: dict[str, Any], last: list[Command], url: str | None, message:
 
 
 class TerminalTable:
-    """Drive a simulated :class:`~companion.daemon.Daemon` from the keyboard."""
+    """Drive a simulated daemon (:class:`~companion.daemon.Daemon`) from the keyboard."""
 
     def __init__(self, daemon: Any) -> None:
         self.daemon = daemon
@@ -108,7 +109,7 @@ class TerminalTable:
                         break
                     self.key(key)
                 if ready or sub.get(timeout=0.0) is not None:
-                    time.sleep(0.02)  # let the hub finish the event the key started
+                    self.settle()
                     self.draw()
         finally:
             sub.close()
@@ -138,6 +139,11 @@ class TerminalTable:
         event = button_event(name)
         if event is not None:
             self.daemon.post(event).result(timeout=5)
+
+    def settle(self) -> None:
+        """Wait until the hub has handled what the key queued (it is queued before this)."""
+        with contextlib.suppress(Exception):
+            self.daemon.hub.call(lambda: None).result(timeout=1.0)
 
     def draw(self) -> None:
         with self._lock:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
+from companion.app.hub import Hub
+from companion.app.scorekeeper import ScoreKeeper
 from companion.core.errors import ActionError
 from companion.core.table import TableEngine
-from companion.hub import Hub
-from companion.scorekeeper import ScoreKeeper
 from companion.storage import Storage
+from tests.helpers import wait_for
 
 HANDS = {
     "Alice": {"points": 0},
@@ -128,6 +128,10 @@ def test_round_and_game_results_are_announced(setup):
     assert heard.keys[-1] == "results.standings"
 
 
+def chloe_out(hub: Hub) -> bool:
+    return {p["name"]: p for p in hub.state()["table"]["players"]}["Chloé"]["eliminated"]
+
+
 def test_defi_elimination_reaches_the_table(setup):
     """000 §X.I / 001 "Défi UNO": at the target a player is out, at the table too."""
     hub, *_ = setup
@@ -135,13 +139,7 @@ def test_defi_elimination_reaches_the_table(setup):
     hands = {"Alice": {"points": 0}, "Bruno": {"points": 10}, "Chloé": {"points": 55},
              "David": {"points": 3}}  # fmt: skip
     hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        players = {p["name"]: p for p in hub.state()["table"]["players"]}
-        if players["Chloé"]["eliminated"]:
-            break
-        time.sleep(0.02)
-    assert players["Chloé"]["eliminated"] is True
+    wait_for(lambda: chloe_out(hub), timeout=5, what="Chloé out at the table")
 
 
 def test_undoing_an_elimination_brings_the_player_back(setup):
@@ -152,10 +150,4 @@ def test_undoing_an_elimination_brings_the_player_back(setup):
     hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
     hub.dispatch("score.undo", {})
 
-    def chloe_out() -> bool:
-        return {p["name"]: p for p in hub.state()["table"]["players"]}["Chloé"]["eliminated"]
-
-    deadline = time.monotonic() + 5
-    while chloe_out() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert chloe_out() is False
+    wait_for(lambda: not chloe_out(hub), timeout=5, what="Chloé back at the table")

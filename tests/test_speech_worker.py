@@ -19,6 +19,7 @@ import pytest
 from companion.core.commands import Priority
 from companion.speech import SpeechConfig, SpeechWorker
 from companion.speech.engine import Synthesis
+from tests.helpers import wait_for
 
 
 class ScriptedEngine:
@@ -34,6 +35,9 @@ class ScriptedEngine:
             time.sleep(float(arg))
         elif word == "bad":
             raise ValueError("cannot say that")
+        elif word == "priority":  # how the scheduler treats this process
+            scheduler = "idle" if os.sched_getscheduler(0) == os.SCHED_IDLE else "other"
+            text = f"nice {os.getpriority(os.PRIO_PROCESS, 0)} {scheduler}"
         return Synthesis(text.encode(), "")
 
 
@@ -95,17 +99,20 @@ def make_worker() -> Iterator[Callable[..., tuple[SpeechWorker, Recorder]]]:
         worker.close()
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached"
-        time.sleep(0.01)
-
-
 def ready(worker: SpeechWorker) -> SpeechWorker:
     wait_for(lambda: worker.available is not None)
     assert worker.available is True
     return worker
+
+
+def test_synthesis_runs_only_when_a_core_is_idle(make_worker):
+    """The press path must not wait for espeak-ng: the engine process is SCHED_IDLE, nice 19."""
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    worker, spoken = make_worker()
+    worker.submit("priority")
+    assert worker.wait_idle(20)
+    assert spoken.lines == ["nice 19 idle"]
+    assert os.getpriority(os.PRIO_PROCESS, 0) == before  # the daemon keeps its own
 
 
 def test_lines_are_spoken_in_order_of_submission(make_worker):

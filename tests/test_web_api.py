@@ -1,6 +1,6 @@
 """The phone page's JSON API: every endpoint, good and bad input, access control.
 
-The hub here is the real :class:`companion.hub.Hub` around a real table engine, with small
+The hub here is the real :class:`companion.app.hub.Hub` around a real table engine, with small
 score/device/settings sections registered the way the composition root registers its own.
 Bad input must give a 4xx with a message, never a 5xx, and change nothing.
 """
@@ -16,10 +16,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.app.hub import Hub
 from companion.config import Config, ConfigError
 from companion.core.errors import ActionError
 from companion.core.table import TableEngine
-from companion.hub import Hub
 from companion.i18n import Catalog
 from companion.web import WebConfig, create_app, parse_web_config
 from companion.web.validate import SchemaProblem, check
@@ -185,9 +185,10 @@ def test_every_text_the_page_uses_is_in_the_catalog(client: FlaskClient) -> None
     from pathlib import Path
 
     static = Path(__file__).parents[1] / "companion" / "web" / "static"
-    script = (static / "app.js").read_text(encoding="utf-8")
-    html = (static / "index.html").read_text(encoding="utf-8")
+    script = "".join(p.read_text(encoding="utf-8") for p in sorted(static.rglob("*.js")))
+    html = (static / "index.html").read_text(encoding="utf-8") + script
     used = set(re.findall(r'\bt\("([a-z_0-9]+)"[,)]', script))
+    used |= set(re.findall(r'\btab: "([a-z_0-9]+)"', script))
     used |= set(re.findall(r'data-i18n(?:-label|-placeholder)?="([a-z_0-9]+)"', html))
     fr = client.get("/api/i18n/fr").get_json()
     assert used and not used - set(fr), sorted(used - set(fr))
@@ -245,8 +246,9 @@ def test_page_manifest_and_static_files(client: FlaskClient) -> None:
     assert manifest["display"] == "standalone"
     for icon in manifest["icons"]:
         assert fetch(icon["src"])[0] == 200
-    for name in ("app.js", "app.css", "icon.svg"):
+    for name in ("js/main.js", "app.css", "icon.svg"):
         assert fetch(f"/static/{name}")[0] == 200
+    assert "javascript" in fetch("/static/js/main.js")[2]["Content-Type"]  # a module script
     assert b"http" not in fetch("/static/app.css")[1]  # nothing from a CDN
 
 
@@ -264,7 +266,8 @@ def test_an_action_changes_the_table_and_the_revision(client: FlaskClient, hub: 
     response = post_action(client, "table.play", {"card": "number", "value": 5, "colour": "red"})
     assert response.status_code == 200, response.get_json()
     state = response.get_json()
-    assert (state["revision"] == before + 1 and state["table"]["active"] != "Alice") or True
+    assert state["revision"] == before + 1
+    assert state["table"]["active"] == "Chloé"  # Bruno (left of the dealer) played: Chloé next
     assert state["table"]["last_card"]["card"] == "number"
 
 

@@ -34,9 +34,6 @@ class EjectionProfile:
         index = min(press_number, len(self.fire_chance)) - 1
         return self.fire_chance[max(index, 0)]
 
-    def mean_cards(self) -> float:
-        return sum((lo + hi) / 2 for lo, hi in self.cards)
-
 
 AUTHENTIC = EjectionProfile(
     name="authentic",

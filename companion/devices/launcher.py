@@ -29,6 +29,7 @@ from companion.core.events import CardsSeen, Jam, Press
 from .backends import backend_name
 from .buttons import HitButton, TableButton
 from .buzzer import Buzzer
+from .clock import SYSTEM_CLOCK, Clock
 from .config import NO_PIN, HardwareConfig
 from .ejector import Ejector
 from .sensor import CardSensor, Outcome
@@ -83,6 +84,7 @@ class LauncherHardware:
 
     ``seats`` is the number of players (for uncalibrated seat angles). At start the ejector
     parks and the turret goes home (on the motion lane; :meth:`wait_idle` waits for it).
+    ``clock`` stamps the inputs; ``motion_clock`` paces strokes, turret frames and notes.
     Callbacks given to :meth:`on_input` run in the thread that saw the input (a GPIO backend
     thread, the motion lane, or on the mock the caller of ``pin.drive_low()``): keep them quick,
     e.g. put the notice in the daemon's queue.
@@ -95,6 +97,7 @@ class LauncherHardware:
         *,
         seats: int = 4,
         clock: Callable[[], float] = time.monotonic,
+        motion_clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.config = config
         self.backend = backend_name(factory)
@@ -111,7 +114,7 @@ class LauncherHardware:
         self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
         self._parts: list[Any] = []
         try:
-            self._build(config, factory, seats, clock)
+            self._build(config, factory, seats, clock, motion_clock)
         except BaseException:
             self._close_parts()
             raise
@@ -120,7 +123,12 @@ class LauncherHardware:
         self._enqueue(("home", None))
 
     def _build(
-        self, config: HardwareConfig, factory: Any, seats: int, clock: Callable[[], float]
+        self,
+        config: HardwareConfig,
+        factory: Any,
+        seats: int,
+        clock: Callable[[], float],
+        motion_clock: Clock,
     ) -> None:
         pins = config.pins
         self.buttons: dict[ButtonName, TableButton] = {}
@@ -140,9 +148,15 @@ class LauncherHardware:
                     name, pin, factory=factory, debounce_s=config.debounce_s, clock=clock
                 )
                 self.buttons[name] = self._add(button)
-        self.buzzer = self._add(Buzzer(pins.buzzer, factory=factory, kind=config.buzzer.kind))
-        self.ejector = self._add(Ejector(pins.ejector, config.ejector, factory=factory))
-        self.turret = self._add(Turret(pins.turret, config.turret, factory=factory, seats=seats))
+        self.buzzer = self._add(
+            Buzzer(pins.buzzer, factory=factory, kind=config.buzzer.kind, clock=motion_clock)
+        )
+        self.ejector = self._add(
+            Ejector(pins.ejector, config.ejector, factory=factory, clock=motion_clock)
+        )
+        self.turret = self._add(
+            Turret(pins.turret, config.turret, factory=factory, seats=seats, clock=motion_clock)
+        )
         self.card_sensor: CardSensor | None = None
         if pins.card_sensor != NO_PIN:
             self.card_sensor = self._add(
@@ -204,10 +218,6 @@ class LauncherHardware:
                 self._enqueue(("turn", command))
         if sound and not self._closed:
             self.buzzer.play(sound)
-
-    def beep(self, steps: Iterable[Step]) -> None:
-        """Play raw steps now (calibration, tests)."""
-        self.buzzer.play(tuple(steps))
 
     def _enqueue(self, job: tuple[str, Any]) -> None:
         with self._state_lock:
@@ -276,14 +286,9 @@ class LauncherHardware:
         with self._state_lock:
             self._jam = None
 
-    def idle(self, *, sound: bool = True) -> bool:
-        """True when no movement is queued or running (and, with ``sound``, nothing plays)."""
-        with self._state_lock:
-            moving = self._outstanding > 0
-        return not moving and not (sound and self.buzzer.busy)
-
     def wait_idle(self, timeout: float | None = None, *, sound: bool = True) -> bool:
-        """Block until :meth:`idle`; False if ``timeout`` seconds passed first."""
+        """Block until no movement is queued or running (and, with ``sound``, nothing plays);
+        False if ``timeout`` seconds passed first."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._state_lock:
             if not self._state_lock.wait_for(lambda: self._outstanding == 0, timeout=timeout):

@@ -17,8 +17,10 @@ import logging
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol
 
+from .priority import lower_priority
 from .sounds import wav_duration
 
 log = logging.getLogger(__name__)
@@ -53,18 +55,26 @@ class AplayPlayer:
         # The timeout guards against a device that never drains (a hung USB card).
         limit = wav_duration(wav) + 5.0
         try:
-            done = subprocess.run(
-                self.argv(), input=wav, capture_output=True, timeout=limit, check=False
+            process = subprocess.Popen(
+                self.argv(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
             )
         except FileNotFoundError as exc:
             raise PlayerError(f"{self.command} not found (install alsa-utils)") from exc
-        except subprocess.TimeoutExpired as exc:
-            raise PlayerError(f"{self.command} did not finish within {limit:.1f} s") from exc
         except OSError as exc:
             raise PlayerError(f"{self.command} could not start: {exc}") from exc
-        if done.returncode != 0:
-            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            reason = lines[-1] if lines else f"exit status {done.returncode}"
+        lower_priority(process.pid)  # a sound may wait a moment; a press may not
+        try:
+            _, stderr = process.communicate(wav, timeout=limit)
+        except subprocess.TimeoutExpired as exc:
+            process.kill()
+            process.communicate()
+            raise PlayerError(f"{self.command} did not finish within {limit:.1f} s") from exc
+        if process.returncode != 0:
+            lines = stderr.decode("utf-8", "replace").strip().splitlines()
+            reason = lines[-1] if lines else f"exit status {process.returncode}"
             raise PlayerError(f"{' '.join(self.argv())}: {reason}")
 
 
@@ -82,12 +92,19 @@ class AudioOutput:
 
     ``player`` None means no speaker: every sound is dropped at once. ``cue_max_age`` is how long
     (seconds) a cue may wait behind a spoken line before it is dropped. Call :meth:`close` at the
-    end. The thread starts with the first sound.
+    end. The thread starts with the first sound. ``clock`` dates the cues (tests pass their own).
     """
 
-    def __init__(self, player: Player | None, *, cue_max_age: float = 1.0) -> None:
+    def __init__(
+        self,
+        player: Player | None,
+        *,
+        cue_max_age: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.player = player
         self.cue_max_age = cue_max_age
+        self._clock = clock
         self._cond = threading.Condition()
         self._cues: collections.deque[tuple[float, bytes]] = collections.deque(maxlen=4)
         self._speech: collections.deque[_Speech] = collections.deque()
@@ -103,6 +120,12 @@ class AudioOutput:
         """False when there is no player or the last sound failed to play."""
         return self.player is not None and not self._failing
 
+    @property
+    def queued(self) -> int:
+        """Sounds waiting for the player (not counting the one playing)."""
+        with self._cond:
+            return len(self._cues) + len(self._speech)
+
     def play_cue(self, wav: bytes) -> None:
         """Queue a cue ahead of any speech; returns at once."""
         if self.player is None:
@@ -110,7 +133,7 @@ class AudioOutput:
         with self._cond:
             if self._closed:
                 return
-            self._cues.append((time.monotonic(), wav))
+            self._cues.append((self._clock(), wav))
             self._start()
             self._cond.notify()
 
@@ -150,7 +173,7 @@ class AudioOutput:
             while True:
                 if self._closed:
                     return None
-                now = time.monotonic()
+                now = self._clock()
                 while self._cues:
                     queued, wav = self._cues.popleft()
                     if now - queued <= self.cue_max_age:

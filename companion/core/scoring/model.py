@@ -46,9 +46,6 @@ class HandEntry:
         """True if the player surely holds no card (went out)."""
         return self.cards is not None and not self.cards
 
-    def card_count(self) -> int | None:
-        return None if self.cards is None else sum(n for _, n in self.cards)
-
     def score(self, ruleset: Ruleset) -> int:
         """Points in this hand (assumes :func:`check_round` accepted it)."""
         if self.cards is None:

@@ -2,7 +2,7 @@
 // Render pictures with: openscad -o box.png --camera=... assembly.scad (see tools/build.py).
 include <parts/lib/parts.scad>
 
-variant = "pusher";     // [pusher, roller]
+variant = "pusher";     // [pusher, roller, retrofit]
 turret = 0;             // turret turned from home, degrees
 ejector_angle = rest_angle;
 explode = 0;            // 0: assembled; 40: parts pulled apart along Z
@@ -13,6 +13,15 @@ deck_shown = true;
 
 module launcher() {
     color("#f2c14e") translate([0, 0, 0 * explode]) turntable();
+    if (variant == "retrofit") {
+        color("#4e8ff2") translate([0, 0, explode]) retrofit_plate();
+        // the real launcher, roughly (not printed)
+        if (stand_ins) color("#d22", 0.5) translate([0, 0, launcher_z0 + retrofit_t + 2 * explode])
+            cylinder(d = launcher_d - 1, h = 120);
+    } else printed_launcher();
+}
+
+module printed_launcher() {
     color("#4e8ff2") translate([0, 0, 1 * explode]) chassis(variant);
     if (variant == "pusher") {
         color("#7cc47c") translate([0, 0, 1 * explode]) sled(ejector_angle);

@@ -40,6 +40,7 @@ def test_every_part_is_one_closed_solid_lying_on_a_220_mm_bed(
     assert set(meshes) >= {
         "base_tray", "deck", "turret_bracket", "turntable", "chassis_pusher", "chassis_roller",
         "magazine", "gate", "follower", "pusher_sled", "pusher_arm", "roller_wheel",
+        "retrofit_plate",
     }  # fmt: skip
     for name, mesh in meshes.items():
         assert mesh.open_edges() == 0, f"{name}: edges not shared by exactly two triangles"
@@ -52,7 +53,7 @@ def test_every_part_is_one_closed_solid_lying_on_a_220_mm_bed(
 
 
 def test_the_assembly_evaluates_cleanly_in_both_variants(tmp_path: Path) -> None:
-    for variant in ("pusher", "roller"):
+    for variant in ("pusher", "roller", "retrofit"):
         target = tmp_path / f"{variant}.echo"
         scad.run_openscad(scad.ASSEMBLY, target, "-D", f'variant="{variant}"')
         assert target.exists()
@@ -166,6 +167,8 @@ def test_mating_screw_holes_line_up(meshes: dict[str, scad.Mesh], fit: dict[str,
         assert free_along(deck, (x, y, 0), Z) and free_along(bracket, (x, y, 0), Z)
         assert bracket.solid_at((x + 4.5, y, 0), Z, 3)
     turntable, magazine = meshes["turntable"], meshes["magazine"]
+    for x, y in fit["ch_screw"]:
+        assert free_along(meshes["retrofit_plate"], (x, y, 0), Z)
     for name in ("chassis_pusher", "chassis_roller"):
         chassis = meshes[name]
         for x, y in fit["ch_screw"]:

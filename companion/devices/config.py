@@ -70,13 +70,15 @@ class PinsConfig:
 
 @dataclass(frozen=True)
 class EjectorConfig:
-    """How cards are pushed out: a pusher arm (positional servo) or a roller (continuous)."""
+    """How cards are pushed out: a pusher arm (positional servo), a roller (continuous servo) or
+    the motor of a retrofitted Mattel launcher (through a transistor or relay)."""
 
     mode: str = option(
         "pusher",
         "'pusher': a positional servo strokes once per card; 'roller': a continuous-rotation "
-        "servo turns a friction wheel for roller_run_s per card",
-        choices=("pusher", "roller"),
+        "servo turns a friction wheel for roller_run_s per card; 'motor': the ejector pin "
+        "switches a launcher's own DC motor on for roller_run_s per card (retrofit)",
+        choices=("pusher", "roller", "motor"),
     )
     min_pulse_us: int = option(
         SAFE_PULSE_US[0], "servo pulse at 0° (pusher) or full reverse (roller)", min=400
@@ -97,8 +99,13 @@ class EjectorConfig:
     pull_back_s: float = option(
         0.10, "pull-back after the last card (pusher and roller; 0: none)", min=0.0, max=1.0
     )
-    roller_speed: float = option(1.0, "roller: speed while firing, 0..1", min=0.05, max=1.0)
-    roller_run_s: float = option(0.12, "roller: run time per card", min=0.01, max=2.0)
+    roller_speed: float = option(
+        1.0,
+        "roller: speed while firing; motor: PWM duty (1.0 with a relay), 0..1",
+        min=0.05,
+        max=1.0,
+    )
+    roller_run_s: float = option(0.12, "roller and motor: run time per card", min=0.01, max=2.0)
 
 
 @dataclass(frozen=True)

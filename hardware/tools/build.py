@@ -23,6 +23,7 @@ STYLE = "--colorscheme=Tomorrow"
 VIEWS: dict[str, tuple[str, list[str]]] = {
     "box": ("30,0,50,62,0,40,620", []),
     "box_roller": ("30,0,50,62,0,40,620", ['variant="roller"', "turret=-60"]),
+    "retrofit": ("30,0,50,62,0,40,620", ['variant="retrofit"']),
     "exploded": ("30,0,95,70,0,40,1150", ["explode=45"]),
     "cutaway_pusher": ("0,0,70,70,0,-35,440", ["cut=true", "ejector_angle=65"]),
     "cutaway_roller": ("0,0,70,70,0,-35,440", ["cut=true", 'variant="roller"']),

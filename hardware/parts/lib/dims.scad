@@ -183,3 +183,8 @@ gate_screw_y = mag_y + 4;                  // gate screws in the front wall's ea
 gate_screw_z = floor_t + 15;               // above the magazine floor's underside
 gate_h = gate_screw_z + 10 - floor_t - throat_h;
 arch_gap = 2;                              // straight part of the throat and beam openings
+
+/* [Retrofit of a Mattel launcher] */
+launcher_d = 100;           // the real launcher's base, measured, + 1 mm
+retrofit_t = 4;
+retrofit_rim_h = 8;

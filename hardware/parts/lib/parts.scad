@@ -277,3 +277,25 @@ module button_dome() {
     color("#e33") translate([button_x, 0, 0]) scale([1, 1, 0.45]) sphere(d = button_dome_d);
     color("#555") translate([button_x, 0, -button_depth]) cylinder(d = 24, h = button_depth);
 }
+
+// ---------------------------------------------------------------- retrofit plate
+// Carries a real UNO launcher on the turntable instead of the printed magazine and chassis.
+module retrofit_plate() {
+    translate([0, 0, launcher_z0]) difference() {
+        union() {
+            cylinder(d = turntable_d, h = retrofit_t, $fn = 96);
+            difference() {
+                cylinder(d = launcher_d + 2 * wall, h = retrofit_t + retrofit_rim_h, $fn = 96);
+                translate([0, 0, retrofit_t]) cylinder(d = launcher_d, h = retrofit_rim_h + 1, $fn = 96);
+            }
+        }
+        for (p = ch_screw) translate([p[0], p[1], -1]) {
+            cylinder(d = m3_hole, h = retrofit_t + 2);
+            translate([0, 0, retrofit_t - 2]) cylinder(d = m3_head_d + 0.4, h = 10);
+        }
+        translate([-cable_r, 0, -1]) cylinder(d = cable_hole_d, h = retrofit_t + 2);
+        translate([0, 0, -1]) cylinder(d = 6, h = retrofit_t + 2);   // reach the turntable's screw
+        // slots for a hook-and-loop strap over the launcher, left and right
+        for (s = [-1, 1]) translate([-11, s * (launcher_d / 2 - 6) - 2, -1]) cube([22, 4, retrofit_t + 2]);
+    }
+}

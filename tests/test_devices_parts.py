@@ -71,12 +71,17 @@ def test_debouncer_starting_low_needs_a_release_first() -> None:
         Debouncer(0.0, released_since=None)
 
 
-def test_bounce_within_the_window_gives_one_press(mock_factory: MockFactory) -> None:
-    clock = ManualClock()
-    button = TableButton("hit", 17, factory=mock_factory, debounce_s=0.03, clock=clock)
+def hit_button(factory: MockFactory, clock: ManualClock) -> tuple[TableButton, list[float], Any]:
+    """A HIT button (30 ms debounce) on GPIO17, the press times it reports, and its pin."""
+    button = TableButton("hit", 17, factory=factory, debounce_s=0.03, clock=clock)
     presses: list[float] = []
     button.when_pressed = presses.append
-    pin = mock_factory.pin(17)
+    return button, presses, factory.pin(17)
+
+
+def test_bounce_within_the_window_gives_one_press(mock_factory: MockFactory) -> None:
+    clock = ManualClock()
+    button, presses, pin = hit_button(mock_factory, clock)
     for offset in (0.0, 0.002, 0.004, 0.007):  # a press with three bounces, 7 ms in all
         clock.now = 100.0 + offset
         pin.drive_low()
@@ -112,10 +117,7 @@ def test_bounce_in_real_time_gives_one_press(mock_factory: MockFactory) -> None:
 
 def test_stuck_low_button_fires_once_until_released(mock_factory: MockFactory) -> None:
     clock = ManualClock()
-    button = TableButton("hit", 17, factory=mock_factory, debounce_s=0.03, clock=clock)
-    presses: list[float] = []
-    button.when_pressed = presses.append
-    pin = mock_factory.pin(17)
+    _, presses, pin = hit_button(mock_factory, clock)
     pin.drive_low()
     for step in range(1, 200):  # stuck for 20 s, with 1 ms glitches high every 100 ms
         clock.now = 100.0 + step * 0.1

@@ -128,6 +128,14 @@ def test_round_and_game_results_are_announced(setup):
     assert heard.keys[-1] == "results.standings"
 
 
+def chloe_reaches_the_target(hub: Hub) -> None:
+    """A Jeu défi game to 50 whose first round puts Chloé at 55."""
+    hub.dispatch("score.new_game", {"ruleset": "extreme", "mode": "defi", "target": 50})
+    hands = {"Alice": {"points": 0}, "Bruno": {"points": 10}, "Chloé": {"points": 55},
+             "David": {"points": 3}}  # fmt: skip
+    hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
+
+
 def chloe_out(hub: Hub) -> bool:
     return {p["name"]: p for p in hub.state()["table"]["players"]}["Chloé"]["eliminated"]
 
@@ -135,19 +143,13 @@ def chloe_out(hub: Hub) -> bool:
 def test_defi_elimination_reaches_the_table(setup):
     """000 §X.I / 001 "Défi UNO": at the target a player is out, at the table too."""
     hub, *_ = setup
-    hub.dispatch("score.new_game", {"ruleset": "extreme", "mode": "defi", "target": 50})
-    hands = {"Alice": {"points": 0}, "Bruno": {"points": 10}, "Chloé": {"points": 55},
-             "David": {"points": 3}}  # fmt: skip
-    hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
+    chloe_reaches_the_target(hub)
     wait_for(lambda: chloe_out(hub), timeout=5, what="Chloé out at the table")
 
 
 def test_undoing_an_elimination_brings_the_player_back(setup):
     hub, *_ = setup
-    hub.dispatch("score.new_game", {"ruleset": "extreme", "mode": "defi", "target": 50})
-    hands = {"Alice": {"points": 0}, "Bruno": {"points": 10}, "Chloé": {"points": 55},
-             "David": {"points": 3}}  # fmt: skip
-    hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
+    chloe_reaches_the_target(hub)
     hub.dispatch("score.undo", {})
 
     wait_for(lambda: not chloe_out(hub), timeout=5, what="Chloé back at the table")

@@ -50,6 +50,9 @@ GENTLE = EjectionProfile(
 )
 
 
+BUILTIN_PROFILES = ("authentic", "gentle", "fixed")  # a custom profile takes any other name
+
+
 def fixed_profile(cards: int) -> EjectionProfile:
     """Fires on every press, always ``cards`` cards: for teaching the rules."""
     return EjectionProfile(name="fixed", fire_chance=(1.0,), cards=((cards, cards),))

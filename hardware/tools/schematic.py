@@ -23,15 +23,23 @@ HEADER_PIN = {
     13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16,
     24: 18, 25: 22, 26: 37, 27: 13,
 }  # fmt: skip
-BUTTONS = {"hit": "HIT", "next": "NEXT", "reverse": "REVERSE", "skip": "SKIP"}
+BUTTONS = {
+    "hit": "HIT",
+    "next": "NEXT",
+    "reverse": "REVERSE",
+    "skip": "SKIP",
+    "shutdown": "SHUTDOWN",
+}
 SERVOS = {"ejector": "EJECTOR servo", "turret": "TURRET servo"}
 
 
 def rows(pins: PinsConfig) -> list[tuple[str, int]]:
-    """(config key, BCM pin or NO_PIN for an optional part) in the order the rows are drawn."""
-    order = [*BUTTONS, "buzzer", *SERVOS, "card_sensor"]
+    """(config key, BCM pin or NO_PIN for an optional part) for every pin of the config: the
+    parts this drawing knows first, in a readable order, then any other pin it does not."""
     values = {f.name: getattr(pins, f.name) for f in fields(PinsConfig)}
-    return [(key, values[key]) for key in order]
+    order = [*BUTTONS, "buzzer", *SERVOS, "card_sensor"]
+    known = [key for key in order if key in values]
+    return [(key, values[key]) for key in known + [k for k in values if k not in order]]
 
 
 def pin_label(key: str, bcm: int) -> tuple[str, str]:
@@ -149,8 +157,10 @@ def draw(pins: PinsConfig | None = None) -> str:
             servo_row(d, start, SERVOS[key])
         elif key == "buzzer":
             buzzer_row(d, start)
-        else:
+        elif key == "card_sensor":
             sensor_row(d, start)
+        else:  # a pin this drawing has no symbol for yet: named, see pinmap.md
+            d.add(elm.Line().at(start).right(3).label(f"{key} (see pinmap.md)", loc="top"))
     edge = pi.pin_hit[0]
     low = min(getattr(pi, f"pin_{key}")[1] for key, _ in drawn)
     supply(d, (edge + 14, low - 1))

@@ -52,7 +52,27 @@ def test_every_part_is_one_closed_solid_lying_on_a_220_mm_bed(
         assert height <= 200, name
 
 
-def test_the_assembly_evaluates_cleanly_in_both_variants(tmp_path: Path) -> None:
+def test_no_part_needs_supports(meshes: dict[str, scad.Mesh]) -> None:
+    """Every face that looks down at more than 45° from vertical is a bridge: material on both
+    sides of the air under it, at most 40 mm apart (a cantilever would need supports)."""
+    for name, mesh in meshes.items():
+        bed = mesh.bounds()[0][Z]
+        for triangle, normal, area in mesh.facets():
+            centre = [sum(p[i] for p in triangle) / 3 for i in range(3)]
+            if normal[Z] >= -0.72 or area < 1.0 or centre[Z] < bed + 0.05:
+                continue
+            centre[Z] -= 0.05
+            spans = []
+            for axis in (X, Y):
+                air = mesh.material(centre, axis)
+                before = [hi for lo, hi in air if hi <= centre[axis]]
+                after = [lo for lo, hi in air if lo >= centre[axis]]
+                if before and after:
+                    spans.append(min(after) - max(before))
+            assert spans and min(spans) <= 40, f"{name}: unsupported overhang at {centre}"
+
+
+def test_the_assembly_evaluates_cleanly_in_every_variant(tmp_path: Path) -> None:
     for variant in ("pusher", "roller", "retrofit"):
         target = tmp_path / f"{variant}.echo"
         scad.run_openscad(scad.ASSEMBLY, target, "-D", f'variant="{variant}"')

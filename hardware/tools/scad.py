@@ -211,6 +211,17 @@ class Mesh:
     def solid_at(self, origin: Sequence[float], axis: int, position: float) -> bool:
         return any(lo <= position <= hi for lo, hi in self.material(origin, axis))
 
+    def facets(self) -> Iterable[tuple[tuple[Vec, Vec, Vec], Vec, float]]:
+        """Each triangle with its unit normal (from the winding) and its area."""
+        for triangle in self.triangles:
+            a, b, c = triangle
+            u = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+            v = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
+            n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+            length = math.sqrt(n[0] ** 2 + n[1] ** 2 + n[2] ** 2)
+            if length > 0:
+                yield triangle, (n[0] / length, n[1] / length, n[2] / length), length / 2
+
     def max_radius(self) -> float:
         """Farthest vertex from the Z axis (the turret's axis in the assembly frame)."""
         return max(math.hypot(p[0], p[1]) for t in self.triangles for p in t)

@@ -35,7 +35,7 @@ module base_tray() {
         translate([buzzer_xy[0] - 3, buzzer_xy[1] - buzzer_d, tray_h - 10]) cube([6, buzzer_d, 11]);
         // vents beside the Pi, both sides and the back
         for (s = [-1, 1], i = [0 : 5])
-            translate([pi_x0 + 6 + i * 9, s * base_w / 2 - 5, 12]) cube([3.5, 10, 22]);
+            translate([pi_x0 + 12 + i * 9, s * base_w / 2 - 5, 12]) cube([3.5, 10, 22]);
         for (i = [0 : 3]) translate([base_x1 - 5, -30 + i * 9, 12]) cube([10, 3.5, 22]);
         // cable window at the back: Pi and servo supply leads; the deck closes it
         translate([base_x0 - 1, -25, tray_h - 16]) cube([wall + 2, 50, 17]);
@@ -291,7 +291,7 @@ module retrofit_plate() {
         }
         for (p = ch_screw) translate([p[0], p[1], -1]) {
             cylinder(d = m3_hole, h = retrofit_t + 2);
-            translate([0, 0, retrofit_t - 2]) cylinder(d = m3_head_d + 0.4, h = 10);
+            translate([0, 0, retrofit_t - 2]) cylinder(d = m3_head_d + 0.4, h = retrofit_rim_h + 5);
         }
         translate([-cable_r, 0, -1]) cylinder(d = cable_hole_d, h = retrofit_t + 2);
         translate([0, 0, -1]) cylinder(d = 6, h = retrofit_t + 2);   // reach the turntable's screw

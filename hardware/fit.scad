@@ -4,12 +4,13 @@ include <parts/lib/parts.scad>
 function fit(name, value) = echo(str("FIT ", name, "=", value)) 0;
 _ = [
     fit("card", [card_w, card_l, card_t]), fit("cards_min", cards_min), fit("bed", bed),
-    fit("pocket", [px0, px1, pocket_w]), fit("floor_top", launcher_z0 + floor_top),
+    fit("pocket", [px0, px1, pocket_w]), fit("ch_x", [ch_x0, ch_x1]), fit("floor_top", launcher_z0 + floor_top),
     fit("wall_top", launcher_z0 + floor_z0 + mag_h), fit("follower_h", follower_h),
     fit("gate_x", gate_x), fit("gate_t", gate_t), fit("throat_h", throat_h),
     fit("gate_notch", [gate_notch_w, gate_notch_h]), fit("tooth_h", tooth_h), fit("fin_y", fin_y),
     fit("tray_x1", tray_x1), fit("beam", [beam_x, 0]), fit("arch_top", launcher_z0 + floor_z0 + arch_top),
     fit("angles", [rest_angle, stroke_angle, pull_back_angle]), fit("arm_l", arm_l),
+    fit("swing_scale", swing_scale), fit("slot_end_x", tooth_reach_x + 1.5),
     fit("tooth_mid_x", tooth_mid_x), fit("sled", [sled_behind, sled_ahead]),
     fit("shaft", [shaft_x, shaft_z + launcher_z0]), fit("pin_z", [pin_z_low + launcher_z0, pin_z_high + launcher_z0]),
     fit("tongue_slot", [pin_z_low - pin_d / 2 - 0.5 + launcher_z0, pin_z_high + pin_d / 2 + 0.5 + launcher_z0]),

@@ -54,7 +54,7 @@ def test_every_part_is_one_closed_solid_lying_on_a_220_mm_bed(
 
 def test_no_part_needs_supports(meshes: dict[str, scad.Mesh]) -> None:
     """Every face that looks down at more than 45° from vertical is a bridge: material on both
-    sides of the air under it, at most 40 mm apart (a cantilever would need supports)."""
+    sides of the air under it, at most 45 mm apart (a cantilever would need supports)."""
     for name, mesh in meshes.items():
         bed = mesh.bounds()[0][Z]
         for triangle, normal, area in mesh.facets():
@@ -69,7 +69,7 @@ def test_no_part_needs_supports(meshes: dict[str, scad.Mesh]) -> None:
                 after = [lo for lo, hi in air if lo >= centre[axis]]
                 if before and after:
                     spans.append(min(after) - max(before))
-            assert spans and min(spans) <= 40, f"{name}: unsupported overhang at {centre}"
+            assert spans and min(spans) <= 45, f"{name}: unsupported overhang at {centre}"
 
 
 def test_the_assembly_evaluates_cleanly_in_every_variant(tmp_path: Path) -> None:
@@ -144,27 +144,33 @@ def test_one_pusher_stroke_at_the_software_defaults_sends_out_exactly_one_card(
 ) -> None:
     defaults = EjectorConfig()
     assert fit["angles"] == [defaults.rest_angle, defaults.stroke_angle, defaults.pull_back_angle]
-    _card_w, card_l, _card_t = fit["card"]
-    px0, _px1, _ = fit["pocket"]
+    # The safe default pulses make a servo that turns 180° over 500..2500 µs swing only 0.9 of
+    # the configured angle; a calibrated one swings all of it. Both strokes must work.
+    low, high = defaults.min_pulse_us, defaults.max_pulse_us
+    assert fit["swing_scale"] == [pytest.approx((high - low) / 2000), 1.0]
+    card_l = fit["card"][1]
+    px0 = fit["pocket"][0]
     arm_l, mid = fit["arm_l"], (defaults.rest_angle + defaults.stroke_angle) / 2
-
-    def tooth(angle: float) -> float:
-        return float(fit["tooth_mid_x"] + arm_l * math.sin(math.radians(angle - mid)))
-
-    rest, stroke, back = (tooth(a) for a in fit["angles"])
-    assert rest <= px0 - 0.3  # at rest the tooth waits behind the bottom card
-    assert stroke - rest >= card_l  # the stroke is longer than a card ...
-    assert stroke >= fit["gate_x"] + fit["gate_t"]  # ... its trailing edge clears the gate
-    assert fit["tray_x1"] - stroke < card_l / 2 - 5  # its centre is past the tray: it tips off
     behind, ahead = fit["sled"]
-    assert stroke + ahead < fit["beam"][0] - 3  # the sled stops short of the IR receiver
     chassis_low, chassis_high = meshes["chassis_pusher"].bounds()
-    assert chassis_low[X] <= back - behind and stroke + ahead <= chassis_high[X]
-    # the arm's pin stays in the sled's slot over the whole swing, its tip under the sled
-    swing = [defaults.pull_back_angle, defaults.rest_angle, mid, defaults.stroke_angle]
-    pin_z = [fit["shaft"][1] + arm_l * math.cos(math.radians(a - mid)) for a in swing]
     slot_low, slot_high = fit["tongue_slot"]
-    assert slot_low <= min(pin_z) - 1.5 and max(pin_z) + 1.5 <= slot_high
+    for scale in fit["swing_scale"]:
+
+        def tooth(angle: float, scale: float = scale) -> float:
+            return float(fit["tooth_mid_x"] + arm_l * math.sin(math.radians((angle - mid) * scale)))
+
+        rest, stroke, back = (tooth(a) for a in fit["angles"])
+        assert rest <= px0 - 0.3  # at rest the tooth waits behind the bottom card
+        assert stroke - rest >= card_l  # the stroke is longer than a card ...
+        assert stroke >= fit["gate_x"] + fit["gate_t"]  # ... its trailing edge clears the gate
+        assert fit["tray_x1"] - stroke < card_l / 2 - 5  # its centre is past the tray: it tips
+        assert stroke + ahead < fit["beam"][0] - 2  # the sled stops short of the IR receiver
+        assert stroke + 1 <= fit["slot_end_x"]  # the fin stays in the floor's slot
+        assert chassis_low[X] <= back - behind and stroke + ahead <= chassis_high[X]
+        # the arm's pin stays in the sled's slot over the whole swing, its tip under the sled
+        swing = [defaults.pull_back_angle, defaults.rest_angle, mid, defaults.stroke_angle]
+        pin_z = [fit["shaft"][1] + arm_l * math.cos(math.radians((a - mid) * scale)) for a in swing]
+        assert slot_low <= min(pin_z) - 1.5 and max(pin_z) + 1.5 <= slot_high
     assert fit["arm_tip_z"] < fit["sled_z0"]
 
 

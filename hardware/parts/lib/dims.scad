@@ -70,20 +70,21 @@ pocket_l = card_l + 1.5;
 mag_wall_h = 45;           // above the floor: stack + follower
 floor_t = 3;
 front_t = 6;               // front wall: holds the gate's inserts
-tray_l = 26;               // exit tray after the gate: shorter than half a card, so a card tips off
+tray_l = 29;               // exit tray after the gate: shorter than half a card, so a card tips off
 back_post_w = 8;           // the back is two corner posts: the pusher passes between
 follower_h = 12;
 slot_y = [-3.5, 10.5];     // floor slot: pusher fin (y -3..3) and roller wheel (y 2..10)
 gate_t = 3;
 throat_h = 1.5 * card_t;   // gate above the floor: one card passes, two do not
 gate_adjust = 3;           // +- travel of the gate's slotted holes
-beam_from_gate = 20;       // IR beam, after the gate
+beam_from_gate = 24;       // IR beam, after the gate, beyond the sled's reach
 beam_hole_d = 3.2;         // 3 mm break-beam LEDs (5.2 for 5 mm ones)
 flange_w = 9;
 
 // magazine layout along X, centred on the axis so the turret sweep stays small
 mag_len = wall + pocket_l + front_t + tray_l;
-px0 = -mag_len / 2 + wall;          // back of the card pocket
+mag_shift = 6;                      // forward: the sled reaches further back than the tray forward
+px0 = -mag_len / 2 + wall + mag_shift;  // back of the card pocket
 px1 = px0 + pocket_l;               // front of the pocket (inner face of the front wall)
 gate_x = px1 + front_t;             // the gate's inner face
 tray_x1 = gate_x + tray_l;          // end of the exit tray
@@ -112,11 +113,16 @@ stroke_angle = 120;
 pull_back_angle = 0;
 mid_angle = (rest_angle + stroke_angle) / 2;
 half_swing = (stroke_angle - rest_angle) / 2;
+// Degrees the servo really turns per configured degree: 0.9 with the safe default pulses
+// (600..2400 µs) on a servo that turns 180° over 500..2500 µs, 1.0 on one that turns 180° over
+// 600..2400 µs or once calibrated. The arm is sized so both strokes work.
+swing_scale = [0.9, 1.0];
 tooth_rest_x = px0 - 0.5;              // behind the trailing edge of the bottom card
-tooth_stroke_x = gate_x + gate_t + 3;  // past the gate: the card is free and tips off the tray
-arm_l = (tooth_stroke_x - tooth_rest_x) / (2 * sin(half_swing));
+tooth_stroke_x = gate_x + gate_t + 3;  // past the gate, on the shortest swing: the card tips off
+arm_l = (tooth_stroke_x - tooth_rest_x) / (2 * sin(half_swing * swing_scale[0]));
 tooth_mid_x = (tooth_rest_x + tooth_stroke_x) / 2;
-function tooth_x(angle) = tooth_mid_x + arm_l * sin(angle - mid_angle);
+function tooth_x(angle, scale = 1) = tooth_mid_x + arm_l * sin((angle - mid_angle) * scale);
+tooth_reach_x = tooth_x(stroke_angle, swing_scale[1]);   // the longest swing
 shaft_x = tooth_mid_x + tongue_from_tooth;
 shaft_z = ch_plate_t + sv_w(ejector_servo) / 2 + 0.5;     // servo lies on its side, shaft along +Y
 arm_y = tongue_y[0] - 1 - arm_t;                            // arm plane (y)
@@ -125,14 +131,14 @@ e_body_top_y = e_spline_top_y - sv_spline_h(ejector_servo);
 e_body_bot_y = e_body_top_y - sv_h(ejector_servo);
 e_tab_y = e_body_bot_y + sv_tab_z(ejector_servo);          // underside of the tabs
 e_body_cx = shaft_x + sv_spline_off(ejector_servo);         // spline at the body's -X end
-pin_z_low = shaft_z + arm_l * cos(max(abs(pull_back_angle - mid_angle), half_swing));
+pin_z_low = shaft_z + arm_l * cos(max(abs(pull_back_angle - mid_angle), half_swing) * swing_scale[1]);
 pin_z_high = shaft_z + arm_l;
 arm_end_r = 4;
 sled_z0 = pin_z_high + arm_end_r + 0.5;     // underside of the sled plate: the arm's tip passes
 floor_z0 = sled_z0 + sled_t + 0.3;          // underside of the magazine floor (chassis top)
 floor_top = floor_z0 + floor_t;             // cards slide here (chassis frame)
-ch_x0 = tooth_x(pull_back_angle) - sled_behind - 1;
-ch_x1 = tooth_stroke_x + sled_ahead + 1;
+ch_x0 = tooth_x(pull_back_angle, swing_scale[1]) - sled_behind - 1;
+ch_x1 = tooth_reach_x + sled_ahead + 1;
 ch_screw = [[px0 + 10, 20], [px0 + 10, -20], [px1 + 3, 20], [px1 + 3, -20]];  // into the turntable
 
 /* [Roller variant] */

@@ -167,7 +167,7 @@ module magazine() {
         translate([px1 - 1, 0, floor_t]) along_x(front_t + 2) gable(pocket_w, arch_gap + 2);
         translate([beam_x - 6, 0, floor_t]) along_x(12) gable(pocket_w, arch_gap);
         // floor slot for the pusher's fin and the roller's wheel, open at the back
-        translate([px0 - wall - 1, slot_y[0], -1]) cube([tooth_stroke_x + 1.5 - px0 + wall, slot_y[1] - slot_y[0], floor_t + 2]);
+        translate([px0 - wall - 1, slot_y[0], -1]) cube([tooth_reach_x + 1.5 - px0 + wall, slot_y[1] - slot_y[0], floor_t + 2]);
         // IR break-beam: receiver under the tray floor, emitter in the arch, facing each other
         translate([beam_x, 0, -1]) cylinder(d = beam_hole_d, h = arch_top + 2);
         for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y, -1]) cylinder(d = m3_hole, h = floor_t + 2);

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.device_actions import DeviceActions
+from companion.app.evening import EveningService
 from companion.app.hub import Hub
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
@@ -89,6 +90,7 @@ class Daemon:
                 self._start_voice()
             self.settings = Settings(self.hub, self.engine, self.config, self.storage, self.voice)
             self.settings.attach()
+            EveningService(self.hub, self.storage).attach()
             self.hub.register_status("device", self._device_status)
             if self.options.web:
                 self._start_web()

@@ -176,3 +176,16 @@ def test_every_error_has_french_and_english_text_and_english_matches_str() -> No
         assert french == "B : 5 × Joker, c’est plus que n’en contient le paquet (4)"
     else:
         pytest.fail("five wilds accepted")
+
+
+def test_a_sheet_saved_by_a_french_spreadsheet_is_read() -> None:
+    # Semicolons between columns and a byte-order mark first, as a French spreadsheet saves it.
+    text = "\ufeffround;dealer;winner;side;Ana;Bo\n1;;Ana;;0;12\n2;;Bo;;7;0\n"
+    book = game_from_csv(text, name="Sheet", ruleset=builtin_ruleset("classic"))
+    assert [r.winner for r in book.history()] == ["Ana", "Bo"]
+
+
+def test_a_refused_header_names_the_separators() -> None:
+    with pytest.raises(ScoringError) as refused:
+        game_from_csv("Manche|Ana|Bo\n", name="x", ruleset=builtin_ruleset("classic"))
+    assert "separated by ',' or ';'" in str(refused.value)

@@ -119,7 +119,11 @@ class Settings:
         """The voice's part of the "device" status (empty without a voice)."""
         if self.voice is None:
             return {}
-        return {"voice": {"enabled": self.voice_enabled, "volume": self.volume}}
+        voice = {"enabled": self.voice_enabled, "volume": self.volume}
+        output = getattr(self.voice, "output", None)
+        if output is not None and not output.available:
+            voice["sound_problem"] = output.last_error or "no sound output"  # no sound card
+        return {"voice": voice}
 
     def update(self, payload: dict[str, Any]) -> None:
         if "profile" in payload:

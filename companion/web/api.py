@@ -219,9 +219,14 @@ def create_api() -> Blueprint:
             ctx.text("web.chart_title"),
             ctx.text("web.chart_empty"),
             scoreview.target_of(score),
+            to_go=ctx.text("web.chart_to_go"),
         )
         response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
+        # The chart styles itself for light and dark pages: an inline <style>, and nothing else.
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; style-src 'unsafe-inline'"
+        )
         return response
 
     @api.get("/export.csv")
@@ -229,7 +234,7 @@ def create_api() -> Blueprint:
         """The current game's rounds as a CSV file."""
         ctx = web()
         score = ctx.hub.state().get("score") or {}
-        text = scoreview.export_csv(score, ctx.text("web.round"), ctx.text("web.total"))
+        text = scoreview.export_csv(score)
         response = Response(text, mimetype="text/csv")
         response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'
         return response

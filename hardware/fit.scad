@@ -24,6 +24,8 @@ _ = [
     fit("gate_screws", [for (s = [-1, 1]) [s * gate_screw_y, gate_screw_z + launcher_z0 + floor_z0]]),
     fit("gate_adjust", gate_adjust), fit("cable", [cable_r, cable_hole_d, turret_range]),
     fit("spline_top_z", t_spline_top_z), fit("peg", [peg_bottom_z, spline_grip]),
+    fit("bearing", [bearing_d, bearing_bore, bearing_w, bearing_race_in]),
+    fit("turret_servo_holes", [for (dy = [-1, 1]) [0, t_body_cy + dy * sv_hole_dx(turret_servo) / 2]]),
     fit("z", [-deck_t - tray_h, -deck_t, t_tab_top_z, launcher_z0, launcher_z0 + floor_z0]),
     fit("pi_holes", pi_holes), fit("buzzer", [buzzer_xy[0], buzzer_xy[1], buzzer_d]),
 ];

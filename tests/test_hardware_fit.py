@@ -251,11 +251,34 @@ def test_the_turntable_and_launcher_sweep_clear_the_base(
         assert free_along(deck, (cable_r * math.cos(heading), cable_r * math.sin(heading), 0), Z)
 
 
-def test_the_turntable_sits_on_the_bearing_and_the_servo_spline(fit: dict[str, Any]) -> None:
+def gap_around_axis(mesh: scad.Mesh, z: float) -> float:
+    """Width of the air around the Z axis at height ``z``, measured along X."""
+    solid = mesh.material((0, 0.31, z), X)
+    return min(lo for lo, hi in solid if lo > 0) - max(hi for lo, hi in solid if hi < 0)
+
+
+def test_the_turntable_sits_on_the_bearing_and_the_servo_spline(
+    meshes: dict[str, scad.Mesh], fit: dict[str, Any]
+) -> None:
     peg_bottom, grip = fit["peg"]
     assert peg_bottom + grip == pytest.approx(fit["spline_top_z"])
-    _z_tray, z_deck_underside, z_bracket, z_launcher, _ = fit["z"]
+    _, z_deck_underside, z_bracket, z_launcher, _ = fit["z"]
     assert z_bracket < z_deck_underside < 0 < fit["turntable"][1] < z_launcher
+    bearing_d, bore, width, inner_race = fit["bearing"]
+    deck, turntable, bracket = meshes["deck"], meshes["turntable"], meshes["turret_bracket"]
+    deck_t = -z_deck_underside
+    # the collar holds the 608's outer ring; the lip under it carries the outer ring only
+    assert bearing_d < gap_around_axis(deck, deck_t + width / 2) <= bearing_d + 0.3
+    assert inner_race < gap_around_axis(deck, deck_t / 2) < bearing_d - 4
+    # the peg is a press fit in the bore (the turntable is printed upside down)
+    peg = turntable.material((0, 0.31, z_launcher - width / 2), X)
+    assert bore - 0.2 <= peg[-1][1] - peg[0][0] <= bore  # polygon flats: a little under
+    spline = gap_around_axis(turntable, z_launcher - (peg_bottom + grip / 2))
+    assert 4.5 <= spline <= 5.0  # pressed onto a 20-tooth micro servo spline
+    centre = sum(y for _, y in fit["turret_servo_holes"]) / 2
+    for x, y in fit["turret_servo_holes"]:  # pilot holes for the servo's tabs, in the plate
+        outward = y + math.copysign(1.6, y - centre)
+        assert free_along(bracket, (x, y, 0), Z) and bracket.solid_at((x, outward, 0), Z, 1)
 
 
 def test_the_ir_beam_crosses_the_path_of_a_flat_card(

@@ -1,7 +1,7 @@
 """Render the launcher's OpenSCAD parts and read back what they say.
 
 - :func:`render_parts` turns every ``hardware/parts/*.scad`` into an STL, in parallel, cached by
-  a hash of all the ``.scad`` sources (``build/hardware/<hash>/``), so an unchanged model is not
+  a hash of the parts' ``.scad`` sources (``build/hardware/<hash>/``), so an unchanged model is not
   rendered twice.
 - :func:`fit_values` reads the dimensions ``hardware/fit.scad`` echoes (``FIT name=value``).
 - :class:`Mesh` parses an STL and answers the questions the fit tests ask: is it one closed
@@ -49,9 +49,9 @@ def part_names() -> list[str]:
 
 
 def source_digest() -> str:
-    """A hash of every .scad file under hardware/ and of the OpenSCAD version."""
+    """A hash of the parts' .scad files (parts/ and parts/lib/) and of the OpenSCAD version."""
     digest = hashlib.sha256()
-    for path in sorted(HARDWARE.rglob("*.scad")):
+    for path in sorted(PARTS_DIR.rglob("*.scad")):
         digest.update(path.relative_to(HARDWARE).as_posix().encode())
         digest.update(path.read_bytes())
     version = subprocess.run([openscad(), "--version"], capture_output=True, text=True)

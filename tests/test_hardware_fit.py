@@ -52,6 +52,20 @@ def test_every_part_is_one_closed_solid_lying_on_a_220_mm_bed(
         assert height <= 200, name
 
 
+def test_binary_and_ascii_stl_read_alike(meshes: dict[str, scad.Mesh], tmp_path: Path) -> None:
+    import struct
+
+    follower = meshes["follower"]
+    binary = tmp_path / "follower.stl"
+    with binary.open("wb") as out:
+        out.write(b"\0" * 80 + struct.pack("<I", len(follower.triangles)))
+        for triangle in follower.triangles:
+            out.write(struct.pack("<12fH", 0, 0, 0, *(c for p in triangle for c in p), 0))
+    again = scad.Mesh.read(binary)
+    assert again.open_edges() == 0 and again.components() == 1
+    assert again.size() == pytest.approx(follower.size(), abs=1e-4)
+
+
 def test_no_part_needs_supports(meshes: dict[str, scad.Mesh]) -> None:
     """Every face that looks down at more than 45° from vertical is a bridge: material on both
     sides of the air under it, at most 45 mm apart (a cantilever would need supports)."""

@@ -135,9 +135,9 @@ class Mesh:
         (count,) = struct.unpack_from("<I", data, 80)
         triangles = []
         for index in range(count):
-            values = struct.unpack_from("<12f", data, 84 + 50 * index)
-            triangles.append((values[3:6], values[6:9], values[9:12]))
-        return cls(tuple(triangles))  # type: ignore[arg-type]
+            v = struct.unpack_from("<12f", data, 84 + 50 * index)  # normal, then three vertices
+            triangles.append(((v[3], v[4], v[5]), (v[6], v[7], v[8]), (v[9], v[10], v[11])))
+        return cls(tuple(triangles))
 
     def bounds(self) -> tuple[Vec, Vec]:
         points = [p for t in self.triangles for p in t]

@@ -9,6 +9,7 @@ a hole the tests expect must really be open along the line they cast through the
 from __future__ import annotations
 
 import math
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +54,6 @@ def test_every_part_is_one_closed_solid_lying_on_a_220_mm_bed(
 
 
 def test_binary_and_ascii_stl_read_alike(meshes: dict[str, scad.Mesh], tmp_path: Path) -> None:
-    import struct
-
     follower = meshes["follower"]
     binary = tmp_path / "follower.stl"
     with binary.open("wb") as out:

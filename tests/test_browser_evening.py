@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.core.cues import cue_steps
+
 pytest.register_assert_rewrite("tests.browser")
 from tests.browser import ARTIFACTS, Api, axe_check, seat_four, tab  # noqa: E402
 
@@ -91,6 +93,10 @@ def test_a_whole_game_on_two_phones_to_its_end(phones: tuple[Page, Page], api: A
     page.click("#hit")
     expect(other.locator("#display-fired")).not_to_be_empty()
     other.wait_for_function("window.__cues.includes('ding')")
+    # The same cues as the box's buzzer, played from its own steps.
+    served = other.evaluate("fetch('/api/cues').then(r => r.json())")
+    assert served["ding"] == [list(step) for step in cue_steps("ding")]
+    assert len(served["suspense"]) == 11
     after = api.state()["table"]
     if after["magazine"] == before["magazine"]:  # a press that fires nothing still shows
         expect(other.locator("#display-fired")).to_contain_text("rien")

@@ -13,6 +13,7 @@ tries again with the next one (a USB speaker may be plugged in later).
 from __future__ import annotations
 
 import collections
+import contextlib
 import logging
 import subprocess
 import threading
@@ -52,8 +53,6 @@ class AplayPlayer:
         return [self.command, "-q", *device, "-"]
 
     def play(self, wav: bytes) -> None:
-        # The timeout guards against a device that never drains (a hung USB card).
-        limit = wav_duration(wav) + 5.0
         try:
             process = subprocess.Popen(
                 self.argv(),
@@ -66,12 +65,34 @@ class AplayPlayer:
         except OSError as exc:
             raise PlayerError(f"{self.command} could not start: {exc}") from exc
         lower_priority(process.pid)  # a sound may wait a moment; a press may not
-        try:
-            _, stderr = process.communicate(wav, timeout=limit)
-        except subprocess.TimeoutExpired as exc:
+        # The limit guards against a device that never drains (a hung USB card).
+        limit = wav_duration(wav) + 5.0
+        killed = threading.Event()
+
+        def kill() -> None:
+            killed.set()
             process.kill()
-            process.communicate()
-            raise PlayerError(f"{self.command} did not finish within {limit:.1f} s") from exc
+
+        timer = threading.Timer(limit, kill)
+        timer.daemon = True
+        timer.start()
+        assert process.stdin is not None and process.stderr is not None
+        try:
+            # One blocking write while aplay drains the pipe, rather than a select loop of
+            # 512-byte writes: this thread then needs the interpreter lock a few times per
+            # sound, not hundreds, and the press path never waits for it.
+            with contextlib.suppress(BrokenPipeError):  # aplay gave up early: see stderr
+                process.stdin.write(wav)
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.close()
+            stderr = process.stderr.read()
+            process.wait()
+        finally:
+            timer.cancel()
+            process.stdin.close()
+            process.stderr.close()
+        if killed.is_set():
+            raise PlayerError(f"{self.command} did not finish within {limit:.1f} s")
         if process.returncode != 0:
             lines = stderr.decode("utf-8", "replace").strip().splitlines()
             reason = lines[-1] if lines else f"exit status {process.returncode}"

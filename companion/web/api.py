@@ -14,6 +14,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion.core.commands import CueName
+from companion.core.cues import cue_steps
 from companion.core.errors import ActionError
 from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
 from companion.i18n import LANGUAGES
@@ -24,6 +26,8 @@ from companion.web.security import AccessDenied
 from companion.web.validate import MAX_STRING, SchemaProblem, check
 
 log = logging.getLogger(__name__)
+# The cues the page plays along with the box (speech stays on the box).
+PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
 
 # Actions that press the launcher's button from a phone.
 REMOTE_PRESS_ACTIONS = ("table.press", "device.hit")
@@ -178,6 +182,16 @@ def create_api() -> Blueprint:
         response.call_on_close(ctx.close_stream)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+    @api.get("/cues")
+    def get_cues() -> Response:
+        """The box's sound cues as (frequency Hz, seconds) steps, 0 Hz a rest, for the page to
+        play the same sounds; ``suspense`` holds one run per level 0, 0.1 … 1."""
+        cues: dict[str, Any] = {name: cue_steps(name) for name in PAGE_CUES}
+        cues["suspense"] = [cue_steps("suspense", level / 10) for level in range(11)]
+        response = jsonify(cues)
+        response.headers["Cache-Control"] = "max-age=300"
         return response
 
     @api.get("/i18n/<lang>")

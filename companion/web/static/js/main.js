@@ -9,7 +9,7 @@ import {
   table, translate,
 } from "./store.js";
 import screens from "./screens/index.js";
-import { soundFor } from "./sound.js";
+import { loadCues, soundFor } from "./sound.js";
 
 let current = screens[0].id;
 
@@ -89,6 +89,7 @@ async function boot() {
   await loadTexts(store.session.language || "fr");
   await reloadState();
   connect();
+  loadCues();
   const wanted = location.hash.slice(1);
   if (screens.some((screen) => screen.id === wanted)) show(wanted);
 }

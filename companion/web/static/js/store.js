@@ -29,6 +29,12 @@ export function t(key, params) {
   return text;
 }
 
+/** A text about `count` things: the `<key>_one` text for one when there is one. */
+export function tn(key, count, params) {
+  const one = count === 1 && (key + "_one") in store.texts;
+  return t(one ? key + "_one" : key, Object.assign({ count }, params));
+}
+
 /** `t(prefix + value)` if that text exists, else the value itself. */
 export function label(prefix, value) {
   const key = prefix + value;

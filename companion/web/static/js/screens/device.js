@@ -2,7 +2,7 @@
 // reload, volume, voice, turret calibration, the page's addresses and QR code, PIN lock.
 
 import { $, el, replay, svg, toast } from "../dom.js";
-import { act, device, hasAction, post, refreshSession, store, t, table } from "../store.js";
+import { act, device, hasAction, post, refreshSession, store, t, table, tn } from "../store.js";
 import { sound } from "../sound.js";
 
 let firedSeen = null;  // the launcher's count of cards fired, as last drawn
@@ -67,7 +67,7 @@ function render() {
   if (firedSeen !== null && (dv.cards_fired ?? 0) > firedSeen) {
     const count = dv.cards_fired - firedSeen;
     animateFire(count);
-    $("fire-note").textContent = t("cards_fired", { count });
+    $("fire-note").textContent = tn("cards_fired", count);
   }
   firedSeen = dv.cards_fired ?? 0;
   $("phone-sound").checked = sound.enabled;
@@ -144,7 +144,7 @@ function wire() {
     $("fire-note").textContent = t("test_firing");
     await act("device.test_fire", {}, { revision: false });
   });
-  $("phone-sound").addEventListener("change", (e) => sound.set(e.target.checked));
+  $("phone-sound").addEventListener("change", (e) => sound.setPhone(e.target.checked));
   $("reload2").addEventListener("click", () => act("table.reload", {}));
   $("volume").addEventListener("change", (e) => act("device.volume", { level: Number(e.target.value) },
     { revision: false }));

@@ -11,6 +11,7 @@ import { firingText } from "./table.js";
 
 const MUTED = "uno-display-muted";
 let shownRevision = -1;
+let awake = null;  // the screen wake lock, while the display is shown
 
 const markup = `
 <div class="display">
@@ -68,11 +69,17 @@ function render() {
 function shown() {
   document.body.classList.add("table-display");
   sound.set(localStorage.getItem(MUTED) !== "1");
+  // Lying in the middle of the table, nobody touches it: keep its screen on where allowed.
+  if (navigator.wakeLock) {
+    navigator.wakeLock.request("screen").then((lock) => { awake = lock; }).catch(() => {});
+  }
   render();
 }
 
 function hidden() {
   document.body.classList.remove("table-display");
+  sound.restorePhone();
+  if (awake) { awake.release().catch(() => {}); awake = null; }
 }
 
 function wire(showScreen) {

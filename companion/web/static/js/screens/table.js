@@ -1,7 +1,9 @@
 // Table screen: whose turn, owed presses, magazine, the HIT button and the cards played.
 
 import { $, el, replay } from "../dom.js";
-import { act, device, hasAction, players, score, settings, store, t, table } from "../store.js";
+import {
+  act, device, hasAction, players, score, settings, store, t, table, tn,
+} from "../store.js";
 import { paint } from "../components/colours.js";
 import {
   actor, gameOver, renderActor, renderFlow, roundOverMarkup, wireFlow,
@@ -107,6 +109,8 @@ function render() {
   renderFlow();
   // Only what the state allows: no play controls once the round or the game is over.
   $("play").hidden = Boolean(tb.round_over) || gameOver();
+  $("table-undo").hidden = gameOver();
+  if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
   renderActor($("actor-name"), $("actor-what"));
   $("hit-who").textContent = actor().player || "";
   $("active").textContent = tb.active || "—";
@@ -146,7 +150,7 @@ function render() {
 
 /** The banner after a press: how many cards and who received them, or that nothing came out. */
 export function firingText(happened) {
-  return happened.fired > 0 ? t("fired", { count: happened.fired, player: happened.to || "" })
+  return happened.fired > 0 ? tn("fired", happened.fired, { player: happened.to || "" })
     : t("fired_nothing", { player: happened.to || "" });
 }
 

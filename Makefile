@@ -10,7 +10,7 @@ DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
 # The launcher's fit tests render the printed parts (openscad); pictures need a display (xvfb).
 DEBIAN_TEST_PACKAGES += openscad xvfb xauth
 
-.PHONY: simulate run test lint typecheck unit bench system-deps clean hardware schematic
+.PHONY: simulate run test lint typecheck unit bench system-deps clean
 
 # The program alone (simulate, run); the test tools come with the dev extra (test, lint, bench).
 $(RUNTIME): pyproject.toml
@@ -51,14 +51,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
-	$(BIN)/pytest $(PYTEST_ARGS)
-
-test: system-deps $(STAMP) lint typecheck unit
-
-bench: $(STAMP)
-	$(BIN)/python -m tests.bench $(ARGS)
-
+.PHONY: hardware schematic
 # Every printed part and the assembly to STL (build/hardware/stl/), pictures to hardware/pictures/.
 hardware: system-deps $(STAMP)
 	$(BIN)/python -m hardware.tools.build $(ARGS)
@@ -66,6 +59,14 @@ hardware: system-deps $(STAMP)
 # The wiring schematic, drawn from hardware/tools/schematic.py with the code's default pins.
 schematic: $(STAMP)
 	$(BIN)/python -m hardware.tools.schematic
+
+unit: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test: system-deps $(STAMP) lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python -m tests.bench $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info

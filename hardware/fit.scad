@@ -27,5 +27,6 @@ _ = [
     fit("bearing", [bearing_d, bearing_bore, bearing_w, bearing_race_in]),
     fit("turret_servo_holes", [for (dy = [-1, 1]) [0, t_body_cy + dy * sv_hole_dx(turret_servo) / 2]]),
     fit("z", [-deck_t - tray_h, -deck_t, t_tab_top_z, launcher_z0, launcher_z0 + floor_z0]),
-    fit("pi_holes", pi_holes), fit("buzzer", [buzzer_xy[0], buzzer_xy[1], buzzer_d]),
+    fit("pi_holes", pi_holes), fit("button_depth", button_depth),
+    fit("turret_servo_bottom_z", t_body_bot_z), fit("buzzer", [buzzer_xy[0], buzzer_xy[1], buzzer_d]),
 ];

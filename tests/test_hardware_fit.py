@@ -253,8 +253,12 @@ def test_the_turntable_and_launcher_sweep_clear_the_base(
     for x, y in ((0, 13.3), (ring_r, 0.3), (0.3, -ring_r)):  # collar and tilt ring tops
         top = deck.material((x, y, 0), Z)[-1][1] - deck_t
         assert 0.5 <= underside - top <= 2, (x, y, top)  # no rub, no rocking
-    _low, _ = deck.bounds()
     assert fit["z"][3] - 3.2 >= 0.5  # deck screw heads pass under the launcher
+    # under the deck: the HIT switch and the turret servo hang clear of the tray's floor
+    tray = meshes["base_tray"]
+    tray_floor = fit["z"][0] + tray.material((button_x, 0.3, 0), Z)[0][1]
+    assert fit["z"][1] - fit["button_depth"] >= tray_floor + 2
+    assert fit["turret_servo_bottom_z"] >= tray_floor + 20  # room for the Pi beside it
     # the cable arc stays open over the turret's whole range
     turret = TurretConfig()
     cable_r, _, turret_range = fit["cable"]

@@ -60,6 +60,8 @@ hardware: system-deps $(STAMP)
 schematic: $(STAMP)
 	$(BIN)/python -m hardware.tools.schematic
 
+# Two test processes: the tests are independent (own temp dirs, ports, tmux sessions, mock pins).
+PYTEST_ARGS ?= -n 2
 unit: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 

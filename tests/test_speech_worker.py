@@ -157,16 +157,24 @@ def test_an_engine_error_on_one_line_is_not_a_restart(make_worker):
     assert (stats.errors, stats.restarts) == (1, 0)
 
 
-def test_engine_that_dies_at_start_is_retried_with_growing_pauses(make_worker):
-    worker, _ = make_worker(engine=f"{__name__}:dies_at_start")
-    wait_for(lambda: worker.stats().restarts >= 3)
-    # Pauses of 0.25, 0.5 then 1 s: the fourth start cannot come before ~0.75 s of pauses
-    # plus three process starts; without backoff it would restart in a tight loop.
-    first = time.monotonic()
-    wait_for(lambda: worker.stats().restarts >= 4)
-    assert time.monotonic() - first >= 0.9
-    assert worker.available is None  # never ready, but still trying
-    assert worker.submit("still accepted") is True
+def test_engine_that_dies_at_start_is_retried_with_growing_pauses(monkeypatch):
+    """Pauses of 0.25, 0.5, 1 s… between starts: never a tight loop of failing starts."""
+    pauses: list[float] = []
+    wait = SpeechWorker._sleep
+
+    def recorded(worker: SpeechWorker, seconds: float) -> bool:
+        pauses.append(seconds)
+        return wait(worker, 0.0)  # the pause is checked, not waited: no real seconds pass
+
+    monkeypatch.setattr(SpeechWorker, "_sleep", recorded)
+    worker = SpeechWorker(FAST, Recorder(), engine_factory=f"{__name__}:dies_at_start")
+    try:
+        wait_for(lambda: worker.stats().restarts >= 4)
+        assert pauses[:3] == [0.25, 0.5, 1.0]
+        assert worker.available is None  # never ready, but still trying
+        assert worker.submit("still accepted") is True
+    finally:
+        worker.close()
 
 
 def test_no_engine_logs_once_and_goes_silent(make_worker, caplog):

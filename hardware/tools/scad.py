@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import math
@@ -86,22 +87,28 @@ def render_parts(names: Iterable[str] | None = None, jobs: int | None = None) ->
         target = paths[name]
         if target.exists():
             return
-        partial = target.with_suffix(".tmp.stl")
+        partial = target.with_suffix(f".{os.getpid()}.tmp.stl")
         run_openscad(PARTS_DIR / f"{name}.scad", partial)
         partial.replace(target)  # atomic: a killed run never leaves half an STL in the cache
 
-    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 2) as pool:
-        list(pool.map(one, wanted))
+    # One renderer at a time per cache folder: a second process (pytest -n 2) waits, then finds
+    # the STLs made, instead of rendering them all again on the same cores.
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 2) as pool:
+            list(pool.map(one, wanted))
     return paths
 
 
 def fit_values(source: Path = FIT) -> dict[str, Any]:
     """The ``FIT name=value`` lines OpenSCAD echoes, values decoded as JSON."""
     BUILD.mkdir(parents=True, exist_ok=True)
-    target = BUILD / f"{source.stem}.echo"
+    target = BUILD / f"{source.stem}.{os.getpid()}.echo"  # one per test process
     run_openscad(source, target)
     values: dict[str, Any] = {}
-    for line in target.read_text().splitlines():
+    lines = target.read_text().splitlines()
+    target.unlink()
+    for line in lines:
         if line.startswith('ECHO: "FIT '):
             name, _, value = line[len('ECHO: "FIT ') : -1].partition("=")
             values[name] = json.loads(value)

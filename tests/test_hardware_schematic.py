@@ -22,5 +22,12 @@ def test_the_schematic_follows_the_pin_plan() -> None:
     assert ">GPIO26<" in moved and ">37<" in moved  # BCM 26 is header pin 37
     assert ">GPIO24<" in moved and "optional: pins.card_sensor" not in moved
     # the protection parts are on the drawing
-    for part in ("330 Ω", "1 kΩ across the piezo", "1N4148", "1000 µF", "servo supply"):
+    for part in (
+        "330 Ω",
+        "1 kΩ across the piezo",
+        "1N4148",
+        "1000 µF",
+        "servo supply",
+        "MAX98357A",
+    ):
         assert part in drawn, part

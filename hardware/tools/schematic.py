@@ -130,6 +130,33 @@ def supply(d: schemdraw.Drawing, at: tuple[float, float]) -> None:
     d.add(elm.Ground().label("GND: joined to a Pi GND pin", loc="right"))
 
 
+def amplifier(d: schemdraw.Drawing, at: tuple[float, float]) -> None:
+    """The voice's I2S amplifier: its pins are fixed by the I2S overlay, not by the config."""
+    amp = d.add(
+        elm.Ic(
+            pins=[
+                elm.IcPin(name="BCLK", side="left", anchorname="bclk"),
+                elm.IcPin(name="LRC", side="left", anchorname="lrc"),
+                elm.IcPin(name="DIN", side="left", anchorname="din"),
+                elm.IcPin(name="VIN", side="right", anchorname="vin", slot="2/2"),
+                elm.IcPin(name="GND", side="right", anchorname="gnd", slot="1/2"),
+            ],
+            size=(3, 3),
+            label="I2S amplifier\nMAX98357A\n(voice, speaker 4 Ω)",
+            lblloc="top",
+        )
+        .at(at)
+        .theta(0)
+    )
+    for anchor, bcm in (("bclk", 18), ("lrc", 19), ("din", 21)):
+        d.add(elm.Line().at(getattr(amp, anchor)).left(1.5))
+        d.add(elm.Dot(open=True).label(f"GPIO{bcm} ({HEADER_PIN[bcm]})", loc="left"))
+    d.add(elm.Line().at(amp.vin).right(0.8))
+    d.add(elm.Vdd().label("+5 V (Pi pin 4)"))
+    d.add(elm.Line().at(amp.gnd).right(0.8))
+    d.add(elm.Ground())
+
+
 def draw(pins: PinsConfig | None = None) -> str:
     """The schematic as SVG text."""
     schemdraw.use("svg")
@@ -164,6 +191,7 @@ def draw(pins: PinsConfig | None = None) -> str:
     edge = pi.pin_hit[0]
     low = min(getattr(pi, f"pin_{key}")[1] for key, _ in drawn)
     supply(d, (edge + 14, low - 1))
+    amplifier(d, (edge + 17, pi.pin_hit[1] - 4))
     d.add(
         elm.Label()
         .at((edge + 1, low - 3.5))

@@ -214,23 +214,27 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> Conf
 
 def check_consistency(config: Config) -> list[str]:
     """Problems that involve more than one key."""
+    from companion.core.launcher import BUILTIN_PROFILES
+    from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+
     problems: list[str] = []
     players = config.table.players
-    if not 2 <= len(players) <= 10:
-        problems.append(f"table.players: UNO is for 2 to 10 players, got {len(players)}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        problems.append(
+            f"table.players: UNO is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}"
+        )
     names = [p.strip() for p in players]
     if any(not n for n in names):
         problems.append("table.players: a player name is empty")
     if len({n.casefold() for n in names}) != len(names):
         problems.append("table.players: two players have the same name")
-    if any(len(n) > 40 for n in names):
-        problems.append("table.players: names are limited to 40 characters")
+    if any(len(n) > MAX_NAME for n in names):
+        problems.append(f"table.players: names are limited to {MAX_NAME} characters")
     if config.table.dealer and config.table.dealer not in players:
         problems.append(f"table.dealer: {config.table.dealer!r} is not one of table.players")
-    builtin = ("authentic", "gentle", "fixed")
     launcher = config.launcher
-    if launcher.profile not in builtin and launcher.profile not in launcher.profiles:
-        allowed = ", ".join([*builtin, *launcher.profiles])
+    if launcher.profile not in BUILTIN_PROFILES and launcher.profile not in launcher.profiles:
+        allowed = ", ".join([*BUILTIN_PROFILES, *launcher.profiles])
         problems.append(f"launcher.profile: {launcher.profile!r} is not one of {allowed}")
     for name, profile in launcher.profiles.items():
         where = f"launcher.profiles.{name}"

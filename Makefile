@@ -7,6 +7,8 @@ RUNTIME := $(VENV)/.runtime
 # Debian packages the test suite drives for real: speech (espeak-ng, aplay), sound checks (sox),
 # the terminal test (tmux) and the browser tests (chromium).
 DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
+# The launcher's fit tests render the printed parts (openscad); pictures need a display (xvfb).
+DEBIAN_TEST_PACKAGES += openscad xvfb xauth
 
 .PHONY: simulate run test lint typecheck unit bench system-deps clean pi-check install
 
@@ -43,11 +45,20 @@ system-deps:
 	fi
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion tests
-	$(BIN)/ruff format --check companion tests
+	$(BIN)/ruff check companion tests hardware
+	$(BIN)/ruff format --check companion tests hardware
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+.PHONY: hardware schematic
+# Every printed part and the assembly to STL (build/hardware/stl/), pictures to hardware/pictures/.
+hardware: system-deps $(STAMP)
+	$(BIN)/python -m hardware.tools.build $(ARGS)
+
+# The wiring schematic, drawn from hardware/tools/schematic.py with the code's default pins.
+schematic: $(STAMP)
+	$(BIN)/python -m hardware.tools.schematic
 
 # Two test processes: the tests are independent (own temp dirs, ports, tmux sessions, mock pins).
 PYTEST_ARGS ?= -n 2

@@ -62,7 +62,7 @@ def test_every_problem_is_reported_at_once() -> None:
     assert "hardware.pins.hit: 40 is above the maximum 27" in problems
     assert "hardware.pins.next: GPIO12 is already used by pins.ejector" not in problems
     assert "hardware.pins.ejector: GPIO12 is already used by pins.next" in problems
-    assert "hardware.ejector.mode: 'spring' is not one of pusher, roller" in problems
+    assert "hardware.ejector.mode: 'spring' is not one of pusher, roller, motor" in problems
     assert "hardware.ejector: min_pulse_us (2000) must be below max_pulse_us (1000)" in problems
     assert any(p.startswith("hardware.turret.colour: unknown key") for p in problems)
     assert any(p.startswith("hardware.buzzers: unknown key") for p in problems)

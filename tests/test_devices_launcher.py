@@ -25,6 +25,7 @@ from companion.devices import (
     parse_hardware,
 )
 from companion.devices.clock import Clock
+from companion.devices.config import SAFE_PULSE_US
 from tests.doubles import HeldClock, ManualClock, VirtualClock
 from tests.helpers import assert_states_and_times
 
@@ -109,6 +110,12 @@ def duty(pulse_us: float) -> float:
     return pulse_us / 1e6 / FRAME
 
 
+def pulse_at(angle: float) -> float:
+    """The default (uncalibrated) pulse for an angle on a 0..180° servo, in µs."""
+    low, high = SAFE_PULSE_US
+    return low + (high - low) * angle / 180
+
+
 def press(factory: MockFactory, clock: ManualClock, pin: int = HIT) -> None:
     """A clean press: released for longer than the debounce, pressed, held, released."""
     clock.advance(0.02)
@@ -134,7 +141,7 @@ def test_a_press_gives_a_ding_and_the_right_number_of_strokes(
     assert notices[0].button == "hit" and notices[0].event() == Press()
     # The ding starts with the press: 1600 Hz then 2000 Hz (duty 0.5), silent after 160 ms.
     assert_states_and_times(factory.pin(BUZZER), [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)], EXACT)
-    stroke, rest = duty(1500), duty(500)
+    stroke, rest = duty(pulse_at(90)), duty(pulse_at(0))
     strokes: list[tuple[float | None, float]] = [(0.1, stroke), (0.1, rest)] * 3
     strokes[0] = (None, stroke)  # the lane's own timeline starts after homing
     assert_states_and_times(factory.pin(EJECTOR), [(0.0, 0.0), *strokes, (0.1, 0.0)], EXACT)
@@ -152,7 +159,7 @@ def test_the_turret_lands_on_the_calibrated_pulse_and_detaches(
     pin = factory.pin(TURRET)
     states = [s.state for s in pin.states]
     landed = states[-2] * FRAME  # the last pulse before detaching
-    assert math.isclose(landed, (500 + 2000 * 150 / 180) / 1e6, abs_tol=1e-9)
+    assert math.isclose(landed, pulse_at(150) / 1e6, abs_tol=1e-9)
     assert states[-1] == 0.0 and pin.frequency is None  # detached: no jitter, no hum
     # 30° → 150° at 600°/s is 12° per frame: ten frames, then the settle time.
     assert len(states) == 1 + 10 + 1
@@ -271,7 +278,8 @@ def test_close_detaches_servos_silences_the_buzzer_and_drops_pending_moves(
     for pin in (EJECTOR, TURRET, BUZZER):
         assert factory.pin(pin).state == 0, pin
     assert factory.pin(TURRET).states[1:] == []  # the queued turn never ran
-    assert factory.pin(EJECTOR).states[-2].state == duty(500)  # arm back at rest before detach
+    rest = factory.pin(EJECTOR).states[-2].state
+    assert math.isclose(rest, duty(pulse_at(0)), abs_tol=1e-9)  # arm back at rest before detach
     hardware.close()  # twice is fine
     hardware.execute(Eject(1))  # after close: ignored, no error
 

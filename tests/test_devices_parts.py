@@ -30,6 +30,7 @@ from companion.devices import (
     equivalent_angle,
     slew_path,
 )
+from companion.devices.config import SAFE_PULSE_US
 from tests.doubles import ManualClock, VirtualClock
 from tests.helpers import assert_states_and_times, wait_for
 
@@ -39,6 +40,12 @@ EXACT = 1e-6  # virtual time: pin histories are exact
 
 def duty(pulse_us: float) -> float:
     return pulse_us / 1e6 / FRAME
+
+
+def pulse_at(angle: float) -> float:
+    """The default (uncalibrated) pulse for an angle on a 0..180° servo, in µs."""
+    low, high = SAFE_PULSE_US
+    return low + (high - low) * angle / 180
 
 
 # -- debounce ---------------------------------------------------------------------------------
@@ -279,7 +286,7 @@ def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(
     pin = mock_factory.pin(12)
     pin.clear_states()
     assert ejector.fire(2) == 2
-    rest, stroke, back = duty(700), duty(1500), duty(500)  # 18°, 90°, 0° on 500..2500 µs
+    rest, stroke, back = duty(pulse_at(18)), duty(pulse_at(90)), duty(pulse_at(0))
     assert_states_and_times(
         pin,
         [
@@ -307,7 +314,7 @@ def test_roller_runs_per_card_then_reverses_and_stops(
     pin = mock_factory.pin(12)
     pin.clear_states()
     assert ejector.fire(3) == 3
-    forward, reverse = duty(2500), duty(500)
+    forward, reverse = duty(SAFE_PULSE_US[1]), duty(SAFE_PULSE_US[0])
     expected = [(0.0, 0.0), (0.0, forward), (0.3, reverse), (0.1, 0.0)]
     assert_states_and_times(pin, expected, tol=EXACT)
     ejector.close()

@@ -32,6 +32,10 @@ BACKENDS = ("auto", "pigpio", "lgpio", "rpigpio", "mock")
 _MAX_BCM = 27
 # Pulses most hobby servos accept; lgpio refuses pulses outside 500..2500 µs.
 _PULSE_RANGE_US = (500, 2500)
+# Default pulses until calibrated: many small servos (SG90, MG90S) reach their end stops outside
+# about 550..2400 µs and stall there, drawing their stall current. 600..2400 µs keeps every common
+# servo off its stops; widen it only after reading the data sheet (hardware/calibration.md).
+SAFE_PULSE_US = (600, 2400)
 
 
 @dataclass(frozen=True)
@@ -77,16 +81,22 @@ class PinsConfig:
 
 @dataclass(frozen=True)
 class EjectorConfig:
-    """How cards are pushed out: a pusher arm (positional servo) or a roller (continuous)."""
+    """How cards are pushed out: a pusher arm (positional servo), a roller (continuous servo) or
+    the motor of a retrofitted Mattel launcher (through a transistor or relay)."""
 
     mode: str = option(
         "pusher",
         "'pusher': a positional servo strokes once per card; 'roller': a continuous-rotation "
-        "servo turns a friction wheel for roller_run_s per card",
-        choices=("pusher", "roller"),
+        "servo turns a friction wheel for roller_run_s per card; 'motor': the ejector pin "
+        "switches a launcher's own DC motor on for roller_run_s per card (retrofit)",
+        choices=("pusher", "roller", "motor"),
     )
-    min_pulse_us: int = option(500, "servo pulse at 0° (pusher) or full reverse (roller)", min=400)
-    max_pulse_us: int = option(2500, "servo pulse at 180° (pusher) or full forward", max=2600)
+    min_pulse_us: int = option(
+        SAFE_PULSE_US[0], "servo pulse at 0° (pusher) or full reverse (roller)", min=400
+    )
+    max_pulse_us: int = option(
+        SAFE_PULSE_US[1], "servo pulse at 180° (pusher) or full forward", max=2600
+    )
     rest_angle: float = option(10.0, "pusher arm at rest, behind the bottom card", min=0, max=180)
     stroke_angle: float = option(120.0, "pusher arm fully out: one card leaves", min=0, max=180)
     pull_back_angle: float = option(
@@ -100,8 +110,13 @@ class EjectorConfig:
     pull_back_s: float = option(
         0.10, "pull-back after the last card (pusher and roller; 0: none)", min=0.0, max=1.0
     )
-    roller_speed: float = option(1.0, "roller: speed while firing, 0..1", min=0.05, max=1.0)
-    roller_run_s: float = option(0.12, "roller: run time per card", min=0.01, max=2.0)
+    roller_speed: float = option(
+        1.0,
+        "roller: speed while firing; motor: PWM duty (1.0 with a relay), 0..1",
+        min=0.05,
+        max=1.0,
+    )
+    roller_run_s: float = option(0.12, "roller and motor: run time per card", min=0.01, max=2.0)
 
 
 @dataclass(frozen=True)
@@ -110,8 +125,8 @@ class TurretConfig:
 
     min_angle: float = option(0.0, "angle reached with min_pulse_us", min=-360, max=360)
     max_angle: float = option(180.0, "angle reached with max_pulse_us", min=-360, max=360)
-    min_pulse_us: int = option(500, "servo pulse at min_angle", min=400)
-    max_pulse_us: int = option(2500, "servo pulse at max_angle", max=2600)
+    min_pulse_us: int = option(SAFE_PULSE_US[0], "servo pulse at min_angle", min=400)
+    max_pulse_us: int = option(SAFE_PULSE_US[1], "servo pulse at max_angle", max=2600)
     slew_deg_s: float = option(
         120.0,
         "top turning speed, degrees per second (gentle on a loaded launcher)",

@@ -6,7 +6,7 @@ Wiring::
     servo red         ── +5 V of the separate servo supply (never the Pi's 5 V pin)
     servo orange      ── GPIO12 (default), optionally through a 330 Ω resistor
 
-Two mechanisms (``[hardware.ejector] mode``):
+Three mechanisms (``[hardware.ejector] mode``):
 
 - ``pusher``: a positional servo (MG996R for a stiff magazine, MG90S for a light one) moves an arm
   from ``rest_angle`` to ``stroke_angle`` and back, once per card. After the last card it goes
@@ -15,7 +15,12 @@ Two mechanisms (``[hardware.ejector] mode``):
   ``roller_run_s`` per card, then reverses for ``pull_back_s`` (the Arduino retrofit's 100 ms
   trick) and stops.
 
-Either way the servo is detached at the end: no pulses, no hum, no jitter.
+- ``motor``: a retrofitted Mattel launcher's own DC motor, switched by a logic-level MOSFET or
+  an NPN transistor (or a relay module) on the ejector pin, runs ``roller_run_s`` per card at
+  ``roller_speed`` duty. A single switch cannot reverse, so there is no pull-back. Wiring in
+  hardware/retrofit.md.
+
+Either way the output is released at the end: no pulses, no hum, no jitter, motor off.
 """
 
 from __future__ import annotations
@@ -30,9 +35,36 @@ from .servo import ServoOutput, ServoRange, make_servo_output
 
 
 def ejector_range(config: EjectorConfig) -> ServoRange:
-    """Pusher: 0..180° on the configured pulses. Roller: speed -1..1 on the same pulses."""
-    low, high = (-1.0, 1.0) if config.mode == "roller" else (0.0, 180.0)
+    """Pusher: 0..180° on the configured pulses. Roller and motor: speed -1..1."""
+    low, high = (0.0, 180.0) if config.mode == "pusher" else (-1.0, 1.0)
     return ServoRange(low, high, config.min_pulse_us / 1e6, config.max_pulse_us / 1e6)
+
+
+class MotorOutput:
+    """A DC motor switched on ``pin`` (PWM duty = speed); stands where a servo output would.
+
+    ``set_angle`` takes the speed: above zero runs the motor at that duty, zero or below stops it
+    (one transistor or relay cannot reverse). ``pulse_width`` is the duty while running.
+    """
+
+    def __init__(self, pin: int, factory: Any) -> None:
+        from gpiozero import PWMOutputDevice
+
+        self._device = PWMOutputDevice(pin, frequency=100, pin_factory=factory)
+
+    @property
+    def pulse_width(self) -> float | None:
+        value = float(self._device.value)
+        return value if value > 0 else None
+
+    def set_angle(self, angle: float) -> None:
+        self._device.value = min(1.0, max(0.0, angle))
+
+    def detach(self) -> None:
+        self._device.off()
+
+    def close(self) -> None:
+        self._device.close()
 
 
 class Ejector:
@@ -49,7 +81,12 @@ class Ejector:
     ) -> None:
         self.config = config
         self.range = ejector_range(config)
-        self._servo = output or make_servo_output(pin, self.range, factory)
+        if output is None:
+            if config.mode == "motor":
+                output = MotorOutput(pin, factory)
+            else:
+                output = make_servo_output(pin, self.range, factory)
+        self._servo = output
         self._clock = clock
         self._cards_fired = 0
 
@@ -85,7 +122,7 @@ class Ejector:
         if on_start is not None:
             on_start()
         try:
-            if self.config.mode == "roller":
+            if self.config.mode in ("roller", "motor"):
                 done = self._roll(cards, stop)
             else:
                 done = self._push(cards, stop)
@@ -121,7 +158,7 @@ class Ejector:
         servo.set_angle(config.roller_speed)
         if not pacer.hold(config.roller_run_s * cards):
             return min(cards, int((self._clock.monotonic() - started) / config.roller_run_s))
-        if config.pull_back_s > 0:
+        if config.pull_back_s > 0 and config.mode == "roller":
             servo.set_angle(-config.roller_speed)
             pacer.hold(config.pull_back_s)
         return cards

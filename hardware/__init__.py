@@ -1,0 +1,1 @@
+"""The launcher's printable parts, electrical design and the tools that build them."""

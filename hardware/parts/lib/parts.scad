@@ -1,0 +1,301 @@
+// uno-companion launcher: one module per printed part, drawn where it sits in the assembly
+// (see dims.scad for the frame). The files in parts/ lay each one on the print bed.
+include <dims.scad>
+
+// a 2D outline in the YZ plane pushed along X (u = y, v = z)
+module along_x(length) rotate([90, 0, 90]) linear_extrude(length) children();
+
+// an opening with a straight part and a 45-degree roof: prints without supports
+module gable(width, straight) polygon([[-width / 2, 0], [width / 2, 0], [width / 2, straight],
+                                       [0, straight + width / 2], [-width / 2, straight]]);
+
+module insert_hole(depth = m3_insert_h) cylinder(d = m3_insert_d, h = depth + 0.01);
+module nut_trap() cylinder(d = m3_nut_w, h = m3_nut_h, $fn = 6);
+
+base_len = base_x1 - base_x0;
+
+// ---------------------------------------------------------------- base tray (under the deck)
+module base_tray() {
+    translate([0, 0, -deck_t - tray_h]) difference() {
+        union() {
+            difference() {
+                translate([base_x0, -base_w / 2, 0]) cube([base_len, base_w, tray_h]);
+                translate([base_x0 + wall, -base_w / 2 + wall, wall])
+                    cube([base_len - 2 * wall, base_w - 2 * wall, tray_h]);
+            }
+            for (c = base_corners) translate([c[0], c[1], 0]) cylinder(d = boss_d + 2, h = tray_h);
+            for (p = pi_holes) translate([p[0], p[1], 0]) cylinder(d = 6, h = wall + standoff_h);
+            translate([buzzer_xy[0], buzzer_xy[1], 0]) cylinder(d = buzzer_d + 4, h = tray_h - 1.2);
+        }
+        for (c = base_corners) translate([c[0], c[1], tray_h - m3_insert_h]) insert_hole();
+        for (p = pi_holes) translate([p[0], p[1], wall]) cylinder(d = m25_pilot, h = standoff_h + 1);
+        // piezo cradle: the disc rests on the tube's rim, wires leave through the side
+        translate([buzzer_xy[0], buzzer_xy[1], tray_h - 2.2]) cylinder(d = buzzer_d + 0.8, h = 3);
+        translate([buzzer_xy[0], buzzer_xy[1], wall]) cylinder(d = buzzer_d - 5, h = tray_h);
+        translate([buzzer_xy[0] - 3, buzzer_xy[1] - buzzer_d, tray_h - 10]) cube([6, buzzer_d, 11]);
+        // vents beside the Pi, both sides and the back
+        for (s = [-1, 1], i = [0 : 5])
+            translate([pi_x0 + 12 + i * 9, s * base_w / 2 - 5, 12]) cube([3.5, 10, 22]);
+        for (i = [0 : 3]) translate([base_x1 - 5, -30 + i * 9, 12]) cube([10, 3.5, 22]);
+        // cable window at the back: Pi and servo supply leads; the deck closes it
+        translate([base_x0 - 1, -25, tray_h - 16]) cube([wall + 2, 50, 17]);
+    }
+}
+
+// ---------------------------------------------------------------- deck (the base's lid)
+module deck() {
+    top = deck_t + bearing_w;
+    translate([0, 0, -deck_t]) difference() {
+        union() {
+            translate([base_x0, -base_w / 2, 0]) cube([base_len, base_w, deck_t]);
+            cylinder(d = collar_d, h = top);
+            difference() {
+                cylinder(r = tilt_ring_r + 3, h = top, $fn = 96);
+                translate([0, 0, -1]) cylinder(r = tilt_ring_r, h = top + 2, $fn = 96);
+            }
+        }
+        translate([0, 0, deck_t]) cylinder(d = bearing_d + 0.15, h = bearing_w + 1, $fn = 64);
+        translate([0, 0, -1]) cylinder(d = lip_hole_d, h = deck_t + 2);
+        for (c = base_corners) translate([c[0], c[1], -1]) cylinder(d = m3_hole, h = deck_t + 2);
+        for (b = bracket_screws) translate([b[0], b[1], -1]) cylinder(d = m3_hole, h = deck_t + 2);
+        translate([button_x, 0, -1]) cylinder(d = button_hole_d, h = deck_t + 2, $fn = 64);
+        for (i = [-2 : 2]) translate([buzzer_xy[0] + i * 5 - 1, buzzer_xy[1] - 9, -1]) cube([2, 18, deck_t + 2]);
+        // the launcher's cables come down through this arc as the turret turns
+        translate([0, 0, -1]) rotate(180 + home_heading - turret_range / 2 - 10)
+            rotate_extrude(angle = turret_range + 20, $fn = 96)
+                translate([cable_r - cable_hole_d / 2 - 0.5, 0]) square([cable_hole_d + 1, deck_t + 2]);
+    }
+}
+
+// ---------------------------------------------------------------- turret servo bracket
+bracket_t = -deck_t - t_tab_top_z;
+module turret_bracket() {
+    s = turret_servo;
+    translate([0, 0, t_tab_top_z]) difference() {
+        translate([-24, -27, 0]) cube([48, 41, bracket_t]);
+        translate([-sv_w(s) / 2 - 0.3, t_body_cy - sv_l(s) / 2 - 0.3, -1])
+            cube([sv_w(s) + 0.6, sv_l(s) + 0.6, bracket_t + 2]);
+        for (dy = [-1, 1]) translate([0, t_body_cy + dy * sv_hole_dx(s) / 2, -1])
+            cylinder(d = m2_pilot, h = bracket_t + 2);
+        for (b = bracket_screws) translate([b[0], b[1], 0]) {
+            translate([0, 0, -1]) cylinder(d = m3_hole, h = bracket_t + 2);
+            translate([0, 0, -0.01]) nut_trap();
+        }
+    }
+}
+
+// ---------------------------------------------------------------- turntable
+module turntable() {
+    difference() {
+        union() {
+            translate([0, 0, turntable_z0]) cylinder(d = turntable_d, h = turntable_t, $fn = 96);
+            translate([0, 0, bearing_w]) cylinder(d = bearing_race_in - 1, h = turntable_gap + 0.01);
+            translate([0, 0, peg_bottom_z]) cylinder(d = bearing_bore - 0.05, h = bearing_w - peg_bottom_z + 0.01);
+        }
+        translate([0, 0, peg_bottom_z - 1]) cylinder(d = spline_bore_d, h = spline_grip + 1);
+        translate([0, 0, peg_bottom_z - 1]) cylinder(d = 2.2, h = launcher_z0 - peg_bottom_z + 2);
+        translate([0, 0, launcher_z0 - 2]) cylinder(d = 4.5, h = 3);
+        translate([-cable_r, 0, turntable_z0 - 1]) cylinder(d = cable_hole_d, h = turntable_t + 2);
+        for (p = ch_screw) translate([p[0], p[1], turntable_z0]) {
+            translate([0, 0, -1]) cylinder(d = m3_hole, h = turntable_t + 2);
+            translate([0, 0, -0.01]) nut_trap();
+        }
+    }
+}
+
+// ---------------------------------------------------------------- ejector chassis
+module servo_mount_wall(s, body_cx, zc, tab_y, top) {
+    x0 = body_cx - sv_hole_dx(s) / 2 - 4.5;
+    len = sv_hole_dx(s) + 9;
+    difference() {
+        translate([x0, tab_y - 5, 0]) cube([len, 5, top]);
+        translate([body_cx - sv_l(s) / 2 - 0.4, tab_y - 6, zc - sv_w(s) / 2 - 0.4])
+            cube([sv_l(s) + 0.8, 7, top]);
+        for (dx = [-1, 1], dz = (sv_hole_dw(s) > 0 ? [-1, 1] : [0]))
+            translate([body_cx + dx * sv_hole_dx(s) / 2, tab_y + 1, zc + dz * sv_hole_dw(s) / 2])
+                rotate([90, 0, 0]) cylinder(d = m2_pilot, h = 7);
+    }
+}
+
+module chassis(variant = "pusher") {
+    len = ch_x1 - ch_x0;
+    translate([0, 0, launcher_z0]) difference() {
+        union() {
+            translate([ch_x0, -mag_y, 0]) cube([len, 2 * mag_y, ch_plate_t]);
+            for (s = [-1, 1]) translate([ch_x0, s > 0 ? pocket_w / 2 : -mag_y, 0]) cube([len, wall, floor_z0]);
+            for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y, 0]) cylinder(d = boss_d, h = floor_z0);
+            if (variant == "pusher") {
+                // ledges carrying the sled, chamfered underneath
+                for (s = [-1, 1]) translate([ch_x0, 0, 0]) along_x(len) scale([s, 1])
+                    polygon([[pocket_w / 2 + 0.01, sled_z0], [pocket_w / 2 - 3, sled_z0],
+                             [pocket_w / 2 + 0.01, sled_z0 - 3.2 - 0.01]]);
+                servo_mount_wall(ejector_servo, e_body_cx, shaft_z, e_tab_y,
+                                 shaft_z + sv_hole_dw(ejector_servo) / 2 + 5);
+            } else {
+                top = roller_zc + 8;
+                servo_mount_wall(roller_servo, r_body_cx, roller_zc, r_tab_y, top);
+                for (dx = [-1, 1])
+                    translate([r_body_cx + dx * (sv_hole_dx(roller_servo) / 2 + 3) - 1.5, -pocket_w / 2 - 0.01, 0])
+                        cube([3, pocket_w / 2 + r_tab_y - 4.9, top]);
+            }
+        }
+        for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y, floor_z0 - m3_insert_h]) insert_hole();
+        for (p = ch_screw) translate([p[0], p[1], -1]) cylinder(d = m3_hole, h = ch_plate_t + 2);
+        translate([-cable_r, 0, -1]) cylinder(d = cable_hole_d, h = ch_plate_t + 2);
+    }
+}
+
+// ---------------------------------------------------------------- magazine
+mag_h = floor_t + mag_wall_h;
+arch_top = floor_t + arch_gap + pocket_w / 2 + 6;
+module magazine() {
+    translate([0, 0, launcher_z0 + floor_z0]) difference() {
+        union() {
+            translate([px0 - wall, -mag_y, 0]) cube([tray_x1 - px0 + wall, 2 * mag_y, floor_t]);
+            for (s = [-1, 1]) {
+                translate([mag_boss_x[0] - 6, s > 0 ? mag_y - 0.01 : -mag_y - flange_w + 0.01, 0])
+                    cube([mag_boss_x[1] - mag_boss_x[0] + 12, flange_w, floor_t]);
+                translate([px0 - wall, s > 0 ? pocket_w / 2 : -mag_y, 0]) cube([pocket_l + wall + 0.01, wall, mag_h]);
+                translate([px0 - wall, s > 0 ? pocket_w / 2 - back_post_w : -pocket_w / 2 - 0.01, 0])
+                    cube([wall, back_post_w + 0.01, mag_h]);
+                translate([gate_x - 0.01, s > 0 ? pocket_w / 2 : -mag_y, 0]) cube([tray_l + 0.01, wall, floor_t + 4]);
+            }
+            translate([px1, -gate_screw_y - 4, 0]) cube([front_t, 2 * gate_screw_y + 8, mag_h]);
+            translate([beam_x - 5, -mag_y, 0]) cube([10, 2 * mag_y, arch_top]);
+        }
+        // the throat and the beam arch: straight sides, 45-degree roofs
+        translate([px1 - 1, 0, floor_t]) along_x(front_t + 2) gable(pocket_w, arch_gap + 2);
+        translate([beam_x - 6, 0, floor_t]) along_x(12) gable(pocket_w, arch_gap);
+        // floor slot for the pusher's fin and the roller's wheel, open at the back
+        translate([px0 - wall - 1, slot_y[0], -1]) cube([tooth_reach_x + 1.5 - px0 + wall, slot_y[1] - slot_y[0], floor_t + 2]);
+        // IR break-beam: receiver under the tray floor, emitter in the arch, facing each other
+        translate([beam_x, 0, -1]) cylinder(d = beam_hole_d, h = arch_top + 2);
+        for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y, -1]) cylinder(d = m3_hole, h = floor_t + 2);
+        for (s = [-1, 1]) translate([gate_x + 0.01, s * gate_screw_y, gate_screw_z])
+            rotate([0, -90, 0]) insert_hole(front_t - 0.6);
+    }
+}
+
+// ---------------------------------------------------------------- gate (sets the throat)
+module gate_flat() {
+    w = 2 * gate_screw_y + 8;
+    difference() {
+        translate([-w / 2, 0, 0]) cube([w, gate_h, gate_t]);
+        translate([-gate_notch_w / 2 + (fin_y[0] + fin_y[1]) / 2, -1, -1]) cube([gate_notch_w, gate_notch_h + 1, gate_t + 2]);
+        for (s = [-1, 1]) hull() for (dz = [-gate_adjust, gate_adjust])
+            translate([s * gate_screw_y, gate_screw_z - floor_t - throat_h + dz, -1]) cylinder(d = m3_hole, h = gate_t + 2);
+    }
+}
+module gate() {
+    // flat part: x across the throat, y up from its lower edge, z its thickness
+    translate([gate_x + gate_t, 0, launcher_z0 + floor_top + throat_h]) rotate([90, 0, -90]) gate_flat();
+}
+
+// ---------------------------------------------------------------- follower (rests on the stack)
+follower_w = pocket_w - 2 * fit - 1;
+follower_l = pocket_l - 2;
+module follower_flat() {
+    difference() {
+        translate([-follower_l / 2, -follower_w / 2, 0]) cube([follower_l, follower_w, follower_h]);
+        // pocket for ballast (coins, M8 nuts): about 100 g keeps the bottom card flat
+        translate([-follower_l / 2 + 8, -follower_w / 2 + 6, 3]) cube([follower_l - 16, follower_w - 12, follower_h]);
+    }
+    translate([-3, -follower_w / 2 + 6, 0]) cube([6, follower_w - 12, follower_h + 8]); // handle
+}
+module follower(cards = cards_min) {
+    translate([(px0 + px1) / 2, 0, launcher_z0 + floor_top + cards * card_t]) follower_flat();
+}
+
+// ---------------------------------------------------------------- pusher sled (drawn at its tooth x)
+tongue_bot = pin_z_low - pin_d / 2 - 3;
+module sled(angle = rest_angle) {
+    t = tooth_x(angle);
+    slot_x = t + tongue_from_tooth;
+    translate([0, 0, launcher_z0]) difference() {
+        union() {
+            translate([t - sled_behind, -sled_w / 2, sled_z0]) cube([sled_behind + sled_ahead, sled_w, sled_t]);
+            translate([t - sled_behind, fin_y[0], sled_z0 + sled_t - 0.01]) cube([sled_behind, fin_y[1] - fin_y[0], floor_top - sled_z0 - sled_t + 0.01]);
+            // the tooth: square face forward, ramp behind (slides under the next card on return)
+            translate([t, fin_y[0], floor_top - 0.01]) rotate([90, 0, 0]) mirror([0, 0, 1])
+                linear_extrude(fin_y[1] - fin_y[0]) polygon([[0, 0], [0, tooth_h + 0.01], [-tooth_l, 0]]);
+            translate([t - sled_behind, tongue_y[0], tongue_bot]) cube([sled_behind + sled_ahead, tongue_y[1] - tongue_y[0], sled_z0 - tongue_bot + 0.01]);
+        }
+        translate([slot_x - pin_d / 2 - 0.3, tongue_y[0] - 1, pin_z_low - pin_d / 2 - 0.5])
+            cube([pin_d + 0.6, tongue_y[1] - tongue_y[0] + 2, pin_z_high - pin_z_low + pin_d + 1]);
+    }
+}
+module sled_flat() {
+    t = tooth_x(rest_angle);
+    translate([0, 0, 0]) rotate([0, -90, 0]) translate([-(t - sled_behind), 0, -launcher_z0]) sled(rest_angle);
+}
+
+// ---------------------------------------------------------------- pusher arm
+horn_hub_d = 9;            // clears the round horn's hub
+module arm_flat() {
+    difference() {
+        hull() {
+            cylinder(r = 12, h = arm_t);
+            translate([0, arm_l, 0]) cylinder(r = arm_end_r, h = arm_t);
+        }
+        translate([0, 0, -1]) cylinder(d = horn_hub_d, h = arm_t + 2);
+        for (r = [8, 10.5], a = [0 : 90 : 270]) rotate(a + 45) translate([r, 0, -1]) cylinder(d = m2_pilot, h = arm_t + 2);
+        translate([0, arm_l, -1]) cylinder(d = 2.6, h = arm_t + 2);   // M3 pin, self-tapping
+    }
+}
+module arm(angle = rest_angle) {
+    translate([shaft_x, arm_y + arm_t, launcher_z0 + shaft_z]) rotate([0, angle - mid_angle, 0])
+        rotate([90, 0, 0]) arm_flat();
+}
+
+// ---------------------------------------------------------------- roller wheel (O-ring tyre)
+roller_t = roller_y[1] - roller_y[0];
+module wheel_flat() {
+    difference() {
+        cylinder(r = tyre_r - 1, h = roller_t, $fn = 64);
+        translate([0, 0, -1]) cylinder(d = horn_hub_d - 2, h = roller_t + 2);
+        for (a = [0 : 90 : 270]) rotate(a + 45) translate([7, 0, -1]) cylinder(d = m2_pilot, h = roller_t + 2);
+        // V groove for a 2 mm O-ring: 45-degree flanks print without supports
+        rotate_extrude($fn = 64) translate([tyre_r - 1, roller_t / 2]) rotate(45) square(2.2, center = true);
+    }
+}
+module wheel() {
+    translate([roller_x, roller_y[1], launcher_z0 + roller_zc]) rotate([90, 0, 0]) wheel_flat();
+}
+
+// ---------------------------------------------------------------- stand-ins (not printed)
+module servo_body(s) {
+    color("#333") translate([-sv_l(s) / 2, -sv_w(s) / 2, 0]) cube([sv_l(s), sv_w(s), sv_h(s)]);
+    color("#333") translate([-sv_l(s) / 2 - (s[5] - sv_l(s)) / 2, -sv_w(s) / 2, sv_tab_z(s)]) cube([s[5], sv_w(s), sv_tab_t(s)]);
+    color("#ddd") translate([-sv_spline_off(s), 0, sv_h(s)]) cylinder(d = 5, h = sv_spline_h(s));
+}
+module card_stack(cards = cards_min) {
+    color("#d22") translate([(px0 + px1) / 2 - card_l / 2 + 0.75, -card_w / 2, launcher_z0 + floor_top])
+        cube([card_l, card_w, cards * card_t]);
+}
+module pi_board() color("#1a6", 0.9) translate([pi_x0, pi_y0, -deck_t - tray_h + wall + standoff_h]) cube([56, 85, 1.6]);
+module button_dome() {
+    color("#e33") translate([button_x, 0, 0]) scale([1, 1, 0.45]) sphere(d = button_dome_d);
+    color("#555") translate([button_x, 0, -button_depth]) cylinder(d = 24, h = button_depth);
+}
+
+// ---------------------------------------------------------------- retrofit plate
+// Carries a real UNO launcher on the turntable instead of the printed magazine and chassis.
+module retrofit_plate() {
+    translate([0, 0, launcher_z0]) difference() {
+        union() {
+            cylinder(d = turntable_d, h = retrofit_t, $fn = 96);
+            difference() {
+                cylinder(d = launcher_d + 2 * wall, h = retrofit_t + retrofit_rim_h, $fn = 96);
+                translate([0, 0, retrofit_t]) cylinder(d = launcher_d, h = retrofit_rim_h + 1, $fn = 96);
+            }
+        }
+        for (p = ch_screw) translate([p[0], p[1], -1]) {
+            cylinder(d = m3_hole, h = retrofit_t + 2);
+            translate([0, 0, retrofit_t - 2]) cylinder(d = m3_head_d + 0.4, h = retrofit_rim_h + 5);
+        }
+        translate([-cable_r, 0, -1]) cylinder(d = cable_hole_d, h = retrofit_t + 2);
+        translate([0, 0, -1]) cylinder(d = 6, h = retrofit_t + 2);   // reach the turntable's screw
+        // slots for a hook-and-loop strap over the launcher, left and right
+        for (s = [-1, 1]) translate([-11, s * (launcher_d / 2 - 6) - 2, -1]) cube([22, 4, retrofit_t + 2]);
+    }
+}

@@ -1,0 +1,1 @@
+"""Build tools for hardware/: OpenSCAD rendering, STL checks, the schematic."""

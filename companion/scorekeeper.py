@@ -81,7 +81,7 @@ SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "score.import": object_schema(
         ["text"],
         format={"type": "string", "enum": ["json", "csv"]},
-        text={"type": "string", "minLength": 1, "maxLength": 5_000_000},
+        text={"type": "string", "minLength": 1, "maxLength": 5_000_000, "x-multiline": True},
     ),
 }
 

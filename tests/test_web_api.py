@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from companion.config import Config, ConfigError
 from companion.core.errors import ActionError
+from companion.core.payload import validate_payload
 from companion.core.table import TableEngine
 from companion.hub import Hub
 from companion.i18n import Catalog
 from companion.web import WebConfig, create_app, parse_web_config
-from companion.core.payload import validate_payload
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
 HUGE = "x" * 20_000  # far beyond any field limit, under the 64 KB body limit

@@ -224,7 +224,9 @@ def served() -> Iterator[tuple[Hub, Any, int]]:
 
 def get_status(port: int, path: str = "/api/state", timeout: float = 3.0) -> int:
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
+        )
         head = sock.recv(64).decode()
     return int(head.split()[1])
 

@@ -17,10 +17,10 @@ import time
 import tty
 from typing import Any
 
+from companion.app.buttons import button_event
 from companion.core.commands import Command, Cue, Eject
 from companion.core.errors import ActionError
 from companion.core.table import Outcome
-from companion.daemon import button_event
 
 PIN_KEYS = {" ": "hit", "n": "next", "r": "reverse", "s": "skip"}
 ACTION_KEYS = {
@@ -75,7 +75,7 @@ def render(state: dict[str, Any], last: list[Command], url: str | None, message:
 
 
 class TerminalTable:
-    """Drive a simulated :class:`~companion.daemon.Daemon` from the keyboard."""
+    """Drive a simulated daemon (:class:`~companion.daemon.Daemon`) from the keyboard."""
 
     def __init__(self, daemon: Any) -> None:
         self.daemon = daemon

@@ -2,8 +2,9 @@
 
 The daemon runs in simulation (gpiozero mock pins, the real hub, engine, score keeper, SQLite
 storage, voice with a silent player, waitress). Two phones (browser contexts) at 390x844: one
-sets up and plays, the other must follow live without reloading. A screenshot of each screen goes
-to ``tests/artifacts/`` (git-ignored).
+acts, the other must follow live without reloading. Each test has its own daemon and phones (the
+browser is shared), so the tests run in any order. A screenshot of each screen goes to
+``tests/artifacts/`` (git-ignored).
 
 Chromium: ``/usr/bin/chromium`` (Debian package, ``make system-deps``), headless, with the flags
 the machine notes ask for; Playwright starts it with a new empty profile directory of its own.
@@ -26,6 +27,7 @@ from companion.speech.engine import Synthesis
 from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
+FOUR = ["Alice", "Bruno", "Zoé", "Chloé"]
 
 
 class EchoEngine:
@@ -47,11 +49,38 @@ class SilentPlayer:
         self.played += 1
 
 
-@pytest.fixture(scope="module")
-def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
+class Api:
+    """The box's HTTP API as a phone uses it: one session (cookie), its CSRF token."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        with urllib.request.urlopen(f"{url}api/session", timeout=5) as response:
+            self.token = json.load(response)["csrf"]
+            self.cookie = response.getheader("Set-Cookie", "").split(";")[0]
+
+    def state(self) -> dict[str, Any]:
+        with urllib.request.urlopen(f"{self.url}api/state", timeout=5) as response:
+            return dict(json.load(response))
+
+    def act(self, action: str, /, **payload: Any) -> dict[str, Any]:
+        request = urllib.request.Request(
+            f"{self.url}api/actions/{action}",
+            data=json.dumps({"payload": payload}).encode(),
+            headers={
+                "Content-Type": "application/json",
+                "Cookie": self.cookie,
+                "X-CSRF-Token": self.token,
+            },
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return dict(json.load(response))
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
     options = DaemonOptions(
         simulate=True,
-        state_dir=tmp_path_factory.mktemp("state"),
+        state_dir=tmp_path / "state",
         seed=3,
         host="127.0.0.1",
         port=0,
@@ -61,6 +90,26 @@ def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     running = Daemon(Config(), options).start()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def api(daemon: Daemon) -> Api:
+    return Api(daemon.url or "")
+
+
+@pytest.fixture
+def four_players(api: Api) -> Api:
+    """Alice, Bruno, Zoé, Chloé seated, Zoé deals, an Extrême game to 300."""
+    api.act("table.setup", players=FOUR, dealer="Zoé")
+    api.act(
+        "score.new_game",
+        name="Soirée",
+        players=FOUR,
+        first_dealer="Zoé",
+        ruleset="extreme",
+        target=300,
+    )
+    return api
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +123,9 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def phones(browser: Browser, daemon: Daemon) -> Iterator[tuple[Page, Page]]:
-    """Two phones on the page; page errors fail the test."""
+    """Two phones on the page, one dark and one light; page errors fail the test."""
     pages = []
     errors: list[str] = []
     for scheme in ("dark", "light"):
@@ -96,15 +145,12 @@ def phones(browser: Browser, daemon: Daemon) -> Iterator[tuple[Page, Page]]:
     # A mark that a reload would wipe: the second phone must follow without reloading.
     pages[1].evaluate("window.__noReload = 42")
     yield pages[0], pages[1]
-    assert not errors, errors
-    assert pages[1].evaluate("window.__noReload") == 42
-    for page in pages:
-        page.context.close()
-
-
-def api_state(daemon: Daemon) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{daemon.url}api/state", timeout=5) as response:
-        return dict(json.load(response))
+    try:
+        assert not errors, errors
+        assert pages[1].evaluate("window.__noReload") == 42
+    finally:
+        for page in pages:
+            page.context.close()
 
 
 def tab(page: Page, name: str) -> None:
@@ -116,7 +162,7 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def test_1_set_up_a_four_player_table(phones: tuple[Page, Page], daemon: Daemon) -> None:
+def test_set_up_a_four_player_table(phones: tuple[Page, Page], api: Api) -> None:
     page, _ = phones
     tab(page, "setup")
     seats = page.locator("#seat-list li")
@@ -143,7 +189,7 @@ def test_1_set_up_a_four_player_table(phones: tuple[Page, Page], daemon: Daemon)
     shot(page, "setup")
     page.click("#apply-setup")
     expect(page.locator("#toast")).to_have_text("La table est prête.")
-    state = api_state(daemon)
+    state = api.state()
     assert [p["name"] for p in state["table"]["players"]] == ["Alice", "Bruno", "Zoé", "Chloé"]
     assert state["table"]["dealer"] == "Zoé"
     game = state["score"]["game"]
@@ -151,13 +197,14 @@ def test_1_set_up_a_four_player_table(phones: tuple[Page, Page], daemon: Daemon)
     assert (game["ruleset"]["key"], game["target"]) == ("extreme", 300)
 
 
-def test_2_play_a_turn_sequence_with_coup_extreme(
-    phones: tuple[Page, Page], daemon: Daemon
+def test_play_a_turn_sequence_with_coup_extreme(
+    phones: tuple[Page, Page], four_players: Api
 ) -> None:
+    api = four_players
     page, other = phones
     tab(page, "table")
     tab(other, "table")
-    first = api_state(daemon)["table"]["active"]  # after Zoé deals: Chloé, on her left
+    first = api.state()["table"]["active"]  # after Zoé deals: Chloé, on her left
     assert first == "Chloé"
     expect(page.locator("#active")).to_have_text("Chloé")
     page.click('#colour-row [data-colour="green"]')
@@ -178,9 +225,9 @@ def test_2_play_a_turn_sequence_with_coup_extreme(
     shot(page, "table-coup-extreme")
 
     # The big HIT button: in simulation a real edge on the mock pin, through the debounce.
-    fired_before = api_state(daemon)["table"]["magazine"]
+    fired_before = api.state()["table"]["magazine"]
     for _ in range(15):
-        revision = api_state(daemon)["revision"]
+        revision = api.state()["revision"]
         page.click("#hit")
         page.wait_for_function(
             f"fetch('/api/state').then(r => r.json()).then(s => s.revision > {revision})",
@@ -190,7 +237,7 @@ def test_2_play_a_turn_sequence_with_coup_extreme(
             break
     expect(page.locator("#fired-banner")).to_be_visible()
     expect(page.locator("#fired-banner")).to_contain_text("cartes pour")
-    state = api_state(daemon)
+    state = api.state()
     assert state["table"]["magazine"] < fired_before
     # The mock ejector runs after the turret has turned (its own thread): wait for it.
     page.wait_for_function(
@@ -202,9 +249,10 @@ def test_2_play_a_turn_sequence_with_coup_extreme(
     shot(other, "table-second-phone")
 
 
-def test_3_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
-    phones: tuple[Page, Page], daemon: Daemon
+def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
+    phones: tuple[Page, Page], four_players: Api
 ) -> None:
+    api = four_players
     page, other = phones
     tab(page, "score")
     tab(other, "score")
@@ -242,7 +290,7 @@ def test_3_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
     page.click("#save-round")
     expect(standings.first).to_contain_text("87")
     expect(other.locator("#standings li").first).to_contain_text("87")
-    history = api_state(daemon)["score"]["history"]
+    history = api.state()["score"]["history"]
     assert len(history) == 1 and history[0]["credited"] == {
         "Alice": 0,
         "Bruno": 0,
@@ -256,7 +304,7 @@ def test_3_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
         "document.getElementById('chart').complete && "
         "document.getElementById('chart').naturalWidth > 0"
     )
-    with urllib.request.urlopen(f"{daemon.url}api/chart.svg", timeout=5) as response:
+    with urllib.request.urlopen(f"{api.url}api/chart.svg", timeout=5) as response:
         svg = response.read().decode()
     assert svg.count("<polyline") == 4 and "Chloé 87" in svg
     expect(page.locator("#stats")).to_contain_text("Chloé")
@@ -265,16 +313,17 @@ def test_3_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
     shot(other, "score-second-phone")
 
 
-def test_4_device_screen_calibrates_and_test_fires(
-    phones: tuple[Page, Page], daemon: Daemon
+def test_device_screen_calibrates_and_test_fires(
+    phones: tuple[Page, Page], four_players: Api
 ) -> None:
+    api = four_players
     page, _ = phones
     tab(page, "device")
     expect(page.locator("#sim-seats circle")).to_have_count(4)
     expect(page.locator("#qr")).to_have_js_property("complete", True)
     assert page.evaluate("document.getElementById('qr').naturalWidth") > 0
-    expect(page.locator("#urls")).to_contain_text(daemon.url or "")
-    before = api_state(daemon)["device"]["cards_fired"]
+    expect(page.locator("#urls")).to_contain_text(api.url)
+    before = api.state()["device"]["cards_fired"]
     page.click("#test-fire")
     page.wait_for_function(
         f"fetch('/api/state').then(r => r.json()).then(s => s.device.cards_fired > {before})",
@@ -287,13 +336,13 @@ def test_4_device_screen_calibrates_and_test_fires(
     shot(page, "device")
 
 
-def test_5_language_switch_reaches_every_phone(phones: tuple[Page, Page], daemon: Daemon) -> None:
+def test_language_switch_reaches_every_phone(phones: tuple[Page, Page], api: Api) -> None:
     page, other = phones
     tab(page, "setup")
     page.select_option("#language", "en")
     expect(page.locator("#tab-table")).to_have_text("Table")
     expect(other.locator("#tab-setup")).to_have_text("Set up")  # switched live
     expect(other.locator("html")).to_have_attribute("lang", "en")
-    assert api_state(daemon)["settings"]["language"] == "en"
+    assert api.state()["settings"]["language"] == "en"
     tab(other, "table")
     shot(other, "table-english")

@@ -30,7 +30,8 @@ def test_example_file_loads():
     assert hardware_config(config) == HardwareConfig()
     assert load_speech_config(config.extra) == SpeechConfig()
     assert parse_web_config(config.extra) == WebConfig()
-    assert set(config.extra) == {"hardware", "speech", "web"}
+    assert set(config.extra) == {"hardware", "speech", "web", "storage"}
+    assert config.extra["storage"] == {}  # state_dir commented out: the usual places
 
 
 def test_every_problem_is_listed_with_key_and_allowed_values():

@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
+from companion.app.hub import Hub
 from companion.core.errors import ActionError
 from companion.core.events import Press
 from companion.core.table import Outcome, TableEngine
-from companion.hub import Hub
 
 
 class Recorder:

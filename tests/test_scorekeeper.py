@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.hub import Hub
+from companion.app.scorekeeper import ScoreKeeper
 from companion.core.errors import ActionError
 from companion.core.table import TableEngine
-from companion.hub import Hub
-from companion.scorekeeper import ScoreKeeper
 from companion.storage import Storage
 
 HANDS = {

@@ -1,6 +1,6 @@
 """The phone page's JSON API: every endpoint, good and bad input, access control.
 
-The hub here is the real :class:`companion.hub.Hub` around a real table engine, with small
+The hub here is the real :class:`companion.app.hub.Hub` around a real table engine, with small
 score/device/settings sections registered the way the composition root registers its own.
 Bad input must give a 4xx with a message, never a 5xx, and change nothing.
 """
@@ -16,11 +16,11 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.app.hub import Hub
 from companion.config import Config, ConfigError
 from companion.core.errors import ActionError
 from companion.core.payload import validate_payload
 from companion.core.table import TableEngine
-from companion.hub import Hub
 from companion.i18n import Catalog
 from companion.web import WebConfig, create_app, parse_web_config
 
@@ -186,9 +186,10 @@ def test_every_text_the_page_uses_is_in_the_catalog(client: FlaskClient) -> None
     from pathlib import Path
 
     static = Path(__file__).parents[1] / "companion" / "web" / "static"
-    script = (static / "app.js").read_text(encoding="utf-8")
-    html = (static / "index.html").read_text(encoding="utf-8")
+    script = "".join(p.read_text(encoding="utf-8") for p in sorted(static.rglob("*.js")))
+    html = (static / "index.html").read_text(encoding="utf-8") + script
     used = set(re.findall(r'\bt\("([a-z_0-9]+)"[,)]', script))
+    used |= set(re.findall(r'\btab: "([a-z_0-9]+)"', script))
     used |= set(re.findall(r'data-i18n(?:-label|-placeholder)?="([a-z_0-9]+)"', html))
     fr = client.get("/api/i18n/fr").get_json()
     assert used and not used - set(fr), sorted(used - set(fr))
@@ -246,8 +247,9 @@ def test_page_manifest_and_static_files(client: FlaskClient) -> None:
     assert manifest["display"] == "standalone"
     for icon in manifest["icons"]:
         assert fetch(icon["src"])[0] == 200
-    for name in ("app.js", "app.css", "icon.svg"):
+    for name in ("js/main.js", "app.css", "icon.svg"):
         assert fetch(f"/static/{name}")[0] == 200
+    assert "javascript" in fetch("/static/js/main.js")[2]["Content-Type"]  # a module script
     assert b"http" not in fetch("/static/app.css")[1]  # nothing from a CDN
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.hub import Hub
+from companion.app.hub import Hub
 from companion.i18n import Catalog
 from companion.web import WebConfig, WebServer, create_app, serve
 from tests.test_web_api import make_hub

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion import locations
 from companion.config import Config, ConfigError, load_config, parse_config
 from companion.core.commands import Eject, Turn
 
@@ -51,8 +52,10 @@ def register(subparsers: Any) -> None:
         "-c",
         "--config",
         type=Path,
-        required=True,
-        help="configuration file to update (created with a [hardware] table if missing)",
+        default=None,
+        help="configuration file to update (created with a [hardware] table if missing). "
+        "Default: the one every command reads (see the README), else "
+        "~/.config/uno-companion/config.toml",
     )
     parser.add_argument(
         "--backend",
@@ -65,7 +68,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return calibrate(args.config, args.backend, args.step, sys.stdin, sys.stdout)
+    path = locations.config_file(args.config) or locations.user_config_file()
+    return calibrate(path, args.backend, args.step, sys.stdin, sys.stdout)
 
 
 def calibrate(path: Path, backend: str | None, step: float, stdin: TextIO, stdout: TextIO) -> int:

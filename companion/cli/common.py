@@ -1,14 +1,14 @@
-"""Helpers shared by the subcommands: config loading and the seed."""
+"""Helpers shared by the subcommands: the config file, the state directory and the seed."""
 
 from __future__ import annotations
 
 import argparse
 import logging
-import os
 import secrets
 import sys
 from pathlib import Path
 
+from companion import locations
 from companion.config import Config, ConfigError, load_config
 
 log = logging.getLogger("companion")
@@ -20,17 +20,44 @@ def add_config_argument(parser: argparse.ArgumentParser) -> None:
         "--config",
         type=Path,
         default=None,
-        help="configuration file (TOML; see config.example.toml). Default: built-in settings",
+        help="configuration file (TOML; see config.example.toml). Default: "
+        f"${locations.CONFIG_ENV}, else {locations.SYSTEM_CONFIG}, else "
+        "~/.config/uno-companion/config.toml, else built-in settings",
     )
 
 
+def add_state_dir_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help="where the score database lives (default: $STATE_DIRECTORY, else the config's "
+        "storage.state_dir, else $XDG_STATE_HOME/uno-companion or ~/.local/state/uno-companion)",
+    )
+
+
+def _exit(exc: ConfigError) -> None:
+    print(f"uno-companion: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None
+
+
 def load_or_exit(path: Path | None) -> Config:
-    """The configuration, or a clear message and exit status 2."""
+    """The configuration (``path`` or the one :func:`locations.config_file` finds), or a clear
+    message and exit status 2."""
     try:
-        return load_config(path)
+        return load_config(locations.config_file(path))
     except ConfigError as exc:
-        print(f"uno-companion: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+        _exit(exc)
+        raise  # unreachable: _exit raises
+
+
+def state_dir_or_exit(explicit: Path | None, config: Config, *, simulate: bool = False) -> Path:
+    """The state directory for ``config`` (see :mod:`companion.locations`), or exit status 2."""
+    try:
+        return locations.state_dir(explicit, config.extra.get("storage"), simulate=simulate)
+    except ConfigError as exc:
+        _exit(exc)
+        raise  # unreachable: _exit raises
 
 
 def choose_seed(config: Config, override: int | None) -> int:
@@ -40,12 +67,3 @@ def choose_seed(config: Config, override: int | None) -> int:
     if config.table.seed >= 0:
         return config.table.seed
     return secrets.randbelow(2**31)
-
-
-def default_state_dir() -> Path:
-    """Where the daemon keeps its database: systemd's StateDirectory, else the user's."""
-    env = os.environ.get("STATE_DIRECTORY")
-    if env:
-        return Path(env.split(":")[0])
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "uno-companion"

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import logging
 from typing import Any
 
-from .common import add_config_argument, load_or_exit
+from companion.config import Config
+
+from .common import (
+    add_config_argument,
+    add_state_dir_argument,
+    choose_seed,
+    load_or_exit,
+    state_dir_or_exit,
+)
+
+log = logging.getLogger("companion.daemon")
 
 
 def add_daemon_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
-    parser.add_argument("--state-dir", type=Path, default=None, help="where the database lives")
+    add_state_dir_argument(parser)
     parser.add_argument("--host", default=None, help="address of the phone page (web.host)")
     parser.add_argument("--port", type=int, default=None, help="port of the phone page (web.port)")
     parser.add_argument("--no-voice", action="store_true", help="no speech or speaker cues")
@@ -32,6 +42,39 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.daemon import run_daemon
-
     return run_daemon(load_or_exit(args.config), args, simulate=False)
+
+
+def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> int:
+    """``run`` and ``simulate``: start the daemon, serve until a signal, stop cleanly."""
+    from companion.daemon import Daemon, DaemonOptions, StartupError  # pulls in every adapter
+
+    options = DaemonOptions(
+        simulate=simulate,
+        backend=getattr(args, "backend", None),
+        state_dir=state_dir_or_exit(args.state_dir, config, simulate=simulate),
+        seed=choose_seed(config, getattr(args, "seed", None)),
+        web=not args.no_web,
+        voice=not args.no_voice,
+        host=args.host,
+        port=args.port,
+    )
+    daemon = Daemon(config, options)
+    try:
+        daemon.start()
+    except StartupError as exc:
+        log.error("%s", exc)
+        print(f"uno-companion: {exc}")
+        return 2
+    daemon.install_signal_handlers()
+    try:
+        if simulate:
+            from companion.terminal import TerminalTable
+
+            TerminalTable(daemon).run()
+        else:
+            log.info("table ready at %s", " or ".join(daemon.urls) or "(no page)")
+            daemon.wait()
+    finally:
+        daemon.stop()
+    return 0

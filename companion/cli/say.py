@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion import locations
 from companion.config import ConfigError
 from companion.core.commands import Priority
 from companion.speech import (
@@ -47,8 +48,9 @@ def register(subparsers: Any) -> None:
 def speech_settings(args: argparse.Namespace) -> tuple[SpeechConfig, str]:
     """The ``[speech]`` section and the table language, or a clear message and exit 2."""
     config = load_or_exit(args.config)
+    source = str(locations.config_file(args.config) or "configuration")
     try:
-        speech = load_speech_config(config.extra, str(args.config or "configuration"))
+        speech = load_speech_config(config.extra, source)
     except ConfigError as exc:
         print(f"uno-companion: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -26,18 +26,15 @@ from companion.core.scoring import (
     game_to_csv,
     game_to_json,
 )
-from companion.storage import Storage, StorageError, UnknownGame, default_state_dir
+from companion.storage import Storage, StorageError, UnknownGame
+
+from .common import add_config_argument, add_state_dir_argument, load_or_exit, state_dir_or_exit
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("score", help="replay, list, export and import score sheets")
-    parser.add_argument(
-        "--state-dir",
-        type=Path,
-        default=None,
-        help="where the score database lives (default: $STATE_DIRECTORY or "
-        "~/.local/state/uno-companion)",
-    )
+    add_config_argument(parser)
+    add_state_dir_argument(parser)
     actions = parser.add_subparsers(dest="score_command", metavar="ACTION")
 
     replay = actions.add_parser("replay", help="recompute and print the standings of a JSON game")
@@ -118,7 +115,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace) -> Storage:
-    return Storage.open(args.state_dir or default_state_dir())
+    return Storage.open(state_dir_or_exit(args.state_dir, load_or_exit(args.config)))
 
 
 def _list(args: argparse.Namespace) -> int:

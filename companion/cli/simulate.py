@@ -20,7 +20,7 @@ from companion.core.table import TableEngine
 from companion.i18n import Catalog
 
 from .common import choose_seed, load_or_exit
-from .run import add_daemon_arguments
+from .run import add_daemon_arguments, run_daemon
 
 
 def register(subparsers: Any) -> None:
@@ -41,8 +41,6 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     config = load_or_exit(args.config)
     if args.script is None:
-        from companion.daemon import run_daemon  # the daemon pulls in every adapter
-
         return run_daemon(config, args, simulate=True)
     return run_script_file(config, args)
 

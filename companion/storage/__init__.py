@@ -12,7 +12,6 @@ from companion.storage.sqlite import (
     StorageError,
     UnknownGame,
     backup_files,
-    default_state_dir,
 )
 
 __all__ = [
@@ -24,5 +23,4 @@ __all__ = [
     "StorageError",
     "UnknownGame",
     "backup_files",
-    "default_state_dir",
 ]

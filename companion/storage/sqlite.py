@@ -406,15 +406,6 @@ def backup_files(state_dir: Path) -> list[Path]:
     return sorted(found, key=lambda p: int(p.stem.split(".")[-1]))
 
 
-def default_state_dir() -> Path:
-    """``$STATE_DIRECTORY`` (set by systemd's ``StateDirectory=``) or
-    ``~/.local/state/uno-companion``."""
-    configured = os.environ.get("STATE_DIRECTORY", "")
-    if configured:
-        return Path(configured.split(":")[0])
-    return Path.home() / ".local" / "state" / "uno-companion"
-
-
 def _with_id(setup: GameSetup, game_id: str) -> GameSetup:
     return replace(setup, game_id=game_id)
 

@@ -1,7 +1,7 @@
 """The one port the web adapter talks through: the *hub* of the daemon.
 
 The page never reaches devices, speech or storage itself. The composition root builds an object
-with these four methods (the real one is :class:`companion.hub.Hub`) and hands it to
+with these four methods (the real one is :class:`companion.app.hub.Hub`) and hands it to
 :func:`companion.web.create_app`. Tests hand in a small fake with the same methods.
 """
 

@@ -34,7 +34,8 @@ from companion.core.scoring import (
     teams_alternating,
 )
 from companion.core.scoring.model import LogEntry
-from companion.hub import Hub
+
+from .hub import Hub
 
 CURRENT_GAME = "score.current_game"
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}

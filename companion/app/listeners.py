@@ -1,0 +1,30 @@
+"""Small hub listeners the services use to react to outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.core.commands import Command
+from companion.core.table import Outcome
+
+
+class OnEvent:
+    """A hub listener calling ``target(outcome)`` after each event named ``event``."""
+
+    def __init__(self, event: str, target: Callable[[Outcome], None]) -> None:
+        self._event = event
+        self._target = target
+
+    def on_outcome(self, outcome: Outcome) -> None:
+        if outcome.event == self._event:
+            self._target(outcome)
+
+
+class CommandsTo:
+    """A hub listener handing each outcome's commands to one function."""
+
+    def __init__(self, target: Callable[[list[Command]], None]) -> None:
+        self._target = target
+
+    def on_outcome(self, outcome: Outcome) -> None:
+        self._target(list(outcome.commands))

@@ -1,0 +1,39 @@
+"""The motion watcher: tells the phones when the launcher has finished moving."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from .hub import Hub
+
+
+class MotionWatcher:
+    """After each motion (``moved`` set), waits for the launcher to be idle, then marks the
+    hub's "device" status changed so every page redraws the turret and the ejector."""
+
+    def __init__(self, hub: Hub, hardware: Any, moved: threading.Event) -> None:
+        self._hub = hub
+        self._hardware = hardware
+        self._moved = moved
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="motion-watch", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._moved.set()  # wake the thread now rather than at its next poll
+        self._thread.join(timeout=2)
+
+    def _watch(self) -> None:
+        while not self._stopped.is_set():
+            if not self._moved.wait(timeout=0.5):
+                continue
+            self._moved.clear()
+            if self._stopped.is_set():
+                return
+            self._hardware.wait_idle(timeout=30, sound=False)
+            if not self._stopped.is_set():
+                self._hub.call(lambda: self._hub.changed("device"))

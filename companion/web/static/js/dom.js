@@ -1,0 +1,53 @@
+// Shared DOM helpers. User data only ever goes in with textContent (never innerHTML).
+
+export const $ = (id) => document.getElementById(id);
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An element with attributes (`class`, `on<event>` handlers, others as attributes) and text. */
+export function el(tag, attrs, text) {
+  return fillNode(document.createElement(tag), attrs, text);
+}
+
+/** The same for an SVG element. */
+export function svg(tag, attrs, text) {
+  return fillNode(document.createElementNS(SVG_NS, tag), attrs, text);
+}
+
+function fillNode(node, attrs, text) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.setAttribute("class", v);
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v === null || v === undefined) continue;
+    else node.setAttribute(k, v);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Replace a <select>'s options; `label(value)` gives each option's text. */
+export function fill(select, values, current, label) {
+  select.textContent = "";
+  values.forEach((v) => {
+    const o = el("option", { value: v }, label ? label(v) : v);
+    if (v === current) o.selected = true;
+    select.append(o);
+  });
+}
+
+/** A short message at the bottom of the screen ("error" or "ok"). */
+export function toast(message, kind) {
+  const box = $("toast");
+  box.textContent = message;
+  box.className = "toast " + (kind || "error");
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+/** Restart a CSS animation class on an element. */
+export function replay(node, cls) {
+  node.classList.remove(cls);
+  void node.getBoundingClientRect();
+  node.classList.add(cls);
+}

@@ -1,0 +1,298 @@
+// Score screen: new game, round entry by card kinds or raw points, standings, history with edit
+// and delete, the chart (an SVG drawn by the box), statistics and CSV export.
+//
+// The score snapshot: {game: {name, players, mode, target, teams, ruleset: {kinds}}, revision,
+// standings: {rows: [{party, total, rank, eliminated_in}]}, history: [{number, winner,
+// hands: [{player, hand: {cards}|{points}, points}], credited, totals}], can_undo, can_redo}.
+
+import { $, el, fill, toast } from "../dom.js";
+import { act, players, score, store, t, table } from "../store.js";
+import { gameSettings } from "./setup.js";
+
+// The entry being typed: hands by player ({counts} or {points}), the round being edited, the score
+// revision the entry started from, the chosen winner.
+const entry = { hands: {}, player: null, editing: null, revision: null, winner: null };
+
+const markup = `
+<div id="no-game" class="card" hidden>
+  <h2 data-i18n="new_game"></h2>
+  <label><span data-i18n="game_name"></span> <input id="game-name" maxlength="80"></label>
+  <button type="button" id="new-game" class="primary" data-i18n="new_game"></button>
+</div>
+<div id="game" hidden>
+  <h2 id="game-title"></h2>
+  <div class="card">
+    <h3 data-i18n="standings"></h3>
+    <ol id="standings" class="standings"></ol>
+  </div>
+  <div class="card" id="entry">
+    <h3 id="entry-title" data-i18n="enter_round"></h3>
+    <div class="chips" id="entry-players" role="tablist"></div>
+    <div class="row">
+      <label class="switch"><input type="checkbox" id="raw-points"> <span data-i18n="raw_points"></span></label>
+      <label class="switch"><input type="checkbox" id="minus-mode"> <span data-i18n="minus_mode"></span></label>
+    </div>
+    <div id="kind-pad" class="cards"></div>
+    <label id="points-label" hidden><span data-i18n="points"></span>
+      <input id="points-input" type="number" inputmode="numeric" min="0" max="100000"></label>
+    <label><span data-i18n="winner"></span> <select id="winner"></select></label>
+    <ul id="entry-summary" class="summary"></ul>
+    <div class="cards">
+      <button type="button" id="save-round" class="primary" data-i18n="save_round"></button>
+      <button type="button" id="cancel-edit" class="secondary" hidden data-i18n="cancel"></button>
+      <button type="button" id="clear-entry" class="secondary" data-i18n="clear"></button>
+    </div>
+  </div>
+  <div class="card">
+    <h3 data-i18n="chart"></h3>
+    <img id="chart" alt="" width="360" height="220">
+  </div>
+  <div class="card">
+    <h3 data-i18n="history"></h3>
+    <ol id="history" class="history"></ol>
+    <div class="cards">
+      <button type="button" id="score-undo" class="secondary" data-i18n="undo"></button>
+      <button type="button" id="score-redo" class="secondary" data-i18n="redo"></button>
+      <a class="button secondary" id="export" href="/api/export.csv" download data-i18n="export"></a>
+      <button type="button" id="score-announce" class="secondary" data-i18n="announce"></button>
+    </div>
+  </div>
+  <div class="card">
+    <h3 data-i18n="stats"></h3>
+    <dl id="stats" class="stats"></dl>
+  </div>
+  <button type="button" id="new-game-again" class="secondary" data-i18n="new_game"></button>
+</div>`;
+
+const HAND_CARDS = "cards";  // payload field of a hand given as card counts
+
+function scoreKinds() {
+  const sc = score();
+  const kinds = (sc.game && sc.game.ruleset && sc.game.ruleset.kinds) || [];
+  return kinds.filter((k) => k.count !== 0).map((k) => ({
+    kind: k.key, points: k.value ?? 0, label: k["label_" + store.lang] || k.key,
+  }));
+}
+const scorePlayers = () => (score().game && score().game.players) || [];
+const history = () => score().history || [];
+
+/** {player: {points, hand}} of one round. */
+export function roundHands(r) {
+  const out = {};
+  (r.hands || []).forEach((h) => { out[h.player] = { points: h.points ?? 0, hand: h.hand }; });
+  return out;
+}
+
+function kindPoints(kind) {
+  const k = scoreKinds().find((x) => x.kind === kind);
+  return k ? k.points : 0;
+}
+
+function handPoints(player) {
+  const hand = entry.hands[player];
+  if (!hand) return 0;
+  if ("points" in hand) return hand.points;
+  return Object.entries(hand.counts || {}).reduce((sum, [k, n]) => sum + kindPoints(k) * n, 0);
+}
+
+// The score revision the entry started from: if another phone records or edits a round
+// meanwhile, saving is refused (409) instead of silently overwriting or doubling a round.
+function startEntry() {
+  if (entry.revision === null) entry.revision = score().revision;
+}
+
+function resetEntry() {
+  Object.assign(entry, { hands: {}, editing: null, revision: null, winner: null });
+}
+
+function tapKind(kind) {
+  const p = entry.player;
+  if (!p) return;
+  startEntry();
+  const hand = entry.hands[p] && entry.hands[p].counts ? entry.hands[p] : { counts: {} };
+  const n = (hand.counts[kind] || 0) + ($("minus-mode").checked ? -1 : 1);
+  if (n > 0) hand.counts[kind] = n; else delete hand.counts[kind];
+  entry.hands[p] = hand;
+  render();
+}
+
+function render() {
+  const sc = score();
+  const hasGame = Boolean(sc.game);
+  $("no-game").hidden = hasGame;
+  $("game").hidden = !hasGame;
+  if (!hasGame) {
+    if (!$("game-name").value) $("game-name").value = t("default_game_name");
+    return;
+  }
+  const game = sc.game;
+  $("game-title").textContent = game.name + " — " + t("target_points", { target: game.target });
+  renderStandings(sc);
+  renderEntry();
+  const chart = $("chart");
+  const src = "/api/chart.svg?lang=" + store.lang + "&rev=" + store.revision;
+  if (chart.getAttribute("src") !== src) chart.src = src;
+  chart.alt = t("chart_title");
+  renderHistory();
+  renderStats();
+  $("score-undo").disabled = sc.can_undo === false;
+  $("score-redo").disabled = sc.can_redo === false;
+}
+
+function renderStandings(sc) {
+  const standings = $("standings");
+  standings.textContent = "";
+  ((sc.standings && sc.standings.rows) || []).forEach((s) => {
+    const out = s.eliminated_in !== null && s.eliminated_in !== undefined;
+    const li = el("li", { class: out ? "out" : "", "data-party": s.party });
+    li.append(el("span", { class: "name" }, s.party), el("span", { class: "total" }, String(s.total)));
+    standings.append(li);
+  });
+}
+
+function renderEntry() {
+  const names = scorePlayers();
+  if (!names.includes(entry.player)) entry.player = names[0] || null;
+  const tabs = $("entry-players");
+  tabs.textContent = "";
+  names.forEach((p) => {
+    tabs.append(el("button", { type: "button", role: "tab", class: "chip", "data-entry": p,
+      "aria-selected": String(p === entry.player),
+      onclick: () => { entry.player = p; render(); } }, p + " · " + handPoints(p)));
+  });
+  const current = entry.hands[entry.player];
+  const raw = Boolean(current && "points" in current);
+  $("raw-points").checked = raw;
+  $("kind-pad").hidden = raw;
+  $("points-label").hidden = !raw;
+  if (raw && document.activeElement !== $("points-input")) $("points-input").value = current.points;
+  const pad = $("kind-pad");
+  pad.textContent = "";
+  const counts = (current || {}).counts || {};
+  scoreKinds().forEach((k) => {
+    const n = counts[k.kind] || 0;
+    const b = el("button", { type: "button", class: "kind", "data-kind": k.kind,
+      "aria-label": k.label + " (" + k.points + ")" + (n ? " ×" + n : ""),
+      onclick: () => tapKind(k.kind) });
+    b.append(el("span", { class: "label" }, k.label), el("span", { class: "pts" }, k.points + " pts"),
+      el("span", { class: "count" }, n ? "×" + n : ""));
+    pad.append(b);
+  });
+  // Who went out: chosen by hand, else the table's round winner, else the only empty hand.
+  const emptyHands = names.filter((p) => !entry.hands[p] || handPoints(p) === 0);
+  const guess = entry.winner || (names.includes(table().winner) ? table().winner : null)
+    || (emptyHands.length === 1 ? emptyHands[0] : "");
+  fill($("winner"), ["", ...names], guess, (v) => v || "—");
+  const summary = $("entry-summary");
+  summary.textContent = "";
+  names.forEach((p) => summary.append(el("li", {}, p + " : " + handPoints(p))));
+  $("entry-title").textContent = entry.editing ? t("edit_round_n", { round: entry.editing })
+    : t("enter_round");
+  $("cancel-edit").hidden = !entry.editing;
+}
+
+function renderHistory() {
+  const list = $("history");
+  list.textContent = "";
+  history().forEach((r, i) => {
+    const number = r.number || i + 1;
+    const hands = roundHands(r);
+    const li = el("li", { "data-round": String(number) });
+    const text = Object.keys(hands).map((p) => p + " " + hands[p].points).join(" · ");
+    const won = r.winner ? " (" + t("round_won_by", { player: r.winner }) + ")" : "";
+    li.append(el("span", { class: "round-text" }, t("round_n", { round: number }) + " — " + text + won));
+    li.append(el("button", { type: "button", class: "small", "data-edit": String(number),
+      "aria-label": t("edit_round_n", { round: number }),
+      onclick: () => startEdit(r, number) }, t("edit")));
+    li.append(el("button", { type: "button", class: "small secondary", "data-delete": String(number),
+      "aria-label": t("delete_round_n", { round: number }),
+      onclick: () => {
+        if (confirm(t("confirm_delete", { round: number }))) {
+          act("score.delete_round", { round: number, revision: score().revision }, { revision: false });
+        }
+      } }, "✕"));
+    list.append(li);
+  });
+}
+
+function startEdit(r, number) {
+  resetEntry();
+  entry.editing = number;
+  entry.revision = score().revision;
+  entry.winner = r.winner || null;
+  Object.entries(roundHands(r)).forEach(([p, h]) => {
+    const hand = h.hand || {};
+    entry.hands[p] = hand.cards ? { counts: Object.assign({}, hand.cards) }
+      : { points: hand.points ?? h.points };
+  });
+  render();
+  $("entry").scrollIntoView({ behavior: "smooth" });
+}
+
+function renderStats() {
+  const stats = $("stats");
+  stats.textContent = "";
+  const rounds = history();
+  const add = (name, value) => { stats.append(el("dt", {}, name), el("dd", {}, value)); };
+  add(t("rounds_played"), String(rounds.length));
+  scorePlayers().forEach((p) => {
+    const pts = rounds.map((r) => (roundHands(r)[p] || {}).points || 0);
+    const wins = rounds.filter((r) => r.winner === p).length;
+    const avg = pts.length ? Math.round(pts.reduce((a, b) => a + b, 0) / pts.length) : 0;
+    add(p, t("stats_line", { wins, average: avg, best: pts.length ? Math.max(...pts) : 0 }));
+  });
+}
+
+function roundPayload() {
+  const hands = {};
+  scorePlayers().forEach((p) => {
+    const h = entry.hands[p];
+    hands[p] = h && "points" in h ? { points: h.points } : { [HAND_CARDS]: (h && h.counts) || {} };
+  });
+  const payload = { hands, winner: $("winner").value || undefined };
+  if (entry.revision !== null) payload.revision = entry.revision;
+  return payload;
+}
+
+async function saveRound() {
+  const payload = roundPayload();
+  const ok = entry.editing
+    ? await act("score.correct_round", Object.assign({ round: entry.editing }, payload), { revision: false })
+    : await act("score.record_round", payload, { revision: false });
+  if (ok) { resetEntry(); render(); toast(t("saved"), "ok"); }
+  else if (entry.revision !== score().revision) entry.revision = null;  // 409: start again from what is there now
+}
+
+function newGame() {
+  const payload = Object.assign({ name: $("game-name").value || t("default_game_name"),
+    players: players(), first_dealer: table().dealer }, gameSettings());
+  act("score.new_game", payload, { revision: false }).then((ok) => { if (ok) resetEntry(); });
+}
+
+function wire() {
+  $("new-game").addEventListener("click", newGame);
+  $("new-game-again").addEventListener("click", () => { if (confirm(t("confirm_new_game"))) newGame(); });
+  $("raw-points").addEventListener("change", (e) => {
+    const p = entry.player; if (!p) return;
+    startEntry();
+    entry.hands[p] = e.target.checked ? { points: handPoints(p) } : { counts: {} };
+    render();
+  });
+  $("points-input").addEventListener("input", (e) => {
+    const p = entry.player; if (!p) return;
+    startEntry();
+    entry.hands[p] = { points: Math.max(0, Math.floor(Number(e.target.value) || 0)) };
+    const chip = document.querySelector('[data-entry="' + CSS.escape(p) + '"]');
+    if (chip) chip.textContent = p + " · " + handPoints(p);
+  });
+  $("save-round").addEventListener("click", saveRound);
+  $("cancel-edit").addEventListener("click", () => { resetEntry(); render(); });
+  $("clear-entry").addEventListener("click", () => { resetEntry(); render(); });
+  $("winner").addEventListener("change", (e) => { startEntry(); entry.winner = e.target.value || null; });
+  const revision = () => ({ revision: score().revision });
+  $("score-undo").addEventListener("click", () => act("score.undo", revision(), { revision: false }));
+  $("score-redo").addEventListener("click", () => act("score.redo", revision(), { revision: false }));
+  $("score-announce").addEventListener("click", () => act("score.announce", {}, { revision: false }));
+}
+
+export default { id: "score", tab: "tab_score", markup, wire, render };

@@ -1,0 +1,142 @@
+// Set-up screen: players and seat order (drag or ↑ ↓), dealer, ruleset, counting, target, teams,
+// language and ejection profile.
+
+import { $, el, fill, toast } from "../dom.js";
+import { act, hasAction, label, only, score, settings, store, t, table } from "../store.js";
+
+// The seats being edited: while `dirty`, live updates do not overwrite them.
+const seats = { names: [], dirty: false };
+const GAME_FIELDS = ["ruleset", "counting", "target", "teams"];
+
+const markup = `
+<h2 data-i18n="setup"></h2>
+<p class="muted" data-i18n="drag_hint"></p>
+<ol id="seat-list" class="seats"></ol>
+<div class="row">
+  <input id="new-player" maxlength="40" data-i18n-label="player_name" data-i18n-placeholder="player_name">
+  <button type="button" id="add-player" data-i18n="add_player"></button>
+</div>
+<label><span data-i18n="dealer"></span> <select id="dealer"></select></label>
+<label><span data-i18n="ruleset"></span> <select id="ruleset"></select></label>
+<label><span data-i18n="counting"></span> <select id="counting"></select></label>
+<label><span data-i18n="target"></span> <input id="target" type="number" inputmode="numeric" min="1" max="100000"></label>
+<label class="switch"><input type="checkbox" id="teams"> <span data-i18n="teams"></span></label>
+<label><span data-i18n="language"></span> <select id="language" class="language"></select></label>
+<label><span data-i18n="profile"></span> <select id="profile"></select></label>
+<button type="button" id="apply-setup" class="primary" data-i18n="apply_setup"></button>`;
+
+/** The game settings chosen on this screen, as score.new_game takes them. */
+export function gameSettings() {
+  return { ruleset: $("ruleset").value, mode: $("counting").value,
+    target: Math.max(1, Math.floor(Number($("target").value) || 500)),
+    teams: $("teams").checked ? "across" : "none" };
+}
+
+function render() {
+  if (seats.dirty) return;
+  seats.names = (table().players || []).map((p) => p.name);
+  drawSeats();
+  const st = settings();
+  const game = score().game || {};
+  const touched = (id) => Boolean($(id).dataset.touched);
+  const rulesets = (store.session && store.session.rulesets) || [];
+  const names = Object.fromEntries(rulesets.map((r) => [r.key, r.name]));
+  const ruleset = (game.ruleset && game.ruleset.key) || "extreme";
+  fill($("ruleset"), Object.keys(names), touched("ruleset") ? $("ruleset").value : ruleset,
+    (v) => names[v]);
+  fill($("counting"), score().modes || ["winner_takes"],
+    touched("counting") ? $("counting").value : game.mode, (v) => label("counting_", v));
+  fill($("profile"), st.profiles || [st.profile], st.profile, (v) => label("profile_", v));
+  if (!touched("target")) $("target").value = game.target ?? 500;
+  if (!touched("teams")) $("teams").checked = Boolean((game.teams || []).length);
+}
+
+function drawSeats() {
+  const list = $("seat-list");
+  list.textContent = "";
+  seats.names.forEach((name, i) => {
+    const li = el("li", { class: "seat", "data-seat": name });
+    const handle = el("span", { class: "handle", "aria-hidden": "true" }, "⠿");
+    handle.addEventListener("pointerdown", (e) => startDrag(e, li, i));
+    const button = (text, labelKey, onclick) => el("button", { type: "button",
+      class: "small secondary", "aria-label": t(labelKey, { player: name }), onclick }, text);
+    li.append(handle, el("span", { class: "name" }, name),
+      button("↑", "move_up", () => moveSeat(i, i - 1)),
+      button("↓", "move_down", () => moveSeat(i, i + 1)),
+      button("✕", "remove_player", () => { seats.names.splice(i, 1); seats.dirty = true; drawSeats(); }));
+    list.append(li);
+  });
+  const dealer = $("dealer");
+  fill(dealer, seats.names, seats.dirty && seats.names.includes(dealer.value) ? dealer.value
+    : table().dealer);
+}
+
+function moveSeat(from, to) {
+  if (to < 0 || to >= seats.names.length || from === to) return;
+  const [name] = seats.names.splice(from, 1);
+  seats.names.splice(to, 0, name);
+  seats.dirty = true;
+  drawSeats();
+}
+
+// Drag to reorder with pointer events (HTML drag-and-drop does not work on phones).
+function startDrag(e, li, index) {
+  e.preventDefault();
+  const count = seats.names.length;
+  const height = li.getBoundingClientRect().height || 48;
+  const startY = e.clientY;
+  li.classList.add("dragging");
+  const move = (ev) => { li.style.transform = "translateY(" + (ev.clientY - startY) + "px)"; };
+  const up = (ev) => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    li.classList.remove("dragging");
+    li.style.transform = "";
+    const shift = Math.round((ev.clientY - startY) / height);
+    moveSeat(index, Math.max(0, Math.min(count - 1, index + shift)));
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+}
+
+// Seats and dealer go to the table; language and profile to the settings; ruleset, counting,
+// target and teams start a new score game when they differ from the running one.
+async function apply() {
+  const st = settings();
+  if (!(await act("table.setup", { players: seats.names, dealer: $("dealer").value || undefined }))) {
+    return;
+  }
+  seats.dirty = false;
+  const changes = {};
+  const wanted = { language: $("language").value, profile: $("profile").value };
+  for (const [k, v] of Object.entries(wanted)) if (v && v !== st[k]) changes[k] = v;
+  if (Object.keys(only("settings.update", changes)).length) {
+    if (!(await act("settings.update", changes))) return;
+  }
+  const game = score().game;
+  const want = gameSettings();
+  const same = game && JSON.stringify(game.players) === JSON.stringify(seats.names)
+    && (game.ruleset || {}).key === want.ruleset && game.mode === want.mode
+    && game.target === want.target && ((game.teams || []).length ? "across" : "none") === want.teams;
+  if (!same && hasAction("score.new_game")) {
+    const payload = Object.assign({ name: t("default_game_name"), players: seats.names,
+      first_dealer: $("dealer").value || undefined }, want);
+    if (!(await act("score.new_game", payload, { revision: false }))) return;
+  }
+  GAME_FIELDS.forEach((id) => { delete $(id).dataset.touched; });
+  toast(t("table_ready"), "ok");
+}
+
+function wire() {
+  GAME_FIELDS.forEach((id) => {
+    $(id).addEventListener("change", () => { $(id).dataset.touched = "1"; });
+  });
+  $("add-player").addEventListener("click", () => {
+    const name = $("new-player").value.trim();
+    if (!name) return;
+    seats.names.push(name); seats.dirty = true; $("new-player").value = ""; drawSeats();
+  });
+  $("apply-setup").addEventListener("click", apply);
+}
+
+export default { id: "setup", tab: "tab_setup", markup, wire, render, shown: render };

@@ -1,0 +1,173 @@
+// The page's one link to the box: session, texts, the state stream and actions.
+// Screens read `store` and register with `onChange`; nothing else talks to the server.
+
+import { toast } from "./dom.js";
+
+export const store = {
+  session: null, texts: {}, lang: "fr", state: null, revision: -1,
+  fired: 0,        // cards fired since the previous state (0 if none)
+  previous: null,  // the state before the current one
+  online: false,   // the live stream is open
+};
+
+const listeners = [];
+/** Call `fn()` after every new state or language. */
+export function onChange(fn) { listeners.push(fn); }
+const textListeners = [];
+/** Call `fn()` after the texts changed (the DOM's data-i18n are already translated). */
+export function onTexts(fn) { textListeners.push(fn); }
+const connectionListeners = [];
+/** Call `fn(online)` when the live stream opens or drops. */
+export function onConnection(fn) { connectionListeners.push(fn); }
+
+// ---------------------------------------------------------------- texts
+export function t(key, params) {
+  let text = store.texts[key];
+  if (text === undefined) return key;
+  if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  return text;
+}
+
+/** `t(prefix + value)` if that text exists, else the value itself. */
+export function label(prefix, value) {
+  const key = prefix + value;
+  return key in store.texts ? store.texts[key] : value;
+}
+
+export function translate(root) {
+  root.querySelectorAll("[data-i18n]").forEach((node) => { node.textContent = t(node.dataset.i18n); });
+  root.querySelectorAll("[data-i18n-label]").forEach((node) => {
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  });
+  root.querySelectorAll("[data-i18n-placeholder]").forEach((node) => {
+    node.placeholder = t(node.dataset.i18nPlaceholder);
+  });
+}
+
+export async function loadTexts(lang) {
+  const r = await fetch("/api/i18n/" + lang);
+  if (!r.ok) return;
+  store.texts = await r.json();
+  store.lang = lang;
+  document.documentElement.lang = lang;
+  translate(document);
+  document.title = t("app_title");
+  textListeners.forEach((fn) => fn());
+}
+
+// ---------------------------------------------------------------- state selectors
+export const table = () => (store.state && store.state.table) || {};
+export const score = () => (store.state && store.state.score) || {};
+export const settings = () => (store.state && store.state.settings) || {};
+export const device = () => (store.state && store.state.device) || {};
+/** Names of the players still in the round, in seat order. */
+export const players = () => (table().players || []).filter((p) => !p.eliminated).map((p) => p.name);
+export const hasAction = (name) => Boolean(store.session && store.session.actions
+  && name in store.session.actions);
+
+// ---------------------------------------------------------------- server
+export async function refreshSession() {
+  const r = await fetch("/api/session", { headers: { "Accept-Language": store.lang } });
+  store.session = await r.json();
+  if (store.state) notify();
+}
+
+export async function post(path, body, retried) {
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": store.session.csrf,
+      "Accept-Language": store.lang },
+    body: JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (r.ok) return data;
+  const error = (data && data.error) || { key: "", message: r.statusText };
+  if (error.key === "web.error_csrf" && !retried) {
+    await refreshSession();  // the box restarted: new session
+    return post(path, body, true);
+  }
+  const err = new Error(error.message);
+  err.status = r.status; err.key = error.key;
+  throw err;
+}
+
+// Drop the fields an action does not take (the box refuses unknown fields).
+export function only(name, payload) {
+  const allowed = store.session && store.session.actions && store.session.actions[name];
+  if (!allowed) return payload;
+  const out = {};
+  Object.keys(payload).forEach((k) => {
+    if (allowed.includes(k) && payload[k] !== undefined) out[k] = payload[k];
+  });
+  return out;
+}
+
+let askPin = null;
+/** The PIN dialog: `ask(retry)` shows it and calls `retry()` once the PIN is accepted. */
+export function setPinPrompt(ask) { askPin = ask; }
+
+/**
+ * Send one action and show its answer. Table edits carry the revision they were based on
+ * (`options.revision !== false`): if another phone changed the table first the box answers 409,
+ * the page reloads and nothing is overwritten. Resolves to true when the box accepted it.
+ */
+export async function act(name, payload, options) {
+  const body = { payload: only(name, payload || {}) };
+  if (!options || options.revision !== false) body.revision = store.revision;
+  try {
+    render(await post("/api/actions/" + name, body));
+    return true;
+  } catch (err) {
+    if (err.status === 401 && askPin) {
+      askPin(() => act(name, payload, options));
+    } else {
+      toast(err.message || t("error_network"));
+      if (err.status === 409) await reloadState();
+    }
+    return false;
+  }
+}
+
+export async function reloadState() {
+  const r = await fetch("/api/state");
+  if (r.ok) render(await r.json());
+}
+
+// Cards fired since the previous state: the engine's count for the last event, or what left
+// the magazine (several changes may arrive as one state).
+function firedSince(prev, now) {
+  if (now.fired > 0) return now.fired;
+  if (!prev || prev.round !== now.round || !(now.events > prev.events)) return 0;
+  const gone = (prev.magazine ?? 0) - (now.magazine ?? 0);
+  return gone > 0 ? gone : 0;
+}
+
+export function render(state) {
+  if (!state || typeof state.revision !== "number") return;
+  if (store.state && state.revision < store.revision) return;  // an older answer arrived late
+  const newer = store.state && state.revision > store.revision;
+  store.fired = newer ? firedSince(store.state.table || {}, state.table || {}) : 0;
+  store.previous = newer ? store.state : store.previous;
+  store.state = state;
+  store.revision = state.revision;
+  const lang = state.settings && state.settings.language;
+  if (lang && lang !== store.lang) loadTexts(lang).then(notify);
+  else notify();
+}
+
+function notify() { listeners.forEach((fn) => fn()); }
+
+export function connect() {
+  const source = new EventSource("/api/events");
+  const set = (online) => {
+    store.online = online;
+    connectionListeners.forEach((fn) => fn(online));
+  };
+  source.addEventListener("state", (e) => render(JSON.parse(e.data)));
+  source.onopen = () => set(true);
+  source.onerror = () => {
+    set(false);
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+  };
+}

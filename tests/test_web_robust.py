@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from companion.app.hub import Hub
+from companion.app.scorekeeper import ScoreKeeper
 from companion.core.scoring import game_from_json, game_to_json
 from companion.core.table import TableEngine
-from companion.hub import Hub
 from companion.i18n import Catalog
-from companion.scorekeeper import ScoreKeeper
 from companion.storage import Storage
 from companion.web import WebConfig, create_app, serve
 from tests.test_web_api import PLAYERS, csrf, make_app, make_hub

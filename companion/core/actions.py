@@ -34,6 +34,8 @@ from .events import (
 )
 from .payload import shown, validate_payload
 
+__all__ = ["TABLE_ACTION_SCHEMAS", "object_schema", "table_event", "validate_payload"]
+
 MAX_TEXT = 40
 
 # JSON schema of each table action's payload: also what /api/openapi.json publishes.

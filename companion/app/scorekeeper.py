@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.core.actions import MAX_TEXT, object_schema
 from companion.core.commands import Priority, Say
-from companion.core.errors import ActionError
+from companion.core.errors import ActionError, StoreFault
 from companion.core.events import Eliminate, Reinstate
 from companion.core.scoring import (
     MODES,
@@ -363,5 +363,7 @@ def _translated(handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str
             handler(payload)
         except ScoringError as error:
             raise scoring_error(error) from None
+        except StoreFault as fault:  # disk full (507), read-only, locked: nothing was stored
+            raise fault.refusal() from None
 
     return run

@@ -23,7 +23,7 @@ import logging
 import struct
 from typing import Any, Protocol
 
-from companion.core.codec import CodecError, from_data, to_data
+from companion.core.codec import from_data, to_data
 from companion.core.errors import ActionError
 from companion.core.events import Reload, Setup
 from companion.core.table import Outcome, TableEngine
@@ -74,6 +74,7 @@ class TableMemory:
             "rules": to_data(engine.rules),
             "configured_rules": self._configured_rules,
             "events_handled": engine.events_handled,
+            "last_fired": engine.last_fired,
         }
 
     def journal(self, outcome: Outcome | None = None) -> None:
@@ -107,14 +108,14 @@ class TableMemory:
             try:
                 self._apply(saved)
                 return True
-            except (CodecError, ActionError, KeyError, TypeError, ValueError) as exc:
+            except Exception as exc:  # whatever does not fit leaves the configured table
                 log.warning("saved table ignored (it does not fit this version): %s", exc)
                 return False
         return self._restore_seats_only()
 
     def _apply(self, saved: dict[str, Any]) -> None:
         engine = self._engine
-        fresh = (engine.state, engine.rules, engine.events_handled)
+        fresh = (engine.state, engine.rules, engine.events_handled, engine.last_fired)
         launcher = engine.launcher
         fresh_launcher = (launcher.magazine, launcher.presses_since_fire)
         try:
@@ -127,10 +128,11 @@ class TableMemory:
             launcher.magazine = _integer(kept["magazine"], 0, 10_000)
             launcher.presses_since_fire = _integer(kept["presses_since_fire"], 0, 1_000)
             engine.events_handled = _integer(saved.get("events_handled", 0), 0, 2**62)
+            engine.last_fired = _integer(saved.get("last_fired", 0), 0, 1_000)
             engine.snapshot()  # every seat index points at a seat
             _unpack_random(launcher, kept.get("random"))
         except BaseException:
-            engine.state, engine.rules, engine.events_handled = fresh
+            engine.state, engine.rules, engine.events_handled, engine.last_fired = fresh
             launcher.magazine, launcher.presses_since_fire = fresh_launcher
             raise
 

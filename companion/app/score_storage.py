@@ -87,6 +87,7 @@ class ScoreStorage:
             return
         self.fault = None
         self.memory = TableMemory(self.storage, self._engine)
+        self.storage.on_fault_change = lambda: self._hub.changed("storage")
 
     def _attach_scores(self) -> None:
         if self.storage is not None:

@@ -27,7 +27,7 @@ import shutil
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -209,6 +209,8 @@ class Storage:
         self._lock = threading.Lock()
         self._books: dict[str, ScoreBook] = {}  # cache, always equal to the stored log
         self.fault: StorageError | None = None  # the last write's fault; None once one succeeds
+        # Called (with no argument) when ``fault`` appears or clears, so the page can be told.
+        self.on_fault_change: Callable[[], None] | None = None
 
     # -- opening and closing ------------------------------------------------------------------
     @classmethod
@@ -234,6 +236,7 @@ class Storage:
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             cls._migrate(db, path)
+            cls._probe_write(db)
         except (OSError, sqlite3.Error) as error:
             db.close()
             raise classify(error, path) from error
@@ -264,6 +267,19 @@ class Storage:
         result = "; ".join(str(row[0]) for row in rows)
         if result != "ok":
             raise StorageCorrupt(path, result[:300], backup_files(path.parent))
+
+    @staticmethod
+    def _probe_write(db: sqlite3.Connection) -> None:
+        """One small write, so a read-only card or folder is found now, not at the first score."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"PRAGMA user_version = {version}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     @staticmethod
     def _migrate(db: sqlite3.Connection, path: Path) -> None:
@@ -315,9 +331,16 @@ class Storage:
                         self._db.execute("ROLLBACK")
                     raise
             except (OSError, sqlite3.Error) as error:
-                self.fault = classify(error, self.path)
-                raise self.fault from error
-            self.fault = None
+                fault = classify(error, self.path)
+                self._set_fault(fault)
+                raise fault from error
+            self._set_fault(None)
+
+    def _set_fault(self, fault: StorageError | None) -> None:
+        changed = (fault is None) != (self.fault is None)
+        self.fault = fault
+        if changed and self.on_fault_change is not None:
+            self.on_fault_change()
 
     # -- backups --------------------------------------------------------------------------------
     def backup(self) -> Path:
@@ -532,21 +555,24 @@ def restore_named_backup(state_dir: Path, name: str) -> Path:
     raise NoSuchBackup(f"no backup called {name[:80]!r} in {state_dir / BACKUP_DIR}")
 
 
-def check_backup(backup: Path) -> None:
-    """Raise :class:`StorageError` unless ``backup`` is a sound score database."""
+def check_backup(backup: Path) -> tuple[int, int]:
+    """The games and log entries in ``backup``; :class:`StorageError` unless it is a sound
+    score database."""
     try:
         db = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
     except sqlite3.Error as error:
         raise StorageError(f"backup {backup} cannot be opened: {error}") from error
     try:
         result = "; ".join(str(r[0]) for r in db.execute("PRAGMA quick_check").fetchall())
-        db.execute("SELECT count(*) FROM games").fetchone()
+        games = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+        entries = int(db.execute("SELECT count(*) FROM entries").fetchone()[0])
     except sqlite3.Error as error:
         raise StorageError(f"backup {backup} is not a score database: {error}") from error
     finally:
         db.close()
     if result != "ok":
         raise StorageError(f"backup {backup} is damaged too: {result[:200]}")
+    return games, entries
 
 
 def describe_backups(state_dir: Path) -> list[dict[str, Any]]:

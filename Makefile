@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # the terminal test (tmux) and the browser tests (chromium).
 DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
 
-.PHONY: simulate run test lint typecheck unit bench system-deps clean
+.PHONY: simulate run test lint typecheck unit bench soak system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ test: system-deps $(STAMP) lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench $(ARGS)
+
+# A whole evening in a few minutes on loopback (SOAK_SECONDS, default 180); stops by itself.
+soak: $(STAMP)
+	$(BIN)/python -m tests.bench.soak
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info

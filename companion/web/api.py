@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 # Actions that press the launcher's button from a phone.
 REMOTE_PRESS_ACTIONS = ("table.press", "device.hit")
+# Catalog domains the page reads (besides its own, the score database's faults).
+PAGE_DOMAINS = ("web.", "storage.")
 # Fields of the hub's settings the page must never see.
 SECRET_SETTINGS = ("pin",)
 
@@ -194,9 +196,12 @@ def create_api() -> Blueprint:
         if lang not in LANGUAGES:
             raise ApiError("web.error_language", 404, language=shown(lang, 10))
         keys = sorted(
-            k for k in ctx.catalog.keys(lang) | ctx.catalog.keys("fr") if k.startswith("web.")
+            k for k in ctx.catalog.keys(lang) | ctx.catalog.keys("fr") if k.startswith(PAGE_DOMAINS)
         )
-        texts = {k.removeprefix("web."): ctx.catalog.text(k, lang) for k in keys}
+        # "web.hit" is "hit" on the page; other domains keep their name: "storage_full".
+        texts = {
+            k.removeprefix("web.").replace(".", "_", 1): ctx.catalog.text(k, lang) for k in keys
+        }
         response = jsonify(texts)
         response.headers["Cache-Control"] = "max-age=300"
         return response

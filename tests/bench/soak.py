@@ -1,4 +1,4 @@
-"""A whole evening squeezed into minutes, on loopback: ``make soak`` (``python -m tests.bench.soak``).
+"""A whole evening squeezed into minutes, on loopback: ``make soak``.
 
 The real daemon runs in its own process (``uno-companion run --backend mock``: gpiozero's mock
 pins, the real hub, engine, score database, waitress page and voice). Speech is the real
@@ -107,8 +107,13 @@ class Phone:
         return response.status, data, time.monotonic() - started
 
     def state(self) -> dict[str, Any]:
-        self.conn.request("GET", "/api/state")
-        return dict(json.loads(self.conn.getresponse().read()))
+        """The state, on a fresh connection (an idle one is closed by the box after 30 s)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("GET", "/api/state")
+            return dict(json.loads(conn.getresponse().read()))
+        finally:
+            conn.close()
 
 
 @dataclass
@@ -247,9 +252,7 @@ def soak(daemon: subprocess.Popen[str], port: int) -> None:
     threads = [threading.Thread(target=w.run, args=(stop,), daemon=True) for w in watchers]
     threads.append(threading.Thread(target=press_loop, args=(port, tally, stop), daemon=True))
     threads.append(
-        threading.Thread(
-            target=round_loop, args=(port, tally, stop, random.Random(5)), daemon=True
-        )
+        threading.Thread(target=round_loop, args=(port, tally, stop, random.Random(5)), daemon=True)
     )
     for thread in threads:
         thread.start()
@@ -260,8 +263,10 @@ def soak(daemon: subprocess.Popen[str], port: int) -> None:
     )
     started = time.monotonic()
     memory: list[tuple[float, int]] = []
+    queued: list[int] = []
     while (elapsed := time.monotonic() - started) < SECONDS:
         memory.append((elapsed, rss_kb(daemon.pid)))
+        queued.append(int((setup.state().get("device") or {}).get("queued", 0)))
         time.sleep(1.0)
     stop.set()
     for thread in threads[PHONES:]:
@@ -269,6 +274,11 @@ def soak(daemon: subprocess.Popen[str], port: int) -> None:
     time.sleep(2.0)  # let the last changes reach the streams
     final = setup.state()
     report(tally, watchers, memory, final, events_before, rounds_before)
+    print(
+        f"launcher: at most {max(queued)} movements queued (bound 16 + the one running); "
+        f"{(final.get('device') or {}).get('cards_fired')} cards fired; storage ok: "
+        f"{(final.get('storage') or {}).get('ok')}"
+    )
 
 
 def report(

@@ -22,7 +22,7 @@ from companion.core.scoring import game_from_json, game_to_json
 from companion.core.table import TableEngine
 from companion.i18n import Catalog
 from companion.storage import Storage
-from companion.web import WebConfig, create_app, serve
+from companion.web import WebConfig, WebServer, create_app, serve
 from tests.test_web_api import PLAYERS, csrf, make_app, make_hub
 from tests.test_web_stream import EventStream
 
@@ -202,7 +202,7 @@ def test_a_real_exported_game_imports_over_http(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def served() -> Iterator[tuple[Hub, Any, int]]:
+def served() -> Iterator[tuple[Hub, Any, WebServer]]:
     hub = make_hub()
     hub.start()
     config = WebConfig(
@@ -216,7 +216,7 @@ def served() -> Iterator[tuple[Hub, Any, int]]:
     app = create_app(hub, config, Catalog.load())
     server = serve(app, config)
     try:
-        yield hub, app, server.port
+        yield hub, app, server
     finally:
         server.stop()
         hub.stop()
@@ -231,8 +231,8 @@ def get_status(port: int, path: str = "/api/state", timeout: float = 3.0) -> int
     return int(head.split()[1])
 
 
-def test_a_huge_body_is_refused_before_it_is_read(served: tuple[Hub, Any, int]) -> None:
-    _, _, port = served
+def test_a_huge_body_is_refused_before_it_is_read(served: tuple[Hub, Any, WebServer]) -> None:
+    port = served[2].port
     with socket.create_connection(("127.0.0.1", port), timeout=3) as sock:
         sock.sendall(
             b"POST /api/actions/table.press HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -245,9 +245,9 @@ def test_a_huge_body_is_refused_before_it_is_read(served: tuple[Hub, Any, int]) 
 
 
 def test_idle_sockets_of_one_address_cannot_lock_the_others_out(
-    served: tuple[Hub, Any, int],
+    served: tuple[Hub, Any, WebServer],
 ) -> None:
-    _, _, port = served
+    port = served[2].port
     hoard = []
     try:
         for _ in range(40):  # far beyond the 8 one address may hold
@@ -275,8 +275,11 @@ def test_idle_sockets_of_one_address_cannot_lock_the_others_out(
             sock.close()
 
 
-def test_a_phone_that_leaves_frees_its_stream_slot_at_once(served: tuple[Hub, Any, int]) -> None:
-    _, app, port = served
+def test_a_phone_that_leaves_frees_its_stream_slot_at_once(
+    served: tuple[Hub, Any, WebServer],
+) -> None:
+    _, app, server = served
+    port = server.port
     context = app.extensions["uno_web"]
     stream = EventStream(port)
     stream.next_state()
@@ -286,3 +289,27 @@ def test_a_phone_that_leaves_frees_its_stream_slot_at_once(served: tuple[Hub, An
     while context.streams and time.monotonic() < deadline:
         time.sleep(0.05)
     assert context.streams == 0
+
+
+def test_a_phone_reading_slowly_does_not_pile_states_up_in_memory(
+    served: tuple[Hub, Any, WebServer],
+) -> None:
+    hub, _, server = served
+    port = server.port
+    hub.register_status("padding", lambda: {"text": "x" * 100_000})  # a 100 KB state
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.settimeout(3)
+    slow.connect(("127.0.0.1", port))
+    try:
+        slow.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")  # then never reads
+        channels = server._server.active_channels  # type: ignore[union-attr]
+        most = 0
+        for _ in range(200):  # 20 MB of states for that phone
+            hub.call(lambda: hub.changed("device")).result(2)
+            time.sleep(0.002)
+            most = max([most, *(c.total_outbufs_len for c in list(channels.values()))])
+        assert 0 < most <= 400 * 1024  # a few hundred KB, never the 20 MB sent
+        assert get_status(port) == 200  # the others are served meanwhile
+    finally:
+        slow.close()

@@ -12,7 +12,9 @@ lock the others out:
 - a body larger than :data:`MAX_UPLOAD` is refused from its ``Content-Length`` before it is read
   (smaller limits per action are Flask's, still before reading); headers are capped at 16 KB;
 - waitress keeps reading a socket while its request runs (``channel_request_lookahead``), so a
-  phone that leaves ends its live stream within half a second.
+  phone that leaves ends its live stream within half a second;
+- at most :data:`OUTPUT_BUFFER` bytes wait for one connection: a phone that reads its stream
+  slowly gets the latest state when it catches up instead of every state piling up in memory.
 
 Only the body and header limits answer in waitress's own words (plain text); every answer of the
 app itself is JSON.
@@ -33,6 +35,8 @@ from companion.web.config import MAX_UPLOAD, WebConfig
 
 log = logging.getLogger(__name__)
 
+OUTPUT_BUFFER = 256 * 1024  # bytes waiting for one connection before its thread waits
+
 
 class WebServer:
     """A running waitress server; :meth:`stop` ends it and its open streams."""
@@ -52,6 +56,11 @@ class WebServer:
             channel_request_lookahead=1,
             max_request_body_size=MAX_UPLOAD,
             max_request_header_size=16 * 1024,
+            # A phone reading its stream slowly holds up only its own stream thread: the state
+            # it has not read yet is not piled up in memory (waitress's default is 16 MB per
+            # connection, then a file on the SD card), and it gets the latest state once it
+            # catches up.
+            outbuf_high_watermark=OUTPUT_BUFFER,
             clear_untrusted_proxy_headers=True,
         )
         self._server.channel_class = _channel_class(config.per_client_connections)  # type: ignore[union-attr]
@@ -79,8 +88,15 @@ class WebServer:
         server = self._server
         from waitress import wasyncore
 
+        def close_everything() -> None:
+            # handle_close also wakes a stream thread waiting for a slow phone to read.
+            for channel in list(server._map.values()):  # type: ignore[union-attr]
+                if isinstance(channel, HTTPChannel):
+                    channel.handle_close()
+            wasyncore.close_all(server._map)  # type: ignore[union-attr]
+
         # Close sockets from the server's own loop thread: asyncore maps are not thread-safe.
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # type: ignore[union-attr]
+        server.trigger.pull_trigger(close_everything)  # type: ignore[union-attr]
         self._thread.join(timeout)
         server.task_dispatcher.shutdown(timeout=int(timeout))
 

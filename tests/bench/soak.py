@@ -33,7 +33,8 @@ from typing import Any
 
 SECONDS = float(os.environ.get("SOAK_SECONDS", "180"))
 WARM_UP = 0.25  # share of the run before memory is taken as the baseline
-PHONES = 20
+PHONES = int(os.environ.get("SOAK_PHONES", "20"))
+VOICE = os.environ.get("SOAK_VOICE", "1") != "0"
 PRESSES_PER_SECOND = 20
 PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Émile", "Fatou"]
 CONFIG = """
@@ -213,7 +214,7 @@ def main() -> None:
         daemon = subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--backend", "mock", "--config",
              str(config), "--state-dir", str(Path(tmp) / "state"), "--host", "127.0.0.1",
-             "--port", str(port), "--seed", "7"],
+             "--port", str(port), "--seed", "7", *([] if VOICE else ["--no-voice"])],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         try:

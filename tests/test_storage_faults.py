@@ -15,6 +15,7 @@ import pytest
 from companion.app.hub import Hub
 from companion.app.score_storage import ScoreStorage
 from companion.cli import main
+from companion.core.events import Press
 from companion.core.table import TableEngine
 from companion.storage import (
     DB_NAME,
@@ -174,3 +175,20 @@ def test_score_restore_on_the_command_line(
     assert "damaged-1" in capsys.readouterr().out
     with Storage.open(evening, backups=0) as storage:
         assert storage.list_games()[0].revision == 2
+
+
+def test_the_daemon_starts_on_a_damaged_database_and_the_launcher_fires(evening: Path) -> None:
+    from companion.config import Config
+    from companion.daemon import Daemon, DaemonOptions
+
+    (evening / DB_NAME).write_bytes(b"damaged" * 100)
+    options = DaemonOptions(state_dir=evening, backend="mock", seed=3, web=False, voice=False)
+    daemon = Daemon(Config(), options).start()
+    try:
+        state = daemon.hub.state()
+        assert state["storage"]["problem"] == "damaged" and not state["storage"]["table_saved"]
+        assert daemon.post(Press()).result(timeout=5).event == "press"
+        daemon.hub.dispatch("table.reload", {"cards": 50})
+        assert daemon.hub.state()["table"]["magazine"] == 50
+    finally:
+        daemon.stop()

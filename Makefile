@@ -3,22 +3,28 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.runtime
 # Debian packages the test suite drives for real: speech (espeak-ng, aplay), sound checks (sox),
 # the terminal test (tmux) and the browser tests (chromium).
 DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
 
 .PHONY: simulate run test lint typecheck unit bench soak system-deps clean
 
-$(STAMP): pyproject.toml
+# The program alone (simulate, run); the test tools come with the dev extra (test, lint, bench).
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-simulate: $(STAMP)
+simulate: $(RUNTIME)
 	$(BIN)/uno-companion simulate $(ARGS)
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(BIN)/uno-companion run $(ARGS)
 
 # Installs the Debian packages when run as root; otherwise says what is missing.
@@ -43,6 +49,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Two test processes: the tests are independent (own temp dirs, ports, tmux sessions, mock pins).
+PYTEST_ARGS ?= -n 2
 unit: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 

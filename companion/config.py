@@ -268,16 +268,6 @@ def load_config(path: Path | None) -> Config:
     return parse_config(data, str(path))
 
 
-def describe(cls: type[Any]) -> list[tuple[str, Any, str]]:
-    """``(key, default, help)`` for each field of a section, for docs and the example file."""
-    rows = []
-    for f in fields(cls):
-        factory: Any = f.default_factory
-        default = factory() if f.default is MISSING else f.default
-        rows.append((f.name, default, f.metadata.get("help", "")))
-    return rows
-
-
 __all__ = [
     "Config",
     "ConfigError",

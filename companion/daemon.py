@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.device_actions import DeviceActions
+from companion.app.evening import EveningService
 from companion.app.hub import Hub
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
@@ -45,6 +46,7 @@ class DaemonOptions:
     port: int | None = None
     voice_player: Any = None  # tests: where speech and cue WAVs go instead of aplay
     engine_factory: str | None = None  # tests: a fake speech engine
+    motion_clock: Any = None  # tests: the clock ejector, turret and buzzer pace their steps on
 
 
 class StartupError(RuntimeError):
@@ -88,6 +90,7 @@ class Daemon:
                 self._start_voice()
             self.settings = Settings(self.hub, self.engine, self.config, self.storage, self.voice)
             self.settings.attach()
+            EveningService(self.hub, self.storage).attach()
             self.hub.register_status("device", self._device_status)
             if self.options.web:
                 self._start_web()
@@ -147,7 +150,12 @@ class Daemon:
             raise StartupError(str(exc)) from exc
         if backend == "mock":
             self._closers.append(self.pin_factory.close)  # after the parts that use its pins
-        self.hardware = LauncherHardware(hw, self.pin_factory, seats=len(self.engine.state.seats))
+        kwargs: dict[str, Any] = {}
+        if self.options.motion_clock is not None:
+            kwargs["motion_clock"] = self.options.motion_clock
+        self.hardware = LauncherHardware(
+            hw, self.pin_factory, seats=len(self.engine.state.seats), **kwargs
+        )
         self._closers.append(self.hardware.close)
         self.devices = DeviceActions(
             self.hub, self.hardware, self.storage, simulate=self.options.simulate

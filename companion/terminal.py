@@ -8,6 +8,8 @@ page. Without a terminal (output piped, a service), it just serves the page unti
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import select
 import sys
@@ -16,6 +18,8 @@ import threading
 import time
 import tty
 from typing import Any
+
+import segno
 
 from companion.app.buttons import button_event
 from companion.core.commands import Command, Cue, Eject
@@ -31,7 +35,28 @@ ACTION_KEYS = {
 HELP = "keys: space HIT  n NEXT  r REVERSE  s SKIP  c card played  l reload  u undo  q quit"
 
 
-def render(state: dict[str, Any], last: list[Command], url: str | None, message: str) -> str:
+def qr_text(url: str) -> str:
+    """A QR code of the page's address drawn with block characters, for a phone to scan."""
+    out = io.StringIO()
+    segno.make(url, error="m", micro=False).terminal(out=out, compact=True, border=2)
+    return out.getvalue().rstrip("\n")
+
+
+def sound_notice(state: dict[str, Any]) -> str:
+    """What to tell the player when the computer has no working sound output (else "")."""
+    voice = state.get("device", {}).get("voice") or {}
+    problem = voice.get("sound_problem") if isinstance(voice, dict) else None
+    if not problem:
+        return ""
+    return (
+        "No sound card: the box stays silent (the page's Launcher screen can play the sounds "
+        f"on a phone). {problem}"
+    )
+
+
+def render(
+    state: dict[str, Any], last: list[Command], url: str | None, message: str, qr: str = ""
+) -> str:
     """The screen for ``state`` (pure: easy to test and to read)."""
     table = state["table"]
     device = state.get("device", {})
@@ -70,7 +95,12 @@ def render(state: dict[str, Any], last: list[Command], url: str | None, message:
         lines.append("!! The launcher needs a reload (press l)")
     if table["round_over"]:
         lines.append(f"Round over: {table['winner']} won")
+    notice = sound_notice(state)
+    if notice:
+        lines.append(notice)
     lines += ["", message, HELP]
+    if qr:
+        lines += ["", "Scan to open the page on a phone:", qr]
     return "\n".join(lines)
 
 
@@ -82,6 +112,8 @@ class TerminalTable:
         self._last: list[Command] = []
         self._lock = threading.Lock()
         self._message = ""
+        # The IP address first: old Android phones do not resolve .local names.
+        self._qr = qr_text(daemon.urls[0]) if daemon.urls else ""
         daemon.hub.add_listener(self)
 
     def on_outcome(self, outcome: Outcome) -> None:
@@ -92,7 +124,9 @@ class TerminalTable:
         if not sys.stdin.isatty():
             urls = " or ".join(self.daemon.urls) or "(no page)"
             print(f"Simulated table ready: open {urls} (Ctrl-C to stop)", flush=True)
-            self.daemon.wait()
+            if self._qr:
+                print(self._qr, flush=True)
+            self._wait_saying_sound_once()
             return
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
@@ -108,11 +142,29 @@ class TerminalTable:
                         break
                     self.key(key)
                 if ready or sub.get(timeout=0.0) is not None:
-                    time.sleep(0.02)  # let the hub finish the event the key started
+                    self.settle()
                     self.draw()
         finally:
             sub.close()
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+    def _wait_saying_sound_once(self) -> None:
+        """Wait for the daemon to stop; say a missing sound card once, when it shows."""
+        said = False
+        sub = self.daemon.hub.subscribe()
+        try:
+            while not self.daemon.stopping:
+                if sub.get(timeout=0.5) is None or said:
+                    continue
+                try:
+                    notice = sound_notice(self.daemon.hub.state())
+                except TimeoutError:
+                    continue
+                if notice:
+                    print(notice, flush=True)
+                    said = True
+        finally:
+            sub.close()
 
     def key(self, key: str) -> None:
         """Act on one key press."""
@@ -139,6 +191,11 @@ class TerminalTable:
         if event is not None:
             self.daemon.post(event).result(timeout=5)
 
+    def settle(self) -> None:
+        """Wait until the hub has handled what the key queued (it is queued before this)."""
+        with contextlib.suppress(Exception):
+            self.daemon.hub.call(lambda: None).result(timeout=1.0)
+
     def draw(self) -> None:
         with self._lock:
             last = list(self._last)
@@ -146,6 +203,6 @@ class TerminalTable:
             state = self.daemon.hub.state()
         except TimeoutError:
             return  # the hub is busy: the next change redraws
-        screen = render(state, last, self.daemon.url, self._message)
+        screen = render(state, last, self.daemon.url, self._message, self._qr)
         sys.stdout.write("\x1b[H\x1b[2J" + screen + "\n")
         sys.stdout.flush()

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+
+import pytest
 
 # Every test runs on gpiozero's mock pins, never a probe of real hardware (field notes).
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -15,3 +18,30 @@ for _variable in ("UNO_COMPANION_CONFIG", "STATE_DIRECTORY", "NOTIFY_SOCKET", "W
     os.environ.pop(_variable, None)
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 os.environ["XDG_STATE_HOME"] = os.path.join(_HOME, "state")
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402  (after the environment)
+
+from tests.doubles import RecordingPlayer, VirtualClock  # noqa: E402
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[MockFactory]:
+    """gpiozero's mock pins with PWM (servos, tonal buzzer), closed after the test."""
+    factory = MockFactory(pin_class=MockPWMPin)
+    yield factory
+    factory.close()
+
+
+@pytest.fixture
+def virtual_clock(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
+    """Virtual time for the devices; mock pin histories are timed on it too."""
+    import gpiozero.pins.mock
+
+    clock = VirtualClock()
+    monkeypatch.setattr(gpiozero.pins.mock, "monotonic", clock.monotonic)
+    return clock
+
+
+@pytest.fixture
+def recording_player() -> RecordingPlayer:
+    return RecordingPlayer()

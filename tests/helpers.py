@@ -1,8 +1,11 @@
-"""Helpers shared by tests and benchmarks (Chromium flags, mock pin timing checks)."""
+"""Helpers shared by tests and benchmarks: Chromium flags, mock pin timing checks, waiting on
+another thread."""
 
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
@@ -21,11 +24,30 @@ PHONE = {"width": 390, "height": 844}
 
 
 def assert_states_and_times(
-    pin: Any, expected: list[tuple[float, float]], tol: float = 0.1
+    pin: Any, expected: list[tuple[float | None, float]], tol: float = 0.1
 ) -> None:
-    """gpiozero's check with a length check and ``tol`` seconds of slack per step."""
+    """gpiozero's check with a length check and ``tol`` seconds of slack per step; a ``None``
+    time is not checked (e.g. the first change of a part timed on another thread's clock)."""
     states = [(round(s.timestamp, 4), round(float(s.state), 5)) for s in pin.states]
     assert len(states) == len(expected), f"pin went through {states}, expected {expected}"
     for (t, state), (want_t, want_state) in zip(states, expected, strict=True):
         assert math.isclose(state, want_state, abs_tol=1e-6), f"{states} != {expected}"
-        assert math.isclose(t, want_t, abs_tol=tol), f"timing {states} vs {expected}"
+        if want_t is not None:
+            assert math.isclose(t, want_t, abs_tol=tol), f"timing {states} vs {expected}"
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+    """Poll ``condition`` until it returns something true (returned) or fail after ``timeout``.
+
+    For state owned by another thread that offers nothing to wait on (a page, a process).
+    """
+    deadline = time.monotonic() + timeout
+    delay = 0.001
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or condition}")
+        time.sleep(delay)  # back off: 1 ms, 2 ms, ... 50 ms between looks
+        delay = min(delay * 2, 0.05)

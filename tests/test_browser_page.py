@@ -1,169 +1,25 @@
-"""The phone page in Debian's Chromium, driven by Playwright, against the real daemon.
-
-The daemon runs in simulation (gpiozero mock pins, the real hub, engine, score keeper, SQLite
-storage, voice with a silent player, waitress). Two phones (browser contexts) at 390x844: one
-acts, the other must follow live without reloading. Each test has its own daemon and phones (the
-browser is shared), so the tests run in any order. A screenshot of each screen goes to
-``tests/artifacts/`` (git-ignored).
-
-Chromium: ``/usr/bin/chromium`` (Debian package, ``make system-deps``), headless, with the flags
-the machine notes ask for; Playwright starts it with a new empty profile directory of its own.
+"""The phone page in Debian's Chromium, driven by Playwright, against the real daemon: set up a
+table, play a turn sequence and press HIT until cards fly, enter and edit a round by card counts,
+the device screen, a language switch. Two phones at 390x844: one acts, the other must follow live
+without reloading. Fixtures and what they run: ``tests/browser.py``.
 """
 
 from __future__ import annotations
 
-import json
+import re
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from companion.config import Config
-from companion.daemon import Daemon, DaemonOptions
-from companion.speech.engine import Synthesis
-from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE
+pytest.register_assert_rewrite("tests.browser")
+from tests.browser import Api, shot, tab  # noqa: E402
 
-ARTIFACTS = Path(__file__).parent / "artifacts"
-FOUR = ["Alice", "Bruno", "Zoé", "Chloé"]
+pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
 
-class EchoEngine:
-    """A speech engine that returns the text instead of a WAV (no sound card in CI)."""
-
-    def synthesise(self, text: str, voice: str, rate: int, volume: float, path: str) -> Synthesis:
-        return Synthesis(f"{voice}|{text}".encode(), "")
-
-
-def echo_engine() -> EchoEngine:
-    return EchoEngine()
-
-
-class SilentPlayer:
-    def __init__(self) -> None:
-        self.played = 0
-
-    def play(self, wav: bytes) -> None:
-        self.played += 1
-
-
-class Api:
-    """The box's HTTP API as a phone uses it: one session (cookie), its CSRF token."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        with urllib.request.urlopen(f"{url}api/session", timeout=5) as response:
-            self.token = json.load(response)["csrf"]
-            self.cookie = response.getheader("Set-Cookie", "").split(";")[0]
-
-    def state(self) -> dict[str, Any]:
-        with urllib.request.urlopen(f"{self.url}api/state", timeout=5) as response:
-            return dict(json.load(response))
-
-    def act(self, action: str, /, **payload: Any) -> dict[str, Any]:
-        request = urllib.request.Request(
-            f"{self.url}api/actions/{action}",
-            data=json.dumps({"payload": payload}).encode(),
-            headers={
-                "Content-Type": "application/json",
-                "Cookie": self.cookie,
-                "X-CSRF-Token": self.token,
-            },
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return dict(json.load(response))
-
-
-@pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    options = DaemonOptions(
-        simulate=True,
-        state_dir=tmp_path / "state",
-        seed=3,
-        host="127.0.0.1",
-        port=0,
-        voice_player=SilentPlayer(),
-        engine_factory=f"{__name__}:echo_engine",
-    )
-    running = Daemon(Config(), options).start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def api(daemon: Daemon) -> Api:
-    return Api(daemon.url or "")
-
-
-@pytest.fixture
-def four_players(api: Api) -> Api:
-    """Alice, Bruno, Zoé, Chloé seated, Zoé deals, an Extrême game to 300."""
-    api.act("table.setup", players=FOUR, dealer="Zoé")
-    api.act(
-        "score.new_game",
-        name="Soirée",
-        players=FOUR,
-        first_dealer="Zoé",
-        ruleset="extreme",
-        target=300,
-    )
-    return api
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def phones(browser: Browser, daemon: Daemon) -> Iterator[tuple[Page, Page]]:
-    """Two phones on the page, one dark and one light; page errors fail the test."""
-    pages = []
-    errors: list[str] = []
-    for scheme in ("dark", "light"):
-        context = browser.new_context(
-            viewport=PHONE,
-            color_scheme=scheme,
-            device_scale_factor=1,
-            is_mobile=True,
-            has_touch=True,
-        )
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("dialog", lambda dialog: dialog.accept())
-        page.goto(daemon.url or "")
-        expect(page.locator("#live")).to_have_class("live on", timeout=10_000)
-        pages.append(page)
-    # A mark that a reload would wipe: the second phone must follow without reloading.
-    pages[1].evaluate("window.__noReload = 42")
-    yield pages[0], pages[1]
-    try:
-        assert not errors, errors
-        assert pages[1].evaluate("window.__noReload") == 42
-    finally:
-        for page in pages:
-            page.context.close()
-
-
-def tab(page: Page, name: str) -> None:
-    page.click(f"#tab-{name}")
-    expect(page.locator(f"#screen-{name}")).to_be_visible()
-
-
-def shot(page: Page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def test_set_up_a_four_player_table(phones: tuple[Page, Page], api: Api) -> None:
-    page, _ = phones
+def test_set_up_a_four_player_table(phone: Page, api: Api) -> None:
+    page = phone
     tab(page, "setup")
     seats = page.locator("#seat-list li")
     expect(seats).to_have_count(4)
@@ -224,21 +80,33 @@ def test_play_a_turn_sequence_with_coup_extreme(
     expect(other.locator("#active")).to_have_text(page.locator("#active").inner_text())
     shot(page, "table-coup-extreme")
 
-    # The big HIT button: in simulation a real edge on the mock pin, through the debounce.
+    # The big HIT button, labelled with who presses (Bruno, the target, owes the first presses).
+    # In simulation a press is a real edge on the mock pin, through the debounce.
+    expect(page.locator("#hit-who")).to_have_text("Bruno")
+    expect(page.locator("#actor-name")).to_have_text("Bruno")
     fired_before = api.state()["table"]["magazine"]
+    banner = page.locator("#fired-banner")
     for _ in range(15):
-        revision = api.state()["revision"]
+        before = api.state()["table"]
         page.click("#hit")
         page.wait_for_function(
-            f"fetch('/api/state').then(r => r.json()).then(s => s.revision > {revision})",
+            "fetch('/api/state').then(r => r.json())"
+            f".then(s => s.table.events > {before['events']})",
             timeout=5000,
         )
-        if page.locator("#fired-banner").is_visible():
+        # Every press shows on the page, even one that fires nothing.
+        expect(banner).to_be_visible()
+        if api.state()["table"]["magazine"] < before["magazine"]:
             break
-    expect(page.locator("#fired-banner")).to_be_visible()
-    expect(page.locator("#fired-banner")).to_contain_text("cartes pour")
     state = api.state()
     assert state["table"]["magazine"] < fired_before
+    # The banner names who received the cards: the player whose hand grew, not whom the
+    # launcher faces next.
+    hands = {p["name"]: p["hand"] for p in before["players"]}
+    receiver = max(state["table"]["players"], key=lambda p: p["hand"] - hands[p["name"]])["name"]
+    fired = before["magazine"] - state["table"]["magazine"]
+    cards = "1 carte" if fired == 1 else f"{fired} cartes"
+    expect(banner).to_contain_text(f"{cards} pour {receiver}")
     # The mock ejector runs after the turret has turned (its own thread): wait for it.
     page.wait_for_function(
         "fetch('/api/state').then(r => r.json()).then(s => s.device.cards_fired > 0)",
@@ -306,18 +174,20 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
     )
     with urllib.request.urlopen(f"{api.url}api/chart.svg", timeout=5) as response:
         svg = response.read().decode()
-    assert svg.count("<polyline") == 4 and "Chloé 87" in svg
-    expect(page.locator("#stats")).to_contain_text("Chloé")
+    assert svg.count("<polyline") == 4 and "1. Chloé — 87" in svg
+    # Averages are the points scored per round played: Alice scored nothing (not her hand's 25).
+    expect(page.locator('#stats dt:text-is("Alice") + dd')).to_contain_text(
+        " 0 pts marqués par manche"
+    )
+    expect(page.locator("#stats")).to_contain_text("87 pts marqués par manche")
     page.locator("#chart").scroll_into_view_if_needed()
     shot(page, "score")
     shot(other, "score-second-phone")
 
 
-def test_device_screen_calibrates_and_test_fires(
-    phones: tuple[Page, Page], four_players: Api
-) -> None:
+def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api) -> None:
     api = four_players
-    page, _ = phones
+    page = phone
     tab(page, "device")
     expect(page.locator("#sim-seats circle")).to_have_count(4)
     expect(page.locator("#qr")).to_have_js_property("complete", True)
@@ -329,10 +199,24 @@ def test_device_screen_calibrates_and_test_fires(
         f"fetch('/api/state').then(r => r.json()).then(s => s.device.cards_fired > {before})",
         timeout=5000,
     )
-    slider = page.locator("#calibration li").nth(1).locator("input[type=range]")
-    slider.fill("-30")
+    # A test fire shows what came out.
+    expect(page.locator("#fire-note")).to_have_text(
+        re.compile(r"^(1 carte tirée|([2-9]|\d\d+) cartes tirées)$")
+    )
+    # Sliders run over the turret's 0…180°: seat 3 at 120° shows as 120°, not clamped to 90°.
+    rows = page.locator("#calibration li")
+    angles = api.state()["device"]["seat_angles"]
+    expect(rows.nth(2).locator("output")).to_have_text(f"{round(angles[2])}°")
+    assert angles[2] > 90
+    # ✓ on a row nobody moved saves nothing; a moved row saves its angle.
+    expect(rows.nth(1).locator("[data-calibrate]")).to_be_disabled()
+    rows.nth(1).locator("input[type=range]").fill("150")
     page.click('#calibration [data-calibrate="1"]')
-    expect(page.locator("#toast")).to_be_hidden()
+    page.wait_for_function(
+        "fetch('/api/state').then(r => r.json()).then(s => s.device.seat_angles[1] === 150)",
+        timeout=5000,
+    )
+    assert api.state()["device"]["seat_angles"][0] == angles[0]
     shot(page, "device")
 
 
@@ -344,5 +228,9 @@ def test_language_switch_reaches_every_phone(phones: tuple[Page, Page], api: Api
     expect(other.locator("#tab-setup")).to_have_text("Set up")  # switched live
     expect(other.locator("html")).to_have_attribute("lang", "en")
     assert api.state()["settings"]["language"] == "en"
+    # Still live, and saying so in the new language (not "offline").
+    for phone in (page, other):
+        expect(phone.locator("#live")).to_have_text("● live")
+        expect(phone.locator("#live")).to_have_class("live on")
     tab(other, "table")
     shot(other, "table-english")

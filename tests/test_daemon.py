@@ -9,34 +9,38 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.config import Config, LauncherConfig, TableConfig
+from companion.core.commands import Cue
 from companion.daemon import Daemon, DaemonOptions
+from tests.doubles import ScaledClock
+from tests.helpers import wait_for
 
 DEBOUNCE = 0.03  # HardwareConfig's default debounce window
+SPEED = 25  # ejector strokes and turret moves run 25 times faster than on the box
 
 
-def wait_for(predicate, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return predicate()
+def options(state_dir: Path, **overrides: Any) -> DaemonOptions:
+    """A simulated daemon without page or voice, its launcher on fast time."""
+    values: dict[str, Any] = {
+        "simulate": True,
+        "web": False,
+        "voice": False,
+        "motion_clock": ScaledClock(SPEED),
+    }
+    return DaemonOptions(state_dir=state_dir, **{**values, **overrides})
 
 
 @pytest.fixture
 def make_daemon(tmp_path: Path):
     daemons: list[Daemon] = []
 
-    def make(launcher: LauncherConfig | None = None, **options: object) -> Daemon:
+    def make(launcher: LauncherConfig | None = None, **overrides: object) -> Daemon:
         config = Config(launcher=launcher or LauncherConfig())
-        opts = DaemonOptions(
-            simulate=True, state_dir=tmp_path, seed=5, web=False, voice=False, **options
-        )
-        daemon = Daemon(config, opts).start()
+        daemon = Daemon(config, options(tmp_path, seed=5, **overrides)).start()
         daemons.append(daemon)
         return daemon
 
@@ -45,12 +49,19 @@ def make_daemon(tmp_path: Path):
         daemon.stop()
 
 
-def press(daemon: Daemon) -> None:
-    pin = daemon.hardware.hit_button.pin
+def press(daemon: Daemon, button: str = "hit") -> None:
+    """A hand on a button: pressed 2 ms, then left alone past the debounce window (the
+    debounce runs on real time, as on the box)."""
+    pin = daemon.hardware.buttons[button].pin
     pin.drive_low()
     time.sleep(0.002)
     pin.drive_high()
     time.sleep(DEBOUNCE + 0.01)
+
+
+def settled(daemon: Daemon) -> None:
+    """Every input already queued on the hub has been handled."""
+    daemon.hub.call(lambda: None).result(timeout=10)
 
 
 def test_press_on_pin_fires_cards_and_turns(make_daemon):
@@ -80,27 +91,35 @@ def test_bounce_within_window_is_one_press(make_daemon):
     for _ in range(5):  # contact bounce: five edges in a few milliseconds
         pin.drive_low()
         pin.drive_high()
-    time.sleep(0.2)
+    settled(daemon)
     assert daemon.engine.events_handled == 1
 
 
-def test_refused_press_sounds_error(make_daemon):
+def test_refused_press_sounds_error(make_daemon, monkeypatch):
     daemon = make_daemon()
     daemon.hub.dispatch("table.round_won", {"player": "Alice"})
+    cues: list[str] = []
+    execute = daemon.hardware.execute
+
+    def recording(commands: list[Any]) -> None:
+        cues.extend(c.name for c in commands if isinstance(c, Cue))
+        execute(commands)
+
+    monkeypatch.setattr(daemon.hardware, "execute", recording)
     press(daemon)
-    assert wait_for(lambda: daemon.hardware.status()["sounding"])
+    assert wait_for(lambda: cues == ["error"])
     assert daemon.engine.events_handled == 1  # only the round_won
 
 
 def test_table_survives_a_restart(tmp_path: Path):
     config = Config(table=TableConfig(players=["Zoé", "Yann"]))
-    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
-    first = Daemon(config, options).start()
+    opts = options(tmp_path)
+    first = Daemon(config, opts).start()
     first.hub.dispatch("table.setup", {"players": ["Ana", "Ben", "Cyd"], "dealer": "Ben"})
     first.hub.dispatch("table.reload", {"cards": 33})
     first.hub.dispatch("device.calibrate_seat", {"seat": 1, "angle": 42})
     first.stop()
-    second = Daemon(config, options).start()
+    second = Daemon(config, opts).start()
     try:
         snap = second.engine.snapshot()
         assert [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cyd"]
@@ -123,7 +142,7 @@ def test_bad_hardware_config_is_a_clear_startup_error(tmp_path: Path):
 
     config = Config(extra={"hardware": {"pins": {"hit": "seventeen"}}})
     with pytest.raises(StartupError, match=r"hardware\.pins\.hit"):
-        Daemon(config, DaemonOptions(simulate=True, state_dir=tmp_path, web=False)).start()
+        Daemon(config, options(tmp_path)).start()
 
 
 def test_sigterm_stops_cleanly_and_flushes_state(tmp_path: Path):
@@ -173,15 +192,16 @@ def test_systemd_ready_and_watchdog(tmp_path: Path, monkeypatch):
     server.settimeout(5)
     monkeypatch.setenv("NOTIFY_SOCKET", path)
     monkeypatch.setenv("WATCHDOG_USEC", "100000")
-    daemon = Daemon(Config(), DaemonOptions(simulate=True, state_dir=tmp_path, web=False))
+    daemon = Daemon(Config(), options(tmp_path))
     daemon.start()
     waiter = threading.Thread(target=daemon.wait)
     waiter.start()
     messages = [server.recv(64).decode() for _ in range(3)]
     daemon.stop()
     waiter.join(timeout=5)
+    server.setblocking(False)  # stop() has sent its messages: read what is there, no more
     rest = []
-    with contextlib.suppress(TimeoutError):
+    with contextlib.suppress(BlockingIOError):
         while True:
             rest.append(server.recv(64).decode())
     server.close()
@@ -203,11 +223,11 @@ def test_turret_gets_a_seat_for_every_player_after_reseating(make_daemon):
 
 
 def test_phone_settings_survive_a_restart(tmp_path: Path):
-    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
-    first = Daemon(Config(), options).start()
+    opts = options(tmp_path)
+    first = Daemon(Config(), opts).start()
     first.hub.dispatch("settings.update", {"language": "en", "profile": "gentle"})
     first.stop()
-    second = Daemon(Config(), options).start()
+    second = Daemon(Config(), opts).start()
     try:
         settings = second.hub.state()["settings"]
         assert settings["language"] == "en" and settings["profile"] == "gentle"
@@ -219,15 +239,11 @@ def test_optional_buttons_play_cards(tmp_path: Path):
     """NEXT = "I played a card", REVERSE and SKIP: the card is played by the active player."""
     hardware = {"pins": {"next": 5, "reverse": 6, "skip": 16}}
     config = Config(extra={"hardware": hardware})
-    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
-    daemon = Daemon(config, options).start()
+    opts = options(tmp_path)
+    daemon = Daemon(config, opts).start()
     try:
         for name in ("next", "reverse", "skip"):
-            pin = daemon.hardware.buttons[name].pin
-            pin.drive_low()
-            time.sleep(0.002)
-            pin.drive_high()
-            time.sleep(DEBOUNCE + 0.01)
+            press(daemon, name)
         assert wait_for(lambda: daemon.engine.events_handled == 3)
         snap = daemon.engine.snapshot()
         # Bruno played (Chloé's turn), Chloé reversed (back to Bruno), Bruno skipped Alice.
@@ -239,8 +255,8 @@ def test_optional_buttons_play_cards(tmp_path: Path):
 
 def test_reload_clears_a_reported_jam(tmp_path: Path):
     config = Config(extra={"hardware": {"pins": {"card_sensor": 25}}})
-    options = DaemonOptions(simulate=True, state_dir=tmp_path, web=False, voice=False)
-    daemon = Daemon(config, options).start()
+    opts = options(tmp_path)
+    daemon = Daemon(config, opts).start()
     try:
         daemon.hub.dispatch("device.test_fire", {"cards": 1})  # nothing crosses the beam
         assert wait_for(lambda: daemon.hub.state()["device"]["jam"] is True)

@@ -1,4 +1,8 @@
-"""LauncherHardware on gpiozero's mock pins: press → ding and strokes, turret lanes, ordering."""
+"""LauncherHardware on gpiozero's mock pins: press → ding and strokes, turret lanes, ordering.
+
+Button edges are stamped on a settable :class:`ManualClock` and the moving parts run on a
+:class:`VirtualClock` (each lane on its own exact timeline), so nothing waits on real time.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 
 from companion.core.commands import Cue, Eject, Say, Turn
 from companion.core.events import CardsSeen, Jam, Press
@@ -20,10 +24,13 @@ from companion.devices import (
     SensorReport,
     parse_hardware,
 )
+from companion.devices.clock import Clock
+from tests.doubles import HeldClock, ManualClock, VirtualClock
 from tests.helpers import assert_states_and_times
 
 HIT, NEXT, REVERSE, SKIP, EJECTOR, TURRET, BUZZER, SENSOR = 17, 27, 22, 23, 12, 13, 18, 24
 FRAME = 0.020
+EXACT = 1e-6  # virtual time: pin histories are exact
 
 
 def make_config(**sections: dict[str, Any]) -> Any:
@@ -54,18 +61,30 @@ def make_config(**sections: dict[str, Any]) -> Any:
 
 
 @pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    factory = MockFactory(pin_class=MockPWMPin)
-    yield factory
-    factory.close()
+def factory(mock_factory: MockFactory) -> MockFactory:
+    return mock_factory
 
 
 @pytest.fixture
-def build(factory: MockFactory) -> Iterator[Callable[..., LauncherHardware]]:
+def input_clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def build(
+    factory: MockFactory, input_clock: ManualClock, virtual_clock: VirtualClock
+) -> Iterator[Callable[..., LauncherHardware]]:
     made: list[LauncherHardware] = []
 
-    def build(config: Any = None, seats: int = 3) -> LauncherHardware:
-        hardware = LauncherHardware(config or make_config(), factory, seats=seats)
+    def build(
+        config: Any = None,
+        seats: int = 3,
+        clock: Callable[[], float] = input_clock,
+        motion_clock: Clock = virtual_clock,
+    ) -> LauncherHardware:
+        hardware = LauncherHardware(
+            config or make_config(), factory, seats=seats, clock=clock, motion_clock=motion_clock
+        )
         made.append(hardware)
         assert hardware.wait_idle(5)  # homing done
         for pin in (EJECTOR, TURRET, BUZZER):
@@ -90,15 +109,16 @@ def duty(pulse_us: float) -> float:
     return pulse_us / 1e6 / FRAME
 
 
-def press(factory: MockFactory, pin: int = HIT, hold: float = 0.0) -> None:
+def press(factory: MockFactory, clock: ManualClock, pin: int = HIT) -> None:
+    """A clean press: released for longer than the debounce, pressed, held, released."""
+    clock.advance(0.02)
     factory.pin(pin).drive_low()
-    if hold:
-        time.sleep(hold)
+    clock.advance(0.02)
     factory.pin(pin).drive_high()
 
 
 def test_a_press_gives_a_ding_and_the_right_number_of_strokes(
-    factory: MockFactory, build: Callable[..., LauncherHardware]
+    factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     hardware = build()
     notices: list[InputNotice] = []
@@ -108,16 +128,16 @@ def test_a_press_gives_a_ding_and_the_right_number_of_strokes(
         hardware.execute([Cue("ding"), Eject(3)])
 
     hardware.on_input(engine)
-    press(factory)
+    press(factory, input_clock)
     assert hardware.wait_idle(5)
     assert len(notices) == 1 and isinstance(notices[0], ButtonPressed)
     assert notices[0].button == "hit" and notices[0].event() == Press()
     # The ding starts with the press: 1600 Hz then 2000 Hz (duty 0.5), silent after 160 ms.
-    assert_states_and_times(factory.pin(BUZZER), [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)])
+    assert_states_and_times(factory.pin(BUZZER), [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)], EXACT)
     stroke, rest = duty(1500), duty(500)
-    strokes = [(0.1, stroke), (0.1, rest)] * 3
-    strokes[0] = (0.0, stroke)
-    assert_states_and_times(factory.pin(EJECTOR), [(0.0, 0.0), *strokes, (0.1, 0.0)])
+    strokes: list[tuple[float | None, float]] = [(0.1, stroke), (0.1, rest)] * 3
+    strokes[0] = (None, stroke)  # the lane's own timeline starts after homing
+    assert_states_and_times(factory.pin(EJECTOR), [(0.0, 0.0), *strokes, (0.1, 0.0)], EXACT)
     status = hardware.status()
     assert status["cards_fired"] == 3 and not status["busy"] and not status["jam"]
 
@@ -137,7 +157,7 @@ def test_the_turret_lands_on_the_calibrated_pulse_and_detaches(
     # 30° → 150° at 600°/s is 12° per frame: ten frames, then the settle time.
     assert len(states) == 1 + 10 + 1
     times = change_times(pin)
-    assert math.isclose(times[-1] - times[0], 9 * FRAME + 0.1, abs_tol=0.1)
+    assert math.isclose(times[-1] - times[0], 9 * FRAME + 0.1, abs_tol=EXACT)
     status = hardware.status()
     assert status["seat"] == 2 and status["turret_angle"] == 150.0 and not status["turning"]
 
@@ -145,19 +165,23 @@ def test_the_turret_lands_on_the_calibrated_pulse_and_detaches(
 def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
     factory: MockFactory, build: Callable[..., LauncherHardware]
 ) -> None:
-    hardware = build()
+    clock = HeldClock()
+    hardware = build(motion_clock=clock)
+    clock.hold()
     hardware.execute([Eject(2), Turn(seat=1, player="Bruno"), Cue("ding")])
-    time.sleep(0.05)
+    assert clock.holding.wait(5)  # the lane is in its first stroke
     assert factory.pin(TURRET).states[1:] == []  # still ejecting: the turret has not moved
-    assert factory.pin(BUZZER).state == 0.5  # but the ding did not wait
+    assert hardware.buzzer.wait_silent(5)
+    assert [s.state for s in factory.pin(BUZZER).states[1:]] == [0.5, 0.0]  # the ding did not wait
+    clock.release()
     assert hardware.wait_idle(5)
     ejector_done = change_times(factory.pin(EJECTOR))[-1]
     turret_start = change_times(factory.pin(TURRET))[0]
-    assert turret_start >= ejector_done - 0.005
+    assert turret_start >= ejector_done  # on the lane's own timeline
 
 
 def test_100_fast_presses_give_100_notices_in_order_and_100_strokes(
-    factory: MockFactory, build: Callable[..., LauncherHardware]
+    factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     quick = {"stroke_s": 0.002, "retract_s": 0.002, "pull_back_s": 0.0}
     hardware = build(make_config(ejector=quick))
@@ -169,10 +193,10 @@ def test_100_fast_presses_give_100_notices_in_order_and_100_strokes(
 
     hardware.on_input(engine)
     for _ in range(100):  # each press held 12 ms, released 12 ms: debounce is 10 ms
+        input_clock.advance(0.012)
         factory.pin(HIT).drive_low()
-        time.sleep(0.012)
+        input_clock.advance(0.012)
         factory.pin(HIT).drive_high()
-        time.sleep(0.012)
     assert hardware.wait_idle(20)
     assert [n.seq for n in notices] == list(range(1, 101))
     times = [n.at for n in notices]
@@ -182,14 +206,14 @@ def test_100_fast_presses_give_100_notices_in_order_and_100_strokes(
 
 
 def test_optional_buttons_give_their_own_notices(
-    factory: MockFactory, build: Callable[..., LauncherHardware]
+    factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     pins = {"hit": HIT, "next": NEXT, "reverse": REVERSE, "skip": SKIP}
     hardware = build(make_config(pins=pins))
     notices: list[InputNotice] = []
     hardware.on_input(notices.append)
     for pin in (NEXT, REVERSE, SKIP, HIT):
-        press(factory, pin)
+        press(factory, input_clock, pin)
     assert [n.button for n in notices if isinstance(n, ButtonPressed)] == [
         "next",
         "reverse",
@@ -208,16 +232,20 @@ def test_card_sensor_reports_cards_seen_and_jams(
         ejector={"stroke_s": 0.05, "retract_s": 0.05},
         card_sensor={"timeout_s": 0.3, "blocked_s": 0.15},
     )
-    hardware = build(config)
+    clock = HeldClock()
+    # The sensor's count window and timeouts run on the input clock: real time here.
+    hardware = build(config, clock=time.monotonic, motion_clock=clock)
     reports: list[SensorReport] = []
     hardware.on_input(lambda n: reports.append(n) if isinstance(n, SensorReport) else None)
+    clock.hold()
     hardware.execute(Eject(3))
-    deadline = time.monotonic() + 2
-    while len(factory.pin(EJECTOR).states) < 2 and time.monotonic() < deadline:
-        time.sleep(0.001)  # wait for the first stroke: the counting window is open
-    for _ in range(3):
-        press(factory, SENSOR, hold=0.01)
-        time.sleep(0.01)
+    assert clock.holding.wait(5)  # in the first stroke: the counting window is open
+    for _ in range(3):  # three cards cross the beam, 10 ms apart (real time: the sensor's)
+        factory.pin(SENSOR).drive_low()
+        time.sleep(0.005)
+        factory.pin(SENSOR).drive_high()
+        time.sleep(0.005)
+    clock.release()
     assert hardware.wait_idle(5)
     assert len(reports) == 1
     assert reports[0].event == CardsSeen(3, expected=3)
@@ -234,12 +262,12 @@ def test_card_sensor_reports_cards_seen_and_jams(
 def test_close_detaches_servos_silences_the_buzzer_and_drops_pending_moves(
     factory: MockFactory, build: Callable[..., LauncherHardware]
 ) -> None:
-    hardware = build(make_config(ejector={"stroke_s": 0.5, "retract_s": 0.5}))
+    clock = HeldClock()
+    hardware = build(make_config(ejector={"stroke_s": 0.5, "retract_s": 0.5}), motion_clock=clock)
+    clock.hold()
     hardware.execute([Eject(10), Turn(seat=2, player="Chloé"), Cue("suspense", 1.0)])
-    time.sleep(0.1)
-    started = time.monotonic()
-    hardware.close()
-    assert time.monotonic() - started < 2.0
+    assert clock.holding.wait(5)  # in the first of ten strokes
+    hardware.close()  # interrupts the stroke: the held lane returns at once
     for pin in (EJECTOR, TURRET, BUZZER):
         assert factory.pin(pin).state == 0, pin
     assert factory.pin(TURRET).states[1:] == []  # the queued turn never ran
@@ -251,12 +279,13 @@ def test_close_detaches_servos_silences_the_buzzer_and_drops_pending_moves(
 def test_execute_never_blocks_and_ignores_other_commands(
     factory: MockFactory, build: Callable[..., LauncherHardware]
 ) -> None:
-    hardware = build()
-    started = time.monotonic()
+    clock = HeldClock()
+    hardware = build(motion_clock=clock)
+    clock.hold()  # the lane cannot move on: execute must still return
     hardware.execute([Eject(5), Turn(seat=1, player="B"), Say("table.turn"), Eject(0)])
     hardware.execute(Say("table.hello"))
-    assert time.monotonic() - started < 0.05
     assert hardware.status()["busy"]
+    clock.release()
     assert hardware.wait_idle(10)
     assert hardware.status()["cards_fired"] == 5
 
@@ -272,7 +301,7 @@ def test_unknown_seat_is_logged_and_the_lane_goes_on(
 
 
 def test_input_callbacks_from_two_threads_keep_sequence_order(
-    factory: MockFactory, build: Callable[..., LauncherHardware]
+    factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     hardware = build(make_config(pins={"hit": HIT, "next": NEXT}))
     notices: list[InputNotice] = []
@@ -280,8 +309,7 @@ def test_input_callbacks_from_two_threads_keep_sequence_order(
 
     def hammer(pin: int) -> None:
         for _ in range(20):
-            press(factory, pin, hold=0.011)
-            time.sleep(0.011)
+            press(factory, input_clock, pin)
 
     threads = [threading.Thread(target=hammer, args=(pin,)) for pin in (HIT, NEXT)]
     for thread in threads:

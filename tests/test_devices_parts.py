@@ -1,7 +1,7 @@
 """Each device part on gpiozero's mock pins: buttons, turret, ejector, buzzer, card sensor.
 
-Timings are checked against pin histories like gpiozero's ``assert_states_and_times``, with a
-wider tolerance (the test machine has two cores and other work running).
+Timings are checked against pin histories like gpiozero's ``assert_states_and_times``; the
+moving and sounding parts run on a virtual clock, so the histories are exact and nothing waits.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import itertools
 import math
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -30,28 +30,15 @@ from companion.devices import (
     equivalent_angle,
     slew_path,
 )
-from tests.helpers import assert_states_and_times
+from tests.doubles import ManualClock, VirtualClock
+from tests.helpers import assert_states_and_times, wait_for
 
 FRAME = 0.020
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    factory = MockFactory(pin_class=MockPWMPin)
-    yield factory
-    factory.close()
+EXACT = 1e-6  # virtual time: pin histories are exact
 
 
 def duty(pulse_us: float) -> float:
     return pulse_us / 1e6 / FRAME
-
-
-class ManualClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 # -- debounce ---------------------------------------------------------------------------------
@@ -77,12 +64,17 @@ def test_debouncer_starting_low_needs_a_release_first() -> None:
         Debouncer(0.0, released_since=None)
 
 
-def test_bounce_within_the_window_gives_one_press(factory: MockFactory) -> None:
-    clock = ManualClock()
+def hit_button(factory: MockFactory, clock: ManualClock) -> tuple[TableButton, list[float], Any]:
+    """A HIT button (30 ms debounce) on GPIO17, the press times it reports, and its pin."""
     button = TableButton("hit", 17, factory=factory, debounce_s=0.03, clock=clock)
     presses: list[float] = []
     button.when_pressed = presses.append
-    pin = factory.pin(17)
+    return button, presses, factory.pin(17)
+
+
+def test_bounce_within_the_window_gives_one_press(mock_factory: MockFactory) -> None:
+    clock = ManualClock()
+    button, presses, pin = hit_button(mock_factory, clock)
     for offset in (0.0, 0.002, 0.004, 0.007):  # a press with three bounces, 7 ms in all
         clock.now = 100.0 + offset
         pin.drive_low()
@@ -102,11 +94,11 @@ def test_bounce_within_the_window_gives_one_press(factory: MockFactory) -> None:
     assert button.presses == 2 and button.last_press_at == 100.4
 
 
-def test_bounce_in_real_time_gives_one_press(factory: MockFactory) -> None:
-    button = TableButton("hit", 17, factory=factory, debounce_s=0.2)
+def test_bounce_in_real_time_gives_one_press(mock_factory: MockFactory) -> None:
+    button = TableButton("hit", 17, factory=mock_factory, debounce_s=0.2)
     presses: list[float] = []
     button.when_pressed = presses.append
-    pin = factory.pin(17)
+    pin = mock_factory.pin(17)
     before = time.monotonic()
     for _ in range(5):
         pin.drive_low()
@@ -116,12 +108,9 @@ def test_bounce_in_real_time_gives_one_press(factory: MockFactory) -> None:
     assert before <= presses[0] <= time.monotonic()
 
 
-def test_stuck_low_button_fires_once_until_released(factory: MockFactory) -> None:
+def test_stuck_low_button_fires_once_until_released(mock_factory: MockFactory) -> None:
     clock = ManualClock()
-    button = TableButton("hit", 17, factory=factory, debounce_s=0.03, clock=clock)
-    presses: list[float] = []
-    button.when_pressed = presses.append
-    pin = factory.pin(17)
+    _, presses, pin = hit_button(mock_factory, clock)
     pin.drive_low()
     for step in range(1, 200):  # stuck for 20 s, with 1 ms glitches high every 100 ms
         clock.now = 100.0 + step * 0.1
@@ -137,10 +126,10 @@ def test_stuck_low_button_fires_once_until_released(factory: MockFactory) -> Non
 
 
 def test_a_failing_handler_does_not_break_the_button(
-    factory: MockFactory, caplog: pytest.LogCaptureFixture
+    mock_factory: MockFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock = ManualClock()
-    button = TableButton("next", 27, factory=factory, debounce_s=0.01, clock=clock)
+    button = TableButton("next", 27, factory=mock_factory, debounce_s=0.01, clock=clock)
     calls: list[float] = []
 
     def handler(at: float) -> None:
@@ -148,7 +137,7 @@ def test_a_failing_handler_does_not_break_the_button(
         raise RuntimeError("boom")
 
     button.when_pressed = handler
-    pin = factory.pin(27)
+    pin = mock_factory.pin(27)
     pin.drive_low()
     clock.now += 0.1
     pin.drive_high()
@@ -194,9 +183,11 @@ def turret_config(**overrides: Any) -> TurretConfig:
     return TurretConfig(**values)
 
 
-def test_turret_slews_lands_on_the_seat_pulse_and_detaches(factory: MockFactory) -> None:
-    turret = Turret(13, turret_config(), factory=factory, seats=3)
-    pin = factory.pin(13)
+def test_turret_slews_lands_on_the_seat_pulse_and_detaches(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> None:
+    turret = Turret(13, turret_config(), factory=mock_factory, seats=3, clock=virtual_clock)
+    pin = mock_factory.pin(13)
     assert pin.state == 0 and not turret.attached  # starts detached: no jump at power-up
     turret.home()
     assert turret.angle == 0.0 and not turret.attached
@@ -206,7 +197,7 @@ def test_turret_slews_lands_on_the_seat_pulse_and_detaches(factory: MockFactory)
     expected = [(0.0, 0.0)]
     expected += [(0.0 if k == 1 else FRAME, duty(500 + 2000 * 9 * k / 180)) for k in range(1, 11)]
     expected.append((0.15, 0.0))
-    assert_states_and_times(pin, expected, tol=0.05)
+    assert_states_and_times(pin, expected, tol=EXACT)
     landed = pin.states[-2].state * FRAME
     assert math.isclose(landed, 0.0015, abs_tol=1e-9)  # 90° on 500..2500 µs
     assert pin.frequency is None and not turret.attached
@@ -216,15 +207,19 @@ def test_turret_slews_lands_on_the_seat_pulse_and_detaches(factory: MockFactory)
     turret.close()
 
 
-def test_turret_takes_the_long_way_inside_its_range(factory: MockFactory) -> None:
+def test_turret_takes_the_long_way_inside_its_range(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> None:
     config = turret_config(
         min_angle=-180.0, max_angle=180.0, seat_angles=[170.0, 190.0], home_angle=170.0
     )
-    turret = Turret(13, config, factory=factory, seats=2, output=None)
+    turret = Turret(13, config, factory=mock_factory, seats=2, clock=virtual_clock)
     turret.home()
-    factory.pin(13).clear_states()
+    mock_factory.pin(13).clear_states()
     assert turret.face(1) == -170.0
-    angles = [(s.state * FRAME - 0.0005) / 0.002 * 360 - 180 for s in factory.pin(13).states[1:-1]]
+    angles = [
+        (s.state * FRAME - 0.0005) / 0.002 * 360 - 180 for s in mock_factory.pin(13).states[1:-1]
+    ]
     assert all(-180.0 - 1e-6 <= a <= 180.0 + 1e-6 for a in angles)
     assert all(b < a for a, b in itertools.pairwise(angles))  # straight down through 0
     assert math.isclose(angles[-1], -170.0, abs_tol=1e-6)
@@ -232,17 +227,31 @@ def test_turret_takes_the_long_way_inside_its_range(factory: MockFactory) -> Non
     turret.close()
 
 
-def test_turret_move_can_be_stopped_and_still_detaches(factory: MockFactory) -> None:
-    turret = Turret(13, turret_config(slew_deg_s=10.0), factory=factory, seats=3)
-    turret.home()
+def test_turret_move_can_be_stopped_and_still_detaches(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> None:
     stop = threading.Event()
-    timer = threading.Timer(0.1, stop.set)
-    timer.start()
-    started = time.monotonic()
-    turret.face(2, stop)  # would take 18 s
-    assert time.monotonic() - started < 2.0
-    assert turret.angle is not None and 0 < turret.angle < 10
-    assert not turret.attached and factory.pin(13).state == 0
+
+    class StopAt(VirtualClock):
+        """Sets ``stop`` at ``stop_at``, as another thread would."""
+
+        stop_at = math.inf
+
+        def wait(self, waiter: Callable[[float], bool], seconds: float) -> bool:
+            if self.monotonic() >= self.stop_at:
+                stop.set()
+            return super().wait(waiter, seconds)
+
+    clock = StopAt()
+    turret = Turret(13, turret_config(slew_deg_s=10.0), factory=mock_factory, seats=3, clock=clock)
+    turret.home()
+    moved_at = clock.monotonic()
+    clock.stop_at = moved_at + 0.1
+    turret.face(2, stop)  # would take 18 s: 0.2° per frame
+    # Stopped about 0.1 s in (1° at 10°/s), within a frame or two: not at the seat's 180°.
+    assert turret.angle is not None and 0.8 <= turret.angle <= 1.6
+    assert clock.monotonic() - moved_at < 0.2
+    assert not turret.attached and mock_factory.pin(13).state == 0
     turret.close()
 
 
@@ -262,10 +271,12 @@ def pusher(**overrides: Any) -> EjectorConfig:
     return EjectorConfig(**values)
 
 
-def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(factory: MockFactory) -> None:
+def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> None:
     config = pusher(rest_angle=18.0, pull_back_angle=0.0, pull_back_s=0.1)
-    ejector = Ejector(12, config, factory=factory)
-    pin = factory.pin(12)
+    ejector = Ejector(12, config, factory=mock_factory, clock=virtual_clock)
+    pin = mock_factory.pin(12)
     pin.clear_states()
     assert ejector.fire(2) == 2
     rest, stroke, back = duty(700), duty(1500), duty(500)  # 18°, 90°, 0° on 500..2500 µs
@@ -281,20 +292,24 @@ def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(factory: Mock
             (0.1, rest),
             (0.1, 0.0),  # detached
         ],
+        tol=EXACT,
     )
     assert ejector.cards_fired == 2
     assert ejector.fire(0) == 0
     ejector.close()
 
 
-def test_roller_runs_per_card_then_reverses_and_stops(factory: MockFactory) -> None:
+def test_roller_runs_per_card_then_reverses_and_stops(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> None:
     config = EjectorConfig(mode="roller", roller_speed=1.0, roller_run_s=0.1, pull_back_s=0.1)
-    ejector = Ejector(12, config, factory=factory)
-    pin = factory.pin(12)
+    ejector = Ejector(12, config, factory=mock_factory, clock=virtual_clock)
+    pin = mock_factory.pin(12)
     pin.clear_states()
     assert ejector.fire(3) == 3
     forward, reverse = duty(2500), duty(500)
-    assert_states_and_times(pin, [(0.0, 0.0), (0.0, forward), (0.3, reverse), (0.1, 0.0)])
+    expected = [(0.0, 0.0), (0.0, forward), (0.3, reverse), (0.1, 0.0)]
+    assert_states_and_times(pin, expected, tol=EXACT)
     ejector.close()
 
 
@@ -313,24 +328,26 @@ class ToneLogPin(MockPWMPin):
         self.tones.append(value)
 
 
-def test_buzzer_plays_the_ding_at_pigpio_safe_pitches(factory: MockFactory) -> None:
-    pin = factory.pin(18, pin_class=ToneLogPin)
-    buzzer = Buzzer(18, factory=factory)
+def test_buzzer_plays_the_ding_at_pigpio_safe_pitches(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> None:
+    pin = mock_factory.pin(18, pin_class=ToneLogPin)
+    buzzer = Buzzer(18, factory=mock_factory, clock=virtual_clock)
     pin.clear_states()
     pin.tones.clear()
     buzzer.play(cue_steps("ding"))
     assert buzzer.wait_silent(2)
     assert pin.tones == [1600.0, 2000.0, None]
-    assert_states_and_times(pin, [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)], tol=0.06)
+    assert_states_and_times(pin, [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)], tol=EXACT)
     pin.assert_states_and_times([(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)])  # gpiozero's own check
     buzzer.close()
 
 
-def test_a_new_cue_replaces_the_one_playing(factory: MockFactory) -> None:
-    pin = factory.pin(18, pin_class=ToneLogPin)
-    buzzer = Buzzer(18, factory=factory)
+def test_a_new_cue_replaces_the_one_playing(mock_factory: MockFactory) -> None:
+    pin = mock_factory.pin(18, pin_class=ToneLogPin)
+    buzzer = Buzzer(18, factory=mock_factory)
     buzzer.play(cue_steps("suspense", 0.0))  # about 0.75 s of slow ticks
-    time.sleep(0.05)
+    wait_for(lambda: pin.tones, what="the suspense to start")
     pin.tones.clear()
     started = time.monotonic()
     buzzer.play(cue_steps("ding"))
@@ -342,16 +359,19 @@ def test_a_new_cue_replaces_the_one_playing(factory: MockFactory) -> None:
     assert pin.state == 0
 
 
-def test_active_buzzer_keeps_the_rhythm(factory: MockFactory) -> None:
-    buzzer = Buzzer(18, factory=factory, kind="active")
-    pin = factory.pin(18)
+def test_active_buzzer_keeps_the_rhythm(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> None:
+    buzzer = Buzzer(18, factory=mock_factory, kind="active", clock=virtual_clock)
+    pin = mock_factory.pin(18)
     pin.clear_states()
     buzzer.play(cue_steps("reload"))  # 80 ms on, 50 ms off, 80 ms on
     assert buzzer.wait_silent(2)
-    assert_states_and_times(pin, [(0.0, 0), (0.0, 1), (0.08, 0), (0.05, 1), (0.08, 0)], tol=0.05)
+    expected = [(0.0, 0), (0.0, 1), (0.08, 0), (0.05, 1), (0.08, 0)]
+    assert_states_and_times(pin, expected, tol=EXACT)
     buzzer.close()
     with pytest.raises(ValueError):
-        Buzzer(19, factory=factory, kind="siren")
+        Buzzer(19, factory=mock_factory, kind="siren")
 
 
 # -- card sensor ------------------------------------------------------------------------------
@@ -365,9 +385,9 @@ def pulse(pin: Any, times: int, gap: float = 0.01) -> None:
         time.sleep(gap)
 
 
-def test_card_sensor_counts_cards_in_the_window(factory: MockFactory) -> None:
-    sensor = CardSensor(24, CardSensorConfig(timeout_s=0.5, blocked_s=0.2), factory=factory)
-    pin = factory.pin(24)
+def test_card_sensor_counts_cards_in_the_window(mock_factory: MockFactory) -> None:
+    sensor = CardSensor(24, CardSensorConfig(timeout_s=0.5, blocked_s=0.2), factory=mock_factory)
+    pin = mock_factory.pin(24)
     pulse(pin, 2)  # outside a firing: counted in the total only
     sensor.begin()
     pulse(pin, 3)
@@ -377,9 +397,9 @@ def test_card_sensor_counts_cards_in_the_window(factory: MockFactory) -> None:
     sensor.close()
 
 
-def test_card_sensor_reports_nothing_out_and_a_stuck_card(factory: MockFactory) -> None:
-    sensor = CardSensor(24, CardSensorConfig(timeout_s=0.1, blocked_s=0.15), factory=factory)
-    pin = factory.pin(24)
+def test_card_sensor_reports_nothing_out_and_a_stuck_card(mock_factory: MockFactory) -> None:
+    sensor = CardSensor(24, CardSensorConfig(timeout_s=0.1, blocked_s=0.15), factory=mock_factory)
+    pin = mock_factory.pin(24)
     sensor.begin()
     result = sensor.finish(2)
     assert (result.counted, result.outcome) == (0, "nothing_out")

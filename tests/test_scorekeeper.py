@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from companion.app.scorekeeper import ScoreKeeper
 from companion.core.errors import ActionError
 from companion.core.table import TableEngine
 from companion.storage import Storage
+from tests.helpers import wait_for
 
 HANDS = {
     "Alice": {"points": 0},
@@ -128,34 +128,28 @@ def test_round_and_game_results_are_announced(setup):
     assert heard.keys[-1] == "results.standings"
 
 
-def test_defi_elimination_reaches_the_table(setup):
-    """000 §X.I / 001 "Défi UNO": at the target a player is out, at the table too."""
-    hub, *_ = setup
+def chloe_reaches_the_target(hub: Hub) -> None:
+    """A Jeu défi game to 50 whose first round puts Chloé at 55."""
     hub.dispatch("score.new_game", {"ruleset": "extreme", "mode": "defi", "target": 50})
     hands = {"Alice": {"points": 0}, "Bruno": {"points": 10}, "Chloé": {"points": 55},
              "David": {"points": 3}}  # fmt: skip
     hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        players = {p["name"]: p for p in hub.state()["table"]["players"]}
-        if players["Chloé"]["eliminated"]:
-            break
-        time.sleep(0.02)
-    assert players["Chloé"]["eliminated"] is True
+
+
+def chloe_out(hub: Hub) -> bool:
+    return {p["name"]: p for p in hub.state()["table"]["players"]}["Chloé"]["eliminated"]
+
+
+def test_defi_elimination_reaches_the_table(setup):
+    """000 §X.I / 001 "Défi UNO": at the target a player is out, at the table too."""
+    hub, *_ = setup
+    chloe_reaches_the_target(hub)
+    wait_for(lambda: chloe_out(hub), timeout=5, what="Chloé out at the table")
 
 
 def test_undoing_an_elimination_brings_the_player_back(setup):
     hub, *_ = setup
-    hub.dispatch("score.new_game", {"ruleset": "extreme", "mode": "defi", "target": 50})
-    hands = {"Alice": {"points": 0}, "Bruno": {"points": 10}, "Chloé": {"points": 55},
-             "David": {"points": 3}}  # fmt: skip
-    hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
+    chloe_reaches_the_target(hub)
     hub.dispatch("score.undo", {})
 
-    def chloe_out() -> bool:
-        return {p["name"]: p for p in hub.state()["table"]["players"]}["Chloé"]["eliminated"]
-
-    deadline = time.monotonic() + 5
-    while chloe_out() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert chloe_out() is False
+    wait_for(lambda: not chloe_out(hub), timeout=5, what="Chloé back at the table")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.core.scoring import GameSetup, HandEntry, ScoreBook, builtin_ruleset
+from companion.core.scoring import GameSetup, HandEntry, ScoreBook, builtin_ruleset, game_to_json
 
 H = HandEntry
 
@@ -23,7 +23,7 @@ def game_file(tmp_path: Path) -> Path:
     )
     b.record_round({"Cy": H.empty(), "Ana": H.of_points(5)})
     path = tmp_path / "game.json"
-    path.write_text(b.to_json(), encoding="utf-8")
+    path.write_text(game_to_json(b), encoding="utf-8")
     return path
 
 

@@ -16,6 +16,7 @@ from companion.core.scoring import (
     game_from_csv,
     game_from_json,
     game_to_csv,
+    game_to_json,
     teams_across,
 )
 from companion.core.scoring.errors import ENGLISH
@@ -42,7 +43,7 @@ def sample() -> ScoreBook:
 
 def test_json_round_trip_keeps_the_whole_log() -> None:
     b = sample()
-    text = b.to_json()
+    text = game_to_json(b)
     data = json.loads(text)
     assert data["format"] == "uno-companion/game" and data["version"] == 1
     assert [e["type"] for e in data["log"]] == [
@@ -70,7 +71,7 @@ def test_json_round_trip_keeps_the_whole_log() -> None:
     ],
 )
 def test_malformed_json_is_refused_naming_the_problem(mangle, key: str, words: str) -> None:  # type: ignore[no-untyped-def]
-    text = sample().to_json()
+    text = game_to_json(sample())
     bad = mangle(text)
     assert bad != text
     with pytest.raises(ScoringError) as refused:
@@ -175,3 +176,16 @@ def test_every_error_has_french_and_english_text_and_english_matches_str() -> No
         assert french == "B : 5 × Joker, c’est plus que n’en contient le paquet (4)"
     else:
         pytest.fail("five wilds accepted")
+
+
+def test_a_sheet_saved_by_a_french_spreadsheet_is_read() -> None:
+    # Semicolons between columns and a byte-order mark first, as a French spreadsheet saves it.
+    text = "\ufeffround;dealer;winner;side;Ana;Bo\n1;;Ana;;0;12\n2;;Bo;;7;0\n"
+    book = game_from_csv(text, name="Sheet", ruleset=builtin_ruleset("classic"))
+    assert [r.winner for r in book.history()] == ["Ana", "Bo"]
+
+
+def test_a_refused_header_names_the_separators() -> None:
+    with pytest.raises(ScoringError) as refused:
+        game_from_csv("Manche|Ana|Bo\n", name="x", ruleset=builtin_ruleset("classic"))
+    assert "separated by ',' or ';'" in str(refused.value)

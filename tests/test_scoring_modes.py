@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.core.limits import MAX_NAME
 from companion.core.scoring import (
     GameSetup,
     HandEntry,
@@ -287,6 +288,16 @@ def test_setup_mistakes_are_refused_with_their_key() -> None:
         with pytest.raises(ScoringError) as refused:
             GameSetup("g", ruleset=classic, **kw).validate()  # type: ignore[arg-type]
         assert refused.value.key == key
+
+
+def test_a_name_the_table_seats_fits_on_the_score_sheet() -> None:
+    """The same name length everywhere (once 40 at the table but 30 on the sheet)."""
+    longest = "É" * MAX_NAME
+    GameSetup("g", ruleset=builtin_ruleset("classic"), players=(longest, "Bo")).validate()
+    with pytest.raises(ScoringError) as refused:
+        GameSetup("g", ruleset=builtin_ruleset("classic"), players=(longest + "x", "Bo")).validate()
+    assert refused.value.key == "bad_player_name"
+    assert f"1-{MAX_NAME} characters" in str(refused.value)
 
 
 def test_winner_is_found_or_must_be_named() -> None:

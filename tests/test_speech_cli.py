@@ -58,6 +58,6 @@ def test_sounds_to_dir_writes_every_cue(tmp_path, capsys):
 
 
 def test_sounds_on_the_null_device_and_on_a_missing_one(capsys):
-    assert main(["sounds", "--device", "null"]) == 0
-    assert main(["sounds", "--device", "no_such_device"]) == 1
+    assert main(["sounds", "--device", "null", "--gap", "0"]) == 0
+    assert main(["sounds", "--device", "no_such_device", "--gap", "0"]) == 1
     assert "could not play on ALSA device no_such_device" in capsys.readouterr().err

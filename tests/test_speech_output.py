@@ -10,6 +10,8 @@ from collections.abc import Callable
 import pytest
 
 from companion.speech import AplayPlayer, AudioOutput, CueSounds, PlayerError
+from tests.doubles import ManualClock
+from tests.helpers import wait_for
 
 
 class GatedPlayer:
@@ -62,7 +64,7 @@ def test_cues_go_before_waiting_speech_but_do_not_cut_a_line():
         first = in_thread(lambda: output.play_speech(b"line 1"))
         assert player.started.wait(5)  # line 1 is playing
         second = in_thread(lambda: output.play_speech(b"line 2"))
-        time.sleep(0.05)
+        wait_for(lambda: output.queued == 1, what="line 2 to wait")
         output.play_cue(b"ding")
         player.release.set()
         first.join(5)
@@ -89,12 +91,13 @@ def test_never_two_sounds_at_once():
 
 def test_a_cue_that_waited_too_long_is_dropped():
     player = GatedPlayer()
-    output = AudioOutput(player, cue_max_age=0.1)
+    clock = ManualClock()
+    output = AudioOutput(player, cue_max_age=0.1, clock=clock)
     try:
         speaking = in_thread(lambda: output.play_speech(b"long line"))
         assert player.started.wait(5)
         output.play_cue(b"old ding")
-        time.sleep(0.3)
+        clock.advance(0.3)  # the line goes on for 0.3 s
         player.release.set()
         speaking.join(5)
         assert output.play_speech(b"next line")
@@ -137,7 +140,7 @@ def test_close_releases_a_waiting_line():
     assert player.started.wait(5)
     result: list[bool] = []
     waiting = in_thread(lambda: result.append(output.play_speech(b"waiting")))
-    time.sleep(0.05)
+    wait_for(lambda: output.queued == 1, what="the line to wait")
     player.release.set()
     output.close()
     waiting.join(5)
@@ -157,3 +160,14 @@ def test_aplay_on_a_missing_device_says_why():
 def test_missing_aplay_says_what_to_install():
     with pytest.raises(PlayerError, match="alsa-utils"):
         AplayPlayer(command="/nonexistent/aplay").play(CueSounds().wav("ding"))
+
+
+def test_aplay_runs_at_the_lowest_priority(tmp_path):
+    """A sound may wait a moment, a press may not: the player process is niced to 19."""
+    seen = tmp_path / "nice"
+    player = tmp_path / "fake-aplay"
+    # Reads the sound first (sent once the parent has lowered its priority), then reports.
+    player.write_text(f"#!/bin/sh\ncat >/dev/null\ncut -d' ' -f19 /proc/$$/stat > {seen}\n")
+    player.chmod(0o755)
+    AplayPlayer(command=str(player)).play(CueSounds().wav("ding"))
+    assert seen.read_text().strip() == "19"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import threading
-import time
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -15,34 +13,9 @@ import pytest
 from companion.core.commands import Cue, Eject, Priority, Say, Turn
 from companion.i18n import Catalog
 from companion.speech import SpeechConfig, Voice
-from companion.speech.engine import Synthesis
 from companion.speech.voice import render, slot_for
-
-
-class EchoEngine:
-    """Returns ``voice|text`` instead of a WAV."""
-
-    def synthesise(self, text: str, voice: str, rate: int, volume: float, path: str) -> Synthesis:
-        if text.startswith("Hold"):
-            time.sleep(0.3)
-        return Synthesis(f"{voice}|{text}".encode(), "")
-
-
-def echo_engine() -> EchoEngine:
-    return EchoEngine()
-
-
-class RecordingPlayer:
-    def __init__(self) -> None:
-        self.played: list[bytes] = []
-        self.lock = threading.Lock()
-
-    def play(self, wav: bytes) -> None:
-        with self.lock:
-            self.played.append(wav)
-
-    def lines(self) -> list[str]:
-        return [p.decode() for p in self.played if not p.startswith(b"RIFF")]
+from tests.doubles import ECHO_ENGINE, RecordingPlayer
+from tests.helpers import wait_for
 
 
 @pytest.fixture
@@ -57,7 +30,7 @@ def make_voice() -> Iterator[Callable[..., tuple[Voice, RecordingPlayer]]]:
             Catalog.load(),
             language,
             player=player,
-            engine_factory=f"{__name__}:echo_engine",
+            engine_factory=ECHO_ENGINE,
         )
         made.append(voice)
         return voice, player
@@ -69,12 +42,9 @@ def make_voice() -> Iterator[Callable[..., tuple[Voice, RecordingPlayer]]]:
 
 def busy_engine(voice: Voice) -> None:
     """Keep the engine busy for 0.3 s so the next lines wait in the queue."""
-    deadline = time.monotonic() + 20
-    while voice.worker.available is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_for(lambda: voice.worker.available is not None, timeout=20, what="the engine")
     voice.handle(Say("Hold on", {}, Priority.RESULT))  # unknown key: said as is
-    while voice.worker.stats().pending and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_for(lambda: not voice.worker.stats().pending, timeout=20, what="the line taken")
 
 
 def settle(voice: Voice) -> None:
@@ -129,23 +99,21 @@ def test_cues_play_on_the_speaker_unless_disabled(make_voice):
     voice, player = make_voice()
     voice.handle(Cue("ding"))
     voice.handle(Cue("suspense", 0.8))
-    deadline = time.monotonic() + 5
-    while len(player.played) < 2 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    assert player.wait_for_count(2, timeout=5)
     assert player.played == [voice.cues.wav("ding"), voice.cues.wav("suspense", 0.8)]
     quiet, quiet_player = make_voice(cues_enabled=False)
     quiet.handle(Cue("ding"))
-    time.sleep(0.1)
-    assert quiet_player.played == []
+    marker = b"played after anything queued before it"
+    quiet.output.play_cue(marker)  # the output plays in order: a queued ding would come first
+    assert quiet_player.wait_for_count(1, timeout=5)
+    assert quiet_player.played == [marker]
 
 
 def test_disabled_speech_still_plays_cues_and_starts_no_engine(make_voice):
     voice, player = make_voice(enabled=False)
     voice.handle(Say("table.turn", {"player": "Alice", "reason": "skip"}))
     voice.handle(Cue("ding"))
-    deadline = time.monotonic() + 5
-    while not player.played and time.monotonic() < deadline:
-        time.sleep(0.01)
+    assert player.wait_for_count(1, timeout=5)
     assert voice.worker.available is False
     assert player.played == [voice.cues.wav("ding")]
 

@@ -17,6 +17,7 @@ from companion.core.scoring import (
     StaleWrite,
     builtin_ruleset,
     game_from_json,
+    game_to_json,
 )
 from companion.storage import (
     DB_NAME,
@@ -116,7 +117,7 @@ def test_settings_and_custom_rulesets(tmp_path: Path) -> None:
 def test_import_stores_a_whole_game_or_nothing(tmp_path: Path) -> None:
     book = ScoreBook(setup("imported"))
     book.record_round({"Ana": H.empty(), "Bo": H.of_points(9)})
-    text = book.to_json()
+    text = game_to_json(book)
     with Storage.open(tmp_path) as storage:
         first = storage.import_game(game_from_json(text))
         second = storage.import_game(game_from_json(text))

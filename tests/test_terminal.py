@@ -5,12 +5,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 from companion.core.commands import Cue, Eject
 from companion.terminal import render
+from tests.helpers import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,14 +22,16 @@ def tmux(*args: str) -> str:
 
 
 def screen_until(session: str, text: str, timeout: float = 20.0) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = tmux("capture-pane", "-p", "-t", session)
-        if text in screen:
-            return screen
-        time.sleep(0.2)
-    raise AssertionError(f"{text!r} never appeared; screen was:\n{screen}")
+    last = [""]
+
+    def screen() -> str:
+        last[0] = tmux("capture-pane", "-p", "-t", session)
+        return last[0] if text in last[0] else ""
+
+    try:
+        return str(wait_for(screen, timeout))
+    except AssertionError:
+        raise AssertionError(f"{text!r} never appeared; screen was:\n{last[0]}") from None
 
 
 def active_line(screen: str) -> str:
@@ -55,16 +57,14 @@ def test_keys_drive_the_simulated_table(tmp_path: Path):
         screen = screen_until(session, "direction ← right")
         assert "Bruno" in active_line(screen)
         tmux("send-keys", "-t", session, "q")
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
+
+        def ended() -> bool:
             alive = subprocess.run(
                 ["tmux", "has-session", "-t", session], capture_output=True, check=False
             )
-            if alive.returncode != 0:
-                break
-            time.sleep(0.2)
-        else:
-            raise AssertionError("simulate did not quit on 'q'")
+            return alive.returncode != 0
+
+        wait_for(ended, timeout=15, what="simulate to quit on 'q'")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
 

@@ -229,10 +229,13 @@ def test_chart_and_export_follow_the_rounds(client: FlaskClient) -> None:
     }
     assert post_action(client, "score.record_round", {"hands": hands}).status_code == 200
     svg = client.get("/api/chart.svg").get_data(True)
-    assert svg.count("<polyline") == 4 and "Chloé 30" in svg
+    assert svg.count("<polyline") == 4 and "1. Chloé — 30" in svg
     csv_text = client.get("/api/export.csv?lang=en").get_data(True)
-    assert csv_text.splitlines()[0] == "Round,Alice,Bruno,Chloé,David"
-    assert csv_text.splitlines()[1] == "1,0,12,30,4"
+    # A byte-order mark first, so a spreadsheet reads the accents; the sheet score.import reads.
+    assert csv_text.splitlines()[0] == "\ufeffround,dealer,winner,side,Alice,Bruno,Chloé,David"
+    assert csv_text.splitlines()[1].startswith("1,") and csv_text.splitlines()[1].endswith(
+        ",0,12,30,4"
+    )
 
 
 def test_page_manifest_and_static_files(client: FlaskClient) -> None:
@@ -267,7 +270,8 @@ def test_an_action_changes_the_table_and_the_revision(client: FlaskClient, hub: 
     response = post_action(client, "table.play", {"card": "number", "value": 5, "colour": "red"})
     assert response.status_code == 200, response.get_json()
     state = response.get_json()
-    assert (state["revision"] == before + 1 and state["table"]["active"] != "Alice") or True
+    assert state["revision"] == before + 1
+    assert state["table"]["active"] == "Chloé"  # Bruno (left of the dealer) played: Chloé next
     assert state["table"]["last_card"]["card"] == "number"
 
 

@@ -17,6 +17,7 @@ from companion.core.actions import object_schema
 from companion.core.commands import Command, Cue, Eject, Turn
 from companion.core.errors import ActionError
 from companion.core.events import Event, Press
+from companion.core.limits import MAX_PLAYERS
 
 from .buttons import button_event
 from .hub import Hub
@@ -26,7 +27,7 @@ from .table_memory import SettingsStore
 log = logging.getLogger(__name__)
 
 SEAT_ANGLES_KEY = "turret.seat_angles"
-_SEAT = {"type": "integer", "minimum": 0, "maximum": 9}
+_SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
 
 
 class DeviceActions:

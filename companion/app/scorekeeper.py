@@ -14,10 +14,11 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.core.actions import MAX_TEXT, object_schema
+from companion.core.actions import object_schema
 from companion.core.commands import Priority, Say
 from companion.core.errors import ActionError, StoreFault
 from companion.core.events import Eliminate, Reinstate
+from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from companion.core.scoring import (
     MODES,
     GameSetup,
@@ -38,7 +39,7 @@ from companion.core.scoring.model import LogEntry
 from .hub import Hub
 
 CURRENT_GAME = "score.current_game"
-_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
+_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
 _ROUND = {"type": "integer", "minimum": 1, "maximum": 10_000}
@@ -48,7 +49,12 @@ SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "score.new_game": object_schema(
         [],
         name={"type": "string", "minLength": 0, "maxLength": 80},
-        players={"type": "array", "items": _NAME, "minItems": 2, "maxItems": 10},
+        players={
+            "type": "array",
+            "items": _NAME,
+            "minItems": MIN_PLAYERS,
+            "maxItems": MAX_PLAYERS,
+        },
         ruleset=_NAME,
         mode={"type": "string", "enum": list(MODES)},
         target={"type": "integer", "minimum": 1, "maximum": 100_000},
@@ -348,10 +354,10 @@ class ScoreKeeper:
 
 
 def _hands(raw: dict[str, Any]) -> dict[str, HandEntry]:
-    if len(raw) > 10:
-        raise ScoringError("import_field", field="hands", problem="at most 10 players")
+    if len(raw) > MAX_PLAYERS:
+        raise ScoringError("import_field", field="hands", problem=f"at most {MAX_PLAYERS} players")
     return {
-        str(name)[:MAX_TEXT]: HandEntry.from_dict(v, f"hands.{name}") for name, v in raw.items()
+        str(name)[:MAX_NAME]: HandEntry.from_dict(v, f"hands.{name}") for name, v in raw.items()
     }
 
 

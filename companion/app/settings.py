@@ -15,7 +15,10 @@ from companion.config import Config, check_consistency
 from companion.core.actions import object_schema
 from companion.core.commands import Command, Say
 from companion.core.errors import ActionError
+from companion.core.launcher import BUILTIN_PROFILES
+from companion.core.limits import MAX_NAME
 from companion.core.table import TableEngine, profile_from_config
+from companion.i18n import LANGUAGES
 
 from .hub import Hub
 from .listeners import CommandsTo
@@ -77,8 +80,8 @@ class Settings:
             "settings.update",
             object_schema(
                 [],
-                language={"type": "string", "enum": ["fr", "en"]},
-                profile={"type": "string", "minLength": 1, "maxLength": 40},
+                language={"type": "string", "enum": list(LANGUAGES)},
+                profile={"type": "string", "minLength": 1, "maxLength": MAX_NAME},
             ),
             self.update,
             "settings",
@@ -108,7 +111,7 @@ class Settings:
         return {
             "language": self.language,
             "profile": self._engine.launcher.profile.name,
-            "profiles": ["authentic", "gentle", "fixed", *launcher.profiles],
+            "profiles": [*BUILTIN_PROFILES, *launcher.profiles],
             "rules": dict(vars(self._config.rules)),
         }
 
@@ -116,7 +119,11 @@ class Settings:
         """The voice's part of the "device" status (empty without a voice)."""
         if self.voice is None:
             return {}
-        return {"voice": {"enabled": self.voice_enabled, "volume": self.volume}}
+        voice = {"enabled": self.voice_enabled, "volume": self.volume}
+        output = getattr(self.voice, "output", None)
+        if output is not None and not output.available:
+            voice["sound_problem"] = output.last_error or "no sound output"  # no sound card
+        return {"voice": voice}
 
     def update(self, payload: dict[str, Any]) -> None:
         if "profile" in payload:

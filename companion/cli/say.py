@@ -16,6 +16,7 @@ from typing import Any
 from companion import locations
 from companion.config import ConfigError
 from companion.core.commands import Priority
+from companion.i18n import LANGUAGES
 from companion.speech import (
     AplayPlayer,
     AudioOutput,
@@ -38,7 +39,7 @@ def register(subparsers: Any) -> None:
     )
     add_config_argument(parser)
     parser.add_argument("text", help="what to say")
-    parser.add_argument("--lang", choices=("fr", "en"), help="language (default: the table's)")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language (default: the table's)")
     parser.add_argument("--voice", help="espeak-ng voice (default: speech.voice_fr / voice_en)")
     parser.add_argument("--device", help="ALSA device (default: speech.audio_device)")
     parser.add_argument("--to-wav", type=Path, metavar="FILE", help="write a WAV file instead")

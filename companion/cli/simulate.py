@@ -17,7 +17,7 @@ from typing import Any
 from companion.core.commands import Say
 from companion.core.session import LineError, run_script
 from companion.core.table import TableEngine
-from companion.i18n import Catalog
+from companion.i18n import LANGUAGES, Catalog
 
 from .common import choose_seed, load_or_exit
 from .run import add_daemon_arguments, run_daemon
@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--script", help="script file to replay ('-' for standard input)")
     parser.add_argument("--seed", type=int, default=None, help="launcher random seed")
     parser.add_argument("--strict", action="store_true", help="stop at the first bad line")
-    parser.add_argument("--lang", choices=("fr", "en"), help="language of the 'say' phrases")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of the 'say' phrases")
     parser.set_defaults(handler=run)
 
 

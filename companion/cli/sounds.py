@@ -42,6 +42,9 @@ def register(subparsers: Any) -> None:
     add_config_argument(parser)
     parser.add_argument("--device", help="ALSA device (default: speech.audio_device)")
     parser.add_argument("--to-dir", type=Path, metavar="DIR", help="write WAV files instead")
+    parser.add_argument(
+        "--gap", type=float, default=0.4, metavar="SECONDS", help="silence between cues (0.4)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                 (args.to_dir / f"{label}.wav").write_bytes(wav)
             else:
                 player.play(wav)
-                time.sleep(0.4)  # a gap so each cue is heard on its own
+                time.sleep(max(0.0, args.gap))  # so each cue is heard on its own
         except PlayerError as exc:
             print(
                 f"uno-companion sounds: could not play on ALSA device {device or 'default'}: "

@@ -34,9 +34,6 @@ class EjectionProfile:
         index = min(press_number, len(self.fire_chance)) - 1
         return self.fire_chance[max(index, 0)]
 
-    def mean_cards(self) -> float:
-        return sum((lo + hi) / 2 for lo, hi in self.cards)
-
 
 AUTHENTIC = EjectionProfile(
     name="authentic",
@@ -51,6 +48,9 @@ GENTLE = EjectionProfile(
     fire_chance=(0.15, 0.35, 0.45, 0.55, 0.7, 1.0),
     cards=((1, 2), (0, 2)),
 )
+
+
+BUILTIN_PROFILES = ("authentic", "gentle", "fixed")  # a custom profile takes any other name
 
 
 def fixed_profile(cards: int) -> EjectionProfile:

@@ -10,6 +10,7 @@ a part is built, never at import time.
 from .backends import BackendProbe, BackendUnavailable, Board, backend_name, make_pin_factory
 from .buttons import Debouncer, HitButton, TableButton
 from .buzzer import Buzzer
+from .clock import SYSTEM_CLOCK, Clock, SystemClock
 from .config import (
     NO_PIN,
     BuzzerConfig,
@@ -30,6 +31,7 @@ from .turret import Turret, slew_path
 
 __all__ = [
     "NO_PIN",
+    "SYSTEM_CLOCK",
     "BackendProbe",
     "BackendUnavailable",
     "Board",
@@ -38,6 +40,7 @@ __all__ = [
     "BuzzerConfig",
     "CardSensor",
     "CardSensorConfig",
+    "Clock",
     "Debouncer",
     "Ejector",
     "EjectorConfig",
@@ -52,6 +55,7 @@ __all__ = [
     "SensorResult",
     "ServoOutput",
     "ServoRange",
+    "SystemClock",
     "TableButton",
     "Turret",
     "TurretConfig",

@@ -39,10 +39,6 @@ class Debouncer:
         # Time of the last rising edge while the line is high; None while it is low.
         self._released_since = released_since
 
-    @property
-    def released(self) -> bool:
-        return self._released_since is not None
-
     def falling(self, at: float) -> bool:
         """The line went low (pressed) at ``at``; True if this is a press to act on."""
         since = self._released_since

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from companion.core.cues import BUZZER_SAFE_HZ, Step
+
+from .clock import SYSTEM_CLOCK, Clock
 
 logger = logging.getLogger(__name__)
 
@@ -30,10 +31,13 @@ logger = logging.getLogger(__name__)
 class Buzzer:
     """A tonal (passive piezo) or active buzzer on ``pin``; :meth:`play` never blocks."""
 
-    def __init__(self, pin: int, *, factory: Any, kind: str = "tonal") -> None:
+    def __init__(
+        self, pin: int, *, factory: Any, kind: str = "tonal", clock: Clock = SYSTEM_CLOCK
+    ) -> None:
         if kind not in ("tonal", "active"):
             raise ValueError(f"buzzer kind must be 'tonal' or 'active', got {kind!r}")
         self.kind = kind
+        self._clock = clock
         self._device: Any
         if kind == "tonal":
             from gpiozero import TonalBuzzer
@@ -127,7 +131,8 @@ class Buzzer:
     def _play_steps(self, steps: tuple[Step, ...], generation: int) -> None:
         # Silence first: a cue cut short restarts with a clear attack, and the pin changes at once.
         self._silence()
-        deadline = time.monotonic()
+        clock = self._clock
+        deadline = clock.monotonic()
         for frequency, seconds in steps:
             if frequency > 0:
                 self._tone(frequency)
@@ -135,9 +140,11 @@ class Buzzer:
                 self._silence()
             deadline += seconds  # absolute deadlines: late wake-ups do not add up
             with self._cond:
-                replaced = self._cond.wait_for(
-                    lambda: self._generation != generation or self._closed,
-                    timeout=max(0.0, deadline - time.monotonic()),
+                replaced = clock.wait(
+                    lambda seconds: self._cond.wait_for(
+                        lambda: self._generation != generation or self._closed, seconds
+                    ),
+                    deadline - clock.monotonic(),
                 )
             if replaced:
                 return

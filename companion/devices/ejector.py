@@ -21,10 +21,10 @@ Either way the servo is detached at the end: no pulses, no hum, no jitter.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
+from .clock import SYSTEM_CLOCK, Clock
 from .config import EjectorConfig
 from .servo import ServoOutput, ServoRange, make_servo_output
 
@@ -45,10 +45,12 @@ class Ejector:
         *,
         factory: Any,
         output: ServoOutput | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.config = config
         self.range = ejector_range(config)
         self._servo = output or make_servo_output(pin, self.range, factory)
+        self._clock = clock
         self._cards_fired = 0
 
     @property
@@ -64,7 +66,7 @@ class Ejector:
         """Pusher: park the arm at rest, then detach. Roller: make sure it is stopped."""
         if self.config.mode == "pusher":
             self._servo.set_angle(self.config.rest_angle)
-            time.sleep(self.config.retract_s)
+            Pacer(threading.Event(), self._clock).hold(self.config.retract_s)
         self._servo.detach()
 
     def fire(
@@ -94,7 +96,7 @@ class Ejector:
 
     def _push(self, cards: int, stop: threading.Event) -> int:
         config, servo = self.config, self._servo
-        pacer = Pacer(stop)
+        pacer = Pacer(stop, self._clock)
         done = 0
         for _ in range(cards):
             if stop.is_set():
@@ -114,11 +116,11 @@ class Ejector:
 
     def _roll(self, cards: int, stop: threading.Event) -> int:
         config, servo = self.config, self._servo
-        pacer = Pacer(stop)
-        started = time.monotonic()
+        pacer = Pacer(stop, self._clock)
+        started = self._clock.monotonic()
         servo.set_angle(config.roller_speed)
         if not pacer.hold(config.roller_run_s * cards):
-            return min(cards, int((time.monotonic() - started) / config.roller_run_s))
+            return min(cards, int((self._clock.monotonic() - started) / config.roller_run_s))
         if config.pull_back_s > 0:
             servo.set_angle(-config.roller_speed)
             pacer.hold(config.pull_back_s)
@@ -132,11 +134,13 @@ class Pacer:
     """Waits between the steps of a movement on absolute deadlines, so late wake-ups do not add
     up; a set ``stop`` event cuts the wait short."""
 
-    def __init__(self, stop: threading.Event) -> None:
+    def __init__(self, stop: threading.Event, clock: Clock = SYSTEM_CLOCK) -> None:
         self._stop = stop
-        self._deadline = time.monotonic()
+        self._clock = clock
+        self._deadline = clock.monotonic()
 
     def hold(self, seconds: float) -> bool:
         """Wait until ``seconds`` after the previous deadline; False if stopped meanwhile."""
         self._deadline += seconds
-        return not self._stop.wait(max(0.0, self._deadline - time.monotonic()))
+        left = self._deadline - self._clock.monotonic()
+        return not self._clock.wait(self._stop.wait, left)

@@ -36,6 +36,7 @@ from companion.core.events import CardsSeen, Jam, Press
 from .backends import backend_name
 from .buttons import HitButton, TableButton
 from .buzzer import Buzzer
+from .clock import SYSTEM_CLOCK, Clock
 from .config import NO_PIN, HardwareConfig
 from .ejector import Ejector
 from .sensor import CardSensor, Outcome
@@ -91,6 +92,7 @@ class LauncherHardware:
 
     ``seats`` is the number of players (for uncalibrated seat angles). At start the ejector
     parks and the turret goes home (on the motion lane; :meth:`wait_idle` waits for it).
+    ``clock`` stamps the inputs; ``motion_clock`` paces strokes, turret frames and notes.
     Callbacks given to :meth:`on_input` run in the thread that saw the input (a GPIO backend
     thread, the motion lane, or on the mock the caller of ``pin.drive_low()``): keep them quick,
     e.g. put the notice in the daemon's queue.
@@ -103,6 +105,7 @@ class LauncherHardware:
         *,
         seats: int = 4,
         clock: Callable[[], float] = time.monotonic,
+        motion_clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.config = config
         self.backend = backend_name(factory)
@@ -120,7 +123,7 @@ class LauncherHardware:
         self._stop = threading.Event()
         self._parts: list[Any] = []
         try:
-            self._build(config, factory, seats, clock)
+            self._build(config, factory, seats, clock, motion_clock)
         except BaseException:
             self._close_parts()
             raise
@@ -129,7 +132,12 @@ class LauncherHardware:
         self._enqueue(("home", None))
 
     def _build(
-        self, config: HardwareConfig, factory: Any, seats: int, clock: Callable[[], float]
+        self,
+        config: HardwareConfig,
+        factory: Any,
+        seats: int,
+        clock: Callable[[], float],
+        motion_clock: Clock,
     ) -> None:
         pins = config.pins
         self.buttons: dict[ButtonName, TableButton] = {}
@@ -149,9 +157,15 @@ class LauncherHardware:
                     name, pin, factory=factory, debounce_s=config.debounce_s, clock=clock
                 )
                 self.buttons[name] = self._add(button)
-        self.buzzer = self._add(Buzzer(pins.buzzer, factory=factory, kind=config.buzzer.kind))
-        self.ejector = self._add(Ejector(pins.ejector, config.ejector, factory=factory))
-        self.turret = self._add(Turret(pins.turret, config.turret, factory=factory, seats=seats))
+        self.buzzer = self._add(
+            Buzzer(pins.buzzer, factory=factory, kind=config.buzzer.kind, clock=motion_clock)
+        )
+        self.ejector = self._add(
+            Ejector(pins.ejector, config.ejector, factory=factory, clock=motion_clock)
+        )
+        self.turret = self._add(
+            Turret(pins.turret, config.turret, factory=factory, seats=seats, clock=motion_clock)
+        )
         self.card_sensor: CardSensor | None = None
         if pins.card_sensor != NO_PIN:
             self.card_sensor = self._add(
@@ -213,10 +227,6 @@ class LauncherHardware:
                 self._enqueue(("turn", command))
         if sound and not self._closed:
             self.buzzer.play(sound)
-
-    def beep(self, steps: Iterable[Step]) -> None:
-        """Play raw steps now (calibration, tests)."""
-        self.buzzer.play(tuple(steps))
 
     def _enqueue(self, job: tuple[str, Any]) -> None:
         with self._state_lock:
@@ -328,14 +338,9 @@ class LauncherHardware:
         with self._state_lock:
             self._jam = None
 
-    def idle(self, *, sound: bool = True) -> bool:
-        """True when no movement is queued or running (and, with ``sound``, nothing plays)."""
-        with self._state_lock:
-            moving = bool(self._pending) or self._running > 0
-        return not moving and not (sound and self.buzzer.busy)
-
     def wait_idle(self, timeout: float | None = None, *, sound: bool = True) -> bool:
-        """Block until :meth:`idle`; False if ``timeout`` seconds passed first."""
+        """Block until no movement is queued or running (and, with ``sound``, nothing plays);
+        False if ``timeout`` seconds passed first."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._state_lock:
             if not self._state_lock.wait_for(

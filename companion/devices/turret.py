@@ -22,6 +22,7 @@ import math
 import threading
 from typing import Any
 
+from .clock import SYSTEM_CLOCK, Clock
 from .config import TurretConfig, equivalent_angle
 from .ejector import Pacer
 from .servo import SERVO_FRAME_S, ServoOutput, ServoRange, make_servo_output
@@ -70,8 +71,10 @@ class Turret:
         factory: Any,
         seats: int = 4,
         output: ServoOutput | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.config = config
+        self._clock = clock
         self.range = turret_range(config)
         self.seat_angles = default_seat_angles(config, seats)
         self._servo = output or make_servo_output(pin, self.range, factory)
@@ -148,7 +151,7 @@ class Turret:
 
     def _run(self, path: list[float], stop: threading.Event | None) -> None:
         stop = stop or threading.Event()
-        pacer = Pacer(stop)
+        pacer = Pacer(stop, self._clock)
         with self._lock:
             self._moving = True
         try:

@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
+from .priority import lower_priority
 from .sounds import wav_duration
 
 DEFAULT_ENGINE = "companion.speech.engine:pyttsx3_engine"
@@ -146,6 +147,8 @@ def child_main(conn: Connection, factory: str, workdir: str) -> None:
     """
     # Ctrl-C in a terminal reaches the whole process group: the parent stops this process itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Synthesis takes a core for a while: it must never delay a press (idle class, nice 19).
+    lower_priority(idle=True)
     # pyttsx3 prints "Audio saved to ..." for every line; the parent's stdout is not a log.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     try:

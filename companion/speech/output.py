@@ -13,12 +13,15 @@ tries again with the next one (a USB speaker may be plugged in later).
 from __future__ import annotations
 
 import collections
+import contextlib
 import logging
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol
 
+from .priority import lower_priority
 from .sounds import wav_duration
 
 log = logging.getLogger(__name__)
@@ -50,21 +53,49 @@ class AplayPlayer:
         return [self.command, "-q", *device, "-"]
 
     def play(self, wav: bytes) -> None:
-        # The timeout guards against a device that never drains (a hung USB card).
-        limit = wav_duration(wav) + 5.0
         try:
-            done = subprocess.run(
-                self.argv(), input=wav, capture_output=True, timeout=limit, check=False
+            process = subprocess.Popen(
+                self.argv(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
             )
         except FileNotFoundError as exc:
             raise PlayerError(f"{self.command} not found (install alsa-utils)") from exc
-        except subprocess.TimeoutExpired as exc:
-            raise PlayerError(f"{self.command} did not finish within {limit:.1f} s") from exc
         except OSError as exc:
             raise PlayerError(f"{self.command} could not start: {exc}") from exc
-        if done.returncode != 0:
-            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            reason = lines[-1] if lines else f"exit status {done.returncode}"
+        lower_priority(process.pid)  # a sound may wait a moment; a press may not
+        # The limit guards against a device that never drains (a hung USB card).
+        limit = wav_duration(wav) + 5.0
+        killed = threading.Event()
+
+        def kill() -> None:
+            killed.set()
+            process.kill()
+
+        timer = threading.Timer(limit, kill)
+        timer.daemon = True
+        timer.start()
+        assert process.stdin is not None and process.stderr is not None
+        try:
+            # One blocking write while aplay drains the pipe, rather than a select loop of
+            # 512-byte writes: this thread then needs the interpreter lock a few times per
+            # sound, not hundreds, and the press path never waits for it.
+            with contextlib.suppress(BrokenPipeError):  # aplay gave up early: see stderr
+                process.stdin.write(wav)
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.close()
+            stderr = process.stderr.read()
+            process.wait()
+        finally:
+            timer.cancel()
+            process.stdin.close()
+            process.stderr.close()
+        if killed.is_set():
+            raise PlayerError(f"{self.command} did not finish within {limit:.1f} s")
+        if process.returncode != 0:
+            lines = stderr.decode("utf-8", "replace").strip().splitlines()
+            reason = lines[-1] if lines else f"exit status {process.returncode}"
             raise PlayerError(f"{' '.join(self.argv())}: {reason}")
 
 
@@ -82,12 +113,19 @@ class AudioOutput:
 
     ``player`` None means no speaker: every sound is dropped at once. ``cue_max_age`` is how long
     (seconds) a cue may wait behind a spoken line before it is dropped. Call :meth:`close` at the
-    end. The thread starts with the first sound.
+    end. The thread starts with the first sound. ``clock`` dates the cues (tests pass their own).
     """
 
-    def __init__(self, player: Player | None, *, cue_max_age: float = 1.0) -> None:
+    def __init__(
+        self,
+        player: Player | None,
+        *,
+        cue_max_age: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.player = player
         self.cue_max_age = cue_max_age
+        self._clock = clock
         self._cond = threading.Condition()
         self._cues: collections.deque[tuple[float, bytes]] = collections.deque(maxlen=4)
         self._speech: collections.deque[_Speech] = collections.deque()
@@ -103,6 +141,12 @@ class AudioOutput:
         """False when there is no player or the last sound failed to play."""
         return self.player is not None and not self._failing
 
+    @property
+    def queued(self) -> int:
+        """Sounds waiting for the player (not counting the one playing)."""
+        with self._cond:
+            return len(self._cues) + len(self._speech)
+
     def play_cue(self, wav: bytes) -> None:
         """Queue a cue ahead of any speech; returns at once."""
         if self.player is None:
@@ -110,7 +154,7 @@ class AudioOutput:
         with self._cond:
             if self._closed:
                 return
-            self._cues.append((time.monotonic(), wav))
+            self._cues.append((self._clock(), wav))
             self._start()
             self._cond.notify()
 
@@ -150,7 +194,7 @@ class AudioOutput:
             while True:
                 if self._closed:
                     return None
-                now = time.monotonic()
+                now = self._clock()
                 while self._cues:
                     queued, wav = self._cues.popleft()
                     if now - queued <= self.cue_max_age:

@@ -103,7 +103,7 @@ class Voice:
     ) -> None:
         self.config = config
         self.catalog = catalog
-        self.language = language if language in LANGUAGES else "fr"
+        self.language = language if language in LANGUAGES else LANGUAGES[0]
         self.cues = CueSounds(config.cue_volume)
         speaker = player if player is not None else AplayPlayer(config.audio_device)
         self.output = AudioOutput(speaker)

@@ -14,6 +14,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion.core.commands import CueName
+from companion.core.cues import cue_steps
 from companion.core.errors import ActionError
 from companion.core.payload import clean_text, shown
 from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
@@ -25,6 +27,8 @@ from companion.web.openapi import openapi_document
 from companion.web.security import AccessDenied
 
 log = logging.getLogger(__name__)
+# The cues the page plays along with the box (speech stays on the box).
+PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
 
 # Actions that press the launcher's button from a phone.
 REMOTE_PRESS_ACTIONS = ("table.press", "device.hit")
@@ -189,6 +193,16 @@ def create_api() -> Blueprint:
         response.headers["X-Accel-Buffering"] = "no"
         return response
 
+    @api.get("/cues")
+    def get_cues() -> Response:
+        """The box's sound cues as (frequency Hz, seconds) steps, 0 Hz a rest, for the page to
+        play the same sounds; ``suspense`` holds one run per level 0, 0.1 … 1."""
+        cues: dict[str, Any] = {name: cue_steps(name) for name in PAGE_CUES}
+        cues["suspense"] = [cue_steps("suspense", level / 10) for level in range(11)]
+        response = jsonify(cues)
+        response.headers["Cache-Control"] = "max-age=300"
+        return response
+
     @api.get("/i18n/<lang>")
     def get_catalog(lang: str) -> Response:
         """The page's texts in ``lang`` (fr or en)."""
@@ -231,9 +245,14 @@ def create_api() -> Blueprint:
             ctx.text("web.chart_title"),
             ctx.text("web.chart_empty"),
             scoreview.target_of(score),
+            to_go=ctx.text("web.chart_to_go"),
         )
         response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
+        # The chart styles itself for light and dark pages: an inline <style>, and nothing else.
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; style-src 'unsafe-inline'"
+        )
         return response
 
     @api.get("/export.csv")
@@ -241,7 +260,7 @@ def create_api() -> Blueprint:
         """The current game's rounds as a CSV file."""
         ctx = web()
         score = ctx.hub.state().get("score") or {}
-        text = scoreview.export_csv(score, ctx.text("web.round"), ctx.text("web.total"))
+        text = scoreview.export_csv(score)
         response = Response(text, mimetype="text/csv")
         response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'
         return response

@@ -13,6 +13,8 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.scoring.formats import CSV_FIXED
+
 # Cells a spreadsheet would run as a formula (CSV injection): prefixed with a quote.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -81,21 +83,24 @@ def _cell(value: Any) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def export_csv(score: Mapping[str, Any], round_label: str, total_label: str) -> str:
-    """One line per round with each player's hand points, then each party's total."""
+def export_csv(score: Mapping[str, Any]) -> str:
+    """The game's rounds as the score sheet ``score.import`` reads back: round, dealer, winner,
+    side, then each player's hand points. It starts with a byte-order mark so a spreadsheet opens
+    it as UTF-8 (accents intact)."""
     players = players_of(score)
-    parties = parties_of(score)
     out = io.StringIO()
+    out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([_cell(round_label), *(_cell(p) for p in players)])
+    writer.writerow([*CSV_FIXED, *(_cell(p) for p in players)])
     for number, entry in enumerate(history_of(score), start=1):
         points = hand_points(entry)
-        writer.writerow([_int(entry.get("number")) or number, *(points.get(p, 0) for p in players)])
-    totals = dict.fromkeys(parties, 0)
-    for credited in round_points(score):
-        for party, scored in credited.items():
-            if party in totals:
-                totals[party] += scored
-    writer.writerow([_cell(total_label), *(_cell(p) for p in parties)])
-    writer.writerow(["", *(totals[p] for p in parties)])
+        writer.writerow(
+            [
+                _int(entry.get("number")) or number,
+                _cell(entry.get("dealer") or ""),
+                _cell(entry.get("winner") or ""),
+                _cell(entry.get("side") or ""),
+                *(points.get(p, "") for p in players),
+            ]
+        )
     return out.getvalue()

@@ -13,7 +13,11 @@ Anyone on the table's Wi-Fi may *look*. Every request that changes something (PO
 3. when a table PIN is set, come from a session that entered the PIN.
 
 PINs are compared with :func:`hmac.compare_digest` so the time taken reveals nothing. After
-``lockout_attempts`` bad PINs in a row a phone (its IP address) must wait ``lockout_seconds``.
+``lockout_attempts`` bad PINs in a row from one IP address (the socket's, never a header), that
+address must wait ``lockout_seconds`` before guessing again; a new session does not reset it. A
+session that has already proved the PIN since the box started (the host, who then locked the phone)
+is not held by someone else's guesses: it may still enter the right PIN, and a wrong one from it
+counts as a guess like any other.
 """
 
 from __future__ import annotations
@@ -119,21 +123,26 @@ class Guard:
         now = self._clock()
         with self._lock:
             strikes = self._strikes.setdefault(client, _Strikes())
-            if strikes.locked_until > now:
+            trusted = session.get("proved") == self.generation
+            if strikes.locked_until > now and not (trusted and self._right(pin)):
                 raise AccessDenied(
                     "web.error_locked", 429, retry_after=int(strikes.locked_until - now) + 1
                 )
-            # Compare digests of equal length: compare_digest is constant-time for equal sizes.
-            good = not self._pin or hmac.compare_digest(_digest(pin.encode()), _digest(self._pin))
-            if not good:
+            if not self._right(pin):
                 strikes.count += 1
                 if strikes.count >= self._attempts:
                     strikes.count = 0
                     strikes.locked_until = now + self._lock_seconds
                     raise AccessDenied("web.error_locked", 429, retry_after=self._lock_seconds)
                 raise AccessDenied("web.error_pin_wrong", 403)
-            self._strikes.pop(client, None)
+            if strikes.locked_until <= now:
+                self._strikes.pop(client, None)
         session["auth"] = self.generation
+        session["proved"] = self.generation
+
+    def _right(self, pin: str) -> bool:
+        # Compare digests of equal length: compare_digest is constant-time for equal sizes.
+        return not self._pin or hmac.compare_digest(_digest(pin.encode()), _digest(self._pin))
 
     def logout(self) -> None:
         session.pop("auth", None)

@@ -534,11 +534,6 @@ class ScoreBook:
         self.apply(entry)
         return entry
 
-    def to_json(self, *, indent: int | None = 2) -> str:
-        from companion.core.scoring.formats import game_to_json
-
-        return game_to_json(self, indent=indent)
-
     def _attempt(self, entry: LogEntry) -> tuple[_LogState, _Derived]:
         seq = len(self._entries) + 1
         pending = self._pending

@@ -51,8 +51,8 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "stale_write": "the game changed meanwhile (revision {actual}, expected {expected}): "
         "reload it and try again",
         # Game setup
-        "too_few_players": "a game needs 2 to 10 players, not {count}",
-        "bad_player_name": "player name {player!r}: use 1-30 characters, no line breaks",
+        "too_few_players": "a game needs {fewest} to {most} players, not {count}",
+        "bad_player_name": "player name {player!r}: use 1-{longest} characters, no line breaks",
         "duplicate_player": "{player} is listed twice",
         "bad_mode": "counting mode {mode!r} is not one of {modes}",
         "bad_target": "the target must be a whole number from 1 to 100000, not {target!r}",

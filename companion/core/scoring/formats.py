@@ -144,6 +144,12 @@ def game_to_csv(book: ScoreBook) -> str:
     return out.getvalue()
 
 
+def _separator(text: str) -> str:
+    """The column separator of a sheet: ',' or ';' (what a French spreadsheet saves), or a tab."""
+    header = text.split("\n", 1)[0]
+    return max((",", ";", "\t"), key=header.count)
+
+
 def game_from_csv(
     text: str,
     *,
@@ -158,7 +164,8 @@ def game_from_csv(
     """Read a CSV score sheet into a new game whose hands are raw points."""
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
-    lines = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    text = text.lstrip("\ufeff")  # the byte-order mark a spreadsheet writes first
+    lines = list(csv.reader(io.StringIO(text), delimiter=_separator(text)))
     rows = [
         (number, row) for number, row in enumerate(lines, start=1) if any(c.strip() for c in row)
     ]
@@ -168,7 +175,9 @@ def game_from_csv(
     header = [cell.strip() for cell in header]
     if tuple(h.lower() for h in header[: len(CSV_FIXED)]) != CSV_FIXED:
         raise ScoringError(
-            "import_csv_header", problem=f"must start with {','.join(CSV_FIXED)}, then the players"
+            "import_csv_header",
+            problem=f"must start with {','.join(CSV_FIXED)}, then the players, in columns "
+            "separated by ',' or ';'",
         )
     players = tuple(header[len(CSV_FIXED) :])
     first_dealer = rows[1][1][1].strip() if len(rows) > 1 and len(rows[1][1]) > 1 else ""

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from companion.core.scoring.errors import ScoringError
 from companion.core.scoring.rulesets import Ruleset
 
 MODES = ("winner_takes", "lowest_wins", "defi")
 ENTRY_TYPES = ("round_recorded", "round_corrected", "round_deleted", "undo", "redo")
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
 DEFAULT_TARGET = 500
 SIDE_FR: Mapping[str, str] = MappingProxyType({"light": "clair", "dark": "sombre"})
 
@@ -45,9 +45,6 @@ class HandEntry:
     def is_empty(self) -> bool:
         """True if the player surely holds no card (went out)."""
         return self.cards is not None and not self.cards
-
-    def card_count(self) -> int | None:
-        return None if self.cards is None else sum(n for _, n in self.cards)
 
     def score(self, ruleset: Ruleset) -> int:
         """Points in this hand (assumes :func:`check_round` accepted it)."""
@@ -241,17 +238,19 @@ class GameSetup:
         if not self.name.strip() or len(self.name) > 80 or "\n" in self.name:
             raise ScoringError("bad_name")
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
-            raise ScoringError("too_few_players", count=len(self.players))
+            raise ScoringError(
+                "too_few_players", count=len(self.players), fewest=MIN_PLAYERS, most=MAX_PLAYERS
+            )
         seen: set[str] = set()
         for player in self.players:
             if (
                 not isinstance(player, str)
                 or not player.strip()
                 or player != player.strip()
-                or len(player) > 30
+                or len(player) > MAX_NAME
                 or "\n" in player
             ):
-                raise ScoringError("bad_player_name", player=player)
+                raise ScoringError("bad_player_name", player=player, longest=MAX_NAME)
             if player in seen:
                 raise ScoringError("duplicate_player", player=player)
             seen.add(player)

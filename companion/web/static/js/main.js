@@ -6,37 +6,46 @@ import { $, el, fill } from "./dom.js";
 import { wirePin } from "./components/pin.js";
 import {
   act, connect, loadTexts, onChange, onConnection, onTexts, refreshSession, reloadState, store, t,
-  translate,
+  table, translate,
 } from "./store.js";
 import screens from "./screens/index.js";
+import { loadCues, soundFor } from "./sound.js";
 
 let current = screens[0].id;
 
 function build() {
   const main = $("screens");
   const tabs = $("tabs");
-  tabs.style.setProperty("--tabs", String(screens.length));
   screens.forEach((screen) => {
     const section = el("section", { id: "screen-" + screen.id, class: "screen",
-      "aria-labelledby": "tab-" + screen.id });
+      "aria-labelledby": screen.tab ? "tab-" + screen.id : null });
     section.innerHTML = screen.markup;  // static markup from the module, never user data
     section.hidden = screen.id !== current;
     main.append(section);
-    tabs.append(el("button", { type: "button", role: "tab", id: "tab-" + screen.id,
-      "data-i18n": screen.tab, "aria-selected": String(screen.id === current),
-      onclick: () => show(screen.id) }));
+    if (screen.tab) {
+      tabs.append(el("button", { type: "button", role: "tab", id: "tab-" + screen.id,
+        "data-i18n": screen.tab, "aria-selected": String(screen.id === current),
+        "aria-controls": "screen-" + screen.id, onclick: () => show(screen.id) }));
+    }
   });
+  tabs.style.setProperty("--tabs", String(tabs.childElementCount));
   translate(document);
-  screens.forEach((screen) => screen.wire());
+  screens.forEach((screen) => screen.wire(show));
 }
 
 function show(id) {
+  const leaving = screens.find((screen) => screen.id === current);
+  if (leaving && leaving.id !== id && leaving.hidden) leaving.hidden();
   current = id;
   screens.forEach((screen) => {
     $("screen-" + screen.id).hidden = screen.id !== id;
-    $("tab-" + screen.id).setAttribute("aria-selected", String(screen.id === id));
+    const tab = $("tab-" + screen.id);
+    if (tab) tab.setAttribute("aria-selected", String(screen.id === id));
     if (screen.id === id && screen.shown) screen.shown();
   });
+  // The address names the screen (/#score), so a reload or a bookmark opens it again.
+  const hash = id === screens[0].id ? "" : "#" + id;
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
 }
 
 function renderHeader() {
@@ -59,7 +68,13 @@ function renderLive() {
 function renderAll() {
   renderHeader();
   screens.forEach((screen) => screen.render());
+  const happened = store.happened;
+  if (happened && happened.revision !== heard) {
+    heard = happened.revision;
+    soundFor(happened, table().suspense);
+  }
 }
+let heard = -1;
 
 async function boot() {
   build();
@@ -74,6 +89,9 @@ async function boot() {
   await loadTexts(store.session.language || "fr");
   await reloadState();
   connect();
+  loadCues();
+  const wanted = location.hash.slice(1);
+  if (screens.some((screen) => screen.id === wanted)) show(wanted);
 }
 
 boot();

@@ -5,8 +5,9 @@ import { toast } from "./dom.js";
 
 export const store = {
   session: null, texts: {}, lang: "fr", state: null, revision: -1,
-  fired: 0,        // cards fired since the previous state (0 if none)
-  previous: null,  // the state before the current one
+  // What happened at the table since the previous state, for banners and sounds:
+  // {pressed, fired, to (who received the cards), reloaded, revision}; null when nothing did.
+  happened: null,
   online: false,   // the live stream is open
 };
 
@@ -26,6 +27,12 @@ export function t(key, params) {
   if (text === undefined) return key;
   if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
   return text;
+}
+
+/** A text about `count` things: the `<key>_one` text for one when there is one. */
+export function tn(key, count, params) {
+  const one = count === 1 && (key + "_one") in store.texts;
+  return t(one ? key + "_one" : key, Object.assign({ count }, params));
 }
 
 /** `t(prefix + value)` if that text exists, else the value itself. */
@@ -60,6 +67,9 @@ export const table = () => (store.state && store.state.table) || {};
 export const score = () => (store.state && store.state.score) || {};
 export const settings = () => (store.state && store.state.settings) || {};
 export const device = () => (store.state && store.state.device) || {};
+export const evening = () => (store.state && store.state.evening) || {};
+/** The score game's standings; `finished` once someone passed the target. */
+export const standings = () => score().standings || {};
 /** Names of the players still in the round, in seat order. */
 export const players = () => (table().players || []).filter((p) => !p.eliminated).map((p) => p.name);
 export const hasAction = (name) => Boolean(store.session && store.session.actions
@@ -72,8 +82,19 @@ export async function refreshSession() {
   if (store.state) notify();
 }
 
+/** fetch, with a network failure turned into the page's own "the box does not answer". */
+export async function request(path, options) {
+  try {
+    return await fetch(path, options);
+  } catch (e) {
+    const err = new Error(t("error_network"));
+    err.status = 0; err.key = "web.error_network";
+    throw err;
+  }
+}
+
 export async function post(path, body, retried) {
-  const r = await fetch(path, {
+  const r = await request(path, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": store.session.csrf,
       "Accept-Language": store.lang },
@@ -110,7 +131,8 @@ export function setPinPrompt(ask) { askPin = ask; }
 /**
  * Send one action and show its answer. Table edits carry the revision they were based on
  * (`options.revision !== false`): if another phone changed the table first the box answers 409,
- * the page reloads and nothing is overwritten. Resolves to true when the box accepted it.
+ * the page reloads and nothing is overwritten. `options.refused(err)` runs when the box refused.
+ * Resolves to true when the box accepted it.
  */
 export async function act(name, payload, options) {
   const body = { payload: only(name, payload || {}) };
@@ -123,6 +145,7 @@ export async function act(name, payload, options) {
       askPin(() => act(name, payload, options));
     } else {
       toast(err.message || t("error_network"));
+      if (options && options.refused) options.refused(err);
       if (err.status === 409) await reloadState();
     }
     return false;
@@ -130,25 +153,40 @@ export async function act(name, payload, options) {
 }
 
 export async function reloadState() {
-  const r = await fetch("/api/state");
-  if (r.ok) render(await r.json());
+  try {
+    const r = await request("/api/state");
+    if (r.ok) render(await r.json());
+  } catch (err) {
+    toast(err.message);
+  }
 }
 
-// Cards fired since the previous state: the engine's count for the last event, or what left
-// the magazine (several changes may arrive as one state).
-function firedSince(prev, now) {
-  if (now.fired > 0) return now.fired;
-  if (!prev || prev.round !== now.round || !(now.events > prev.events)) return 0;
-  const gone = (prev.magazine ?? 0) - (now.magazine ?? 0);
-  return gone > 0 ? gone : 0;
+// What the launcher did between two table states. Cards fired: the engine's count for the last
+// event, or what left the magazine (several changes may arrive as one state). Who received them:
+// the player whose hand grew the most, else whom the launcher faced when the button was pressed.
+export function happenedBetween(prev, now) {
+  if (!prev || prev.round !== now.round || !(now.events > prev.events)) return null;
+  const gone = Math.max(0, (prev.magazine ?? 0) - (now.magazine ?? 0));
+  const fired = now.fired > 0 ? now.fired : gone;
+  const pressed = fired > 0 || (now.presses_since_fire ?? 0) > (prev.presses_since_fire ?? 0);
+  const reloaded = (now.magazine ?? 0) > (prev.magazine ?? 0);
+  if (!pressed && !reloaded) return null;
+  let to = prev.facing || null;
+  let grew = 0;
+  (now.players || []).forEach((p) => {
+    const before = (prev.players || []).find((q) => q.name === p.name);
+    const more = before ? p.hand - before.hand : 0;
+    if (more > grew) { grew = more; to = p.name; }
+  });
+  return { pressed, fired, to: fired ? to : prev.facing || null, reloaded };
 }
 
 export function render(state) {
   if (!state || typeof state.revision !== "number") return;
   if (store.state && state.revision < store.revision) return;  // an older answer arrived late
   const newer = store.state && state.revision > store.revision;
-  store.fired = newer ? firedSince(store.state.table || {}, state.table || {}) : 0;
-  store.previous = newer ? store.state : store.previous;
+  const happened = newer ? happenedBetween(store.state.table || {}, state.table || {}) : null;
+  store.happened = happened ? Object.assign(happened, { revision: state.revision }) : null;
   store.state = state;
   store.revision = state.revision;
   const lang = state.settings && state.settings.language;

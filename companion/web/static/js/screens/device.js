@@ -1,8 +1,12 @@
 // Device screen: a drawing of the table with the turret and the cards it fires, test fire,
 // reload, volume, voice, turret calibration, the page's addresses and QR code, PIN lock.
 
-import { $, el, replay, svg } from "../dom.js";
-import { act, device, hasAction, post, refreshSession, store, t, table } from "../store.js";
+import { $, el, replay, svg, toast } from "../dom.js";
+import { act, device, hasAction, post, refreshSession, store, t, table, tn } from "../store.js";
+import { sound } from "../sound.js";
+
+let firedSeen = null;  // the launcher's count of cards fired, as last drawn
+let soundNoticeSaid = false;
 
 const markup = `
 <h2 data-i18n="device"></h2>
@@ -16,10 +20,13 @@ const markup = `
   </svg>
   <figcaption id="sim-caption"></figcaption>
 </figure>
+<p id="fire-note" class="fire-note" role="status"></p>
 <div class="cards">
   <button type="button" id="test-fire" data-i18n="test_fire"></button>
   <button type="button" id="reload2" data-i18n="reload"></button>
 </div>
+<p id="sound-note" class="warn" hidden></p>
+<label class="switch"><input type="checkbox" id="phone-sound"> <span data-i18n="phone_sound"></span></label>
 <label><span data-i18n="volume"></span> <input id="volume" type="range" min="0" max="10" step="1"></label>
 <label class="switch"><input type="checkbox" id="voice"> <span data-i18n="voice"></span></label>
 <label><span data-i18n="language"></span> <select id="language2" class="language"></select></label>
@@ -56,7 +63,22 @@ function render() {
   $("sim-caption").textContent = (dv.simulated === false ? t("hardware") : t("simulation")) + " — "
     + t("facing") + " " + (tb.facing || "—") + (dv.turret_angle !== undefined
       ? " (" + Math.round(dv.turret_angle) + "°)" : "");
+  // Whatever fired them (a test fire, a press), cards that left the launcher are drawn and said.
+  if (firedSeen !== null && (dv.cards_fired ?? 0) > firedSeen) {
+    const count = dv.cards_fired - firedSeen;
+    animateFire(count);
+    $("fire-note").textContent = tn("cards_fired", count);
+  }
+  firedSeen = dv.cards_fired ?? 0;
+  $("phone-sound").checked = sound.enabled;
   const voice = dv.voice || {};
+  // No sound card on the box: said here, and once as a message wherever the player is.
+  $("sound-note").hidden = !voice.sound_problem;
+  $("sound-note").textContent = voice.sound_problem ? t("no_sound_card") : "";
+  if (voice.sound_problem && !soundNoticeSaid) {
+    soundNoticeSaid = true;
+    toast(t("no_sound_card"));
+  }
   if (document.activeElement !== $("volume")) $("volume").value = voice.volume ?? 7;
   $("voice").checked = voice.enabled !== false;
   $("volume").disabled = !hasAction("device.volume");
@@ -81,21 +103,25 @@ function renderCalibration(list, angles) {
   if (cal.contains(document.activeElement)) return;
   cal.textContent = "";
   list.forEach((p, i) => {
-    const input = el("input", { type: "range", min: "-90", max: "90", step: "1",
-      value: String(Math.round(angles[i] ?? (-90 + 180 * i / Math.max(1, list.length - 1)))),
+    // Seat angles are the turret's own, 0…180°; ✓ saves only a row that was moved.
+    const input = el("input", { type: "range", min: "0", max: "180", step: "1",
+      value: String(Math.round(angles[i] ?? (180 * i / Math.max(1, list.length - 1)))),
       "aria-label": t("angle_of", { player: p.name }) });
     const value = el("output", {}, input.value + "°");
-    input.addEventListener("input", () => { value.textContent = input.value + "°"; });
+    input.addEventListener("input", () => {
+      value.textContent = input.value + "°";
+      save.disabled = false;
+    });
+    const save = el("button", { type: "button", class: "small", "data-calibrate": String(i),
+      "aria-label": t("save_angle", { player: p.name }), disabled: "",
+      onclick: () => act("device.calibrate_seat", { seat: i, angle: Number(input.value) },
+        { revision: false }) }, "✓");
     const row = el("li", { class: "seat" });
     cal.append(row);
     row.append(el("span", { class: "name" }, p.name), input, value,
       el("button", { type: "button", class: "small secondary", "data-face": String(i),
         "aria-label": t("aim_at", { player: p.name }), hidden: hasAction("device.face") ? null : "",
-        onclick: () => act("device.face", { seat: i }, { revision: false }) }, "◎"),
-      el("button", { type: "button", class: "small", "data-calibrate": String(i),
-        "aria-label": t("save_angle", { player: p.name }),
-        onclick: () => act("device.calibrate_seat", { seat: i, angle: Number(input.value) },
-          { revision: false }) }, "✓"));
+        onclick: () => act("device.face", { seat: i }, { revision: false }) }, "◎"), save);
   });
 }
 
@@ -114,7 +140,11 @@ export function animateFire(count) {
 }
 
 function wire() {
-  $("test-fire").addEventListener("click", () => act("device.test_fire", {}, { revision: false }));
+  $("test-fire").addEventListener("click", async () => {
+    $("fire-note").textContent = t("test_firing");
+    await act("device.test_fire", {}, { revision: false });
+  });
+  $("phone-sound").addEventListener("change", (e) => sound.setPhone(e.target.checked));
   $("reload2").addEventListener("click", () => act("table.reload", {}));
   $("volume").addEventListener("change", (e) => act("device.volume", { level: Number(e.target.value) },
     { revision: false }));

@@ -6,7 +6,8 @@
 // hands: [{player, hand: {cards}|{points}, points}], credited, totals}], can_undo, can_redo}.
 
 import { $, el, fill, toast } from "../dom.js";
-import { act, players, score, store, t, table } from "../store.js";
+import { act, players, score, standings, store, t, table } from "../store.js";
+import { gameOver, standingsList } from "../components/flow.js";
 import { gameSettings } from "./setup.js";
 
 // The entry being typed: hands by player ({counts} or {points}), the round being edited, the score
@@ -28,6 +29,9 @@ const markup = `
 </div>
 <div id="game" hidden>
   <h2 id="game-title"></h2>
+  <div id="score-over" class="card flow" hidden>
+    <h3 id="score-winner" class="winner"></h3>
+  </div>
   <div class="card">
     <h3 data-i18n="standings"></h3>
     <ol id="standings" class="standings"></ol>
@@ -52,7 +56,7 @@ const markup = `
   </div>
   <div class="card">
     <h3 data-i18n="chart"></h3>
-    <img id="chart" alt="" width="360" height="220">
+    <img id="chart" alt="" width="360">
   </div>
   <div class="card">
     <h3 data-i18n="history"></h3>
@@ -62,6 +66,8 @@ const markup = `
       <button type="button" id="score-redo" class="secondary" data-i18n="redo"></button>
       <a class="button secondary" id="export" href="/api/export.csv" download data-i18n="export"></a>
       <button type="button" id="score-announce" class="secondary" data-i18n="announce"></button>
+      <label class="button secondary file"><span data-i18n="import"></span>
+        <input type="file" id="import-file" accept=".csv,text/csv,.json,application/json"></label>
     </div>
   </div>
   <div class="card">
@@ -147,7 +153,14 @@ function render() {
   }
   const game = sc.game;
   $("game-title").textContent = game.name + " — " + t("target_points", { target: game.target });
-  renderStandings(sc);
+  standingsList($("standings"));
+  // Once someone passed the target the game is over: its winner, and no entry form.
+  const over = gameOver();
+  $("score-over").hidden = !over;
+  $("entry").hidden = over && !entry.editing;
+  if (over) {
+    $("score-winner").textContent = t("game_won_by", { player: (standings().winners || []).join(" & ") });
+  }
   renderEntry();
   const chart = $("chart");
   const src = "/api/chart.svg?lang=" + store.lang + "&rev=" + store.revision;
@@ -157,17 +170,6 @@ function render() {
   renderStats();
   $("score-undo").disabled = sc.can_undo === false;
   $("score-redo").disabled = sc.can_redo === false;
-}
-
-function renderStandings(sc) {
-  const standings = $("standings");
-  standings.textContent = "";
-  ((sc.standings && sc.standings.rows) || []).forEach((s) => {
-    const out = s.eliminated_in !== null && s.eliminated_in !== undefined;
-    const li = el("li", { class: out ? "out" : "", "data-party": s.party });
-    li.append(el("span", { class: "name" }, s.party), el("span", { class: "total" }, String(s.total)));
-    standings.append(li);
-  });
 }
 
 function renderEntry() {
@@ -249,17 +251,20 @@ function startEdit(r, number) {
   $("entry").scrollIntoView({ behavior: "smooth" });
 }
 
+// Per party: rounds won, the points scored per round played (its total over the rounds played,
+// so 0 for a total of 0), and the most points left in a hand of its own.
 function renderStats() {
   const stats = $("stats");
   stats.textContent = "";
   const rounds = history();
   const add = (name, value) => { stats.append(el("dt", {}, name), el("dd", {}, value)); };
   add(t("rounds_played"), String(rounds.length));
-  scorePlayers().forEach((p) => {
-    const pts = rounds.map((r) => (roundHands(r)[p] || {}).points || 0);
-    const wins = rounds.filter((r) => r.winner === p).length;
-    const avg = pts.length ? Math.round(pts.reduce((a, b) => a + b, 0) / pts.length) : 0;
-    add(p, t("stats_line", { wins, average: avg, best: pts.length ? Math.max(...pts) : 0 }));
+  (standings().rows || []).forEach((row) => {
+    const members = row.members && row.members.length ? row.members : [row.party];
+    const played = rounds.filter((r) => members.some((m) => m in roundHands(r))).length;
+    const worst = Math.max(0, ...rounds.flatMap((r) => members.map((m) => (roundHands(r)[m] || {}).points || 0)));
+    add(row.party, t("stats_line", { wins: row.rounds_won ?? 0,
+      average: played ? Math.round(row.total / played) : 0, best: worst }));
   });
 }
 
@@ -274,13 +279,37 @@ function roundPayload() {
   return payload;
 }
 
+// Refused as stale (409): another phone changed the score since this entry started. A correction
+// is reloaded from the round as it is now (nothing of the other phone's is overwritten); a new
+// round is cleared, since the other phone most likely entered this same round.
 async function saveRound() {
   const payload = roundPayload();
-  const ok = entry.editing
-    ? await act("score.correct_round", Object.assign({ round: entry.editing }, payload), { revision: false })
-    : await act("score.record_round", payload, { revision: false });
-  if (ok) { resetEntry(); render(); toast(t("saved"), "ok"); }
-  else if (entry.revision !== score().revision) entry.revision = null;  // 409: start again from what is there now
+  const editing = entry.editing;
+  let stale = false;
+  const refused = (err) => { stale = err.status === 409; };
+  const ok = editing
+    ? await act("score.correct_round", Object.assign({ round: editing }, payload), { revision: false, refused })
+    : await act("score.record_round", payload, { revision: false, refused });
+  if (ok) { resetEntry(); render(); toast(t("saved"), "ok"); return; }
+  if (!stale) return;
+  const now = history().find((r) => r.number === editing);
+  if (editing && now) {
+    startEdit(now, editing);
+    toast(t("stale_correction", { round: editing }));
+  } else {
+    resetEntry();
+    render();
+    toast(t("stale_round"));
+  }
+}
+
+async function importFile(e) {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  const text = await file.text();
+  const format = /\.json$/i.test(file.name) ? "json" : "csv";
+  if (await act("score.import", { format, text }, { revision: false })) toast(t("imported"), "ok");
 }
 
 function newGame() {
@@ -306,6 +335,7 @@ function wire() {
     if (chip) chip.textContent = p + " · " + handPoints(p);
   });
   $("save-round").addEventListener("click", saveRound);
+  $("import-file").addEventListener("change", importFile);
   $("cancel-edit").addEventListener("click", () => { resetEntry(); render(); });
   $("clear-entry").addEventListener("click", () => { resetEntry(); render(); });
   $("winner").addEventListener("change", (e) => { startEntry(); entry.winner = e.target.value || null; });

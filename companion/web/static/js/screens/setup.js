@@ -3,9 +3,11 @@
 
 import { $, el, fill, toast } from "../dom.js";
 import { act, hasAction, label, only, score, settings, store, t, table } from "../store.js";
+import { colourOf, PALETTE_SIZE } from "../components/colours.js";
 
-// The seats being edited: while `dirty`, live updates do not overwrite them.
-const seats = { names: [], dirty: false };
+// The seats being edited: while `dirty`, live updates do not overwrite them. `colours`: the
+// palette index chosen for each name.
+const seats = { names: [], dirty: false, colours: {} };
 const GAME_FIELDS = ["ruleset", "counting", "target", "teams"];
 
 const markup = `
@@ -35,6 +37,7 @@ export function gameSettings() {
 function render() {
   if (seats.dirty) return;
   seats.names = (table().players || []).map((p) => p.name);
+  seats.colours = Object.fromEntries(seats.names.map((n) => [n, colourOf(n)]));
   drawSeats();
   const st = settings();
   const game = score().game || {};
@@ -60,7 +63,23 @@ function drawSeats() {
     handle.addEventListener("pointerdown", (e) => startDrag(e, li, i));
     const button = (text, labelKey, onclick) => el("button", { type: "button",
       class: "small secondary", "aria-label": t(labelKey, { player: name }), onclick }, text);
-    li.append(handle, el("span", { class: "name" }, name),
+    const colour = el("select", { class: "colour-pick", "aria-label": t("colour_of", { player: name }),
+      "data-colour-of": name });
+    const current = seats.colours[name] ?? (i % PALETTE_SIZE);
+    for (let c = 0; c < PALETTE_SIZE; c++) {
+      const o = el("option", { value: String(c) }, "● " + t("player_colour_" + c));
+      if (c === current) o.selected = true;
+      colour.append(o);
+    }
+    colour.classList.add("pc" + current);
+    colour.addEventListener("change", () => {
+      seats.colours[name] = Number(colour.value);
+      seats.dirty = true;
+      drawSeats();
+    });
+    const who = el("span", { class: "name" }, name);
+    who.classList.add("pc" + current);
+    li.append(handle, who, colour,
       button("↑", "move_up", () => moveSeat(i, i - 1)),
       button("↓", "move_down", () => moveSeat(i, i + 1)),
       button("✕", "remove_player", () => { seats.names.splice(i, 1); seats.dirty = true; drawSeats(); }));
@@ -107,6 +126,8 @@ async function apply() {
     return;
   }
   seats.dirty = false;
+  const colours = Object.fromEntries(seats.names.map((n, i) => [n, seats.colours[n] ?? (i % PALETTE_SIZE)]));
+  if (hasAction("page.colours") && !(await act("page.colours", { colours }, { revision: false }))) return;
   const changes = {};
   const wanted = { language: $("language").value, profile: $("profile").value };
   for (const [k, v] of Object.entries(wanted)) if (v && v !== st[k]) changes[k] = v;

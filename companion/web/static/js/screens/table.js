@@ -1,7 +1,13 @@
 // Table screen: whose turn, owed presses, magazine, the HIT button and the cards played.
 
 import { $, el, replay } from "../dom.js";
-import { act, device, hasAction, players, settings, store, t, table } from "../store.js";
+import {
+  act, device, hasAction, players, score, settings, store, t, table, tn,
+} from "../store.js";
+import { paint } from "../components/colours.js";
+import {
+  actor, gameOver, renderActor, renderFlow, roundOverMarkup, wireFlow,
+} from "../components/flow.js";
 import { animateFire } from "./device.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
@@ -10,11 +16,16 @@ const COLOURS = ["red", "yellow", "green", "blue"];
 const CARD_BUTTONS = ["reverse", "skip", "hit2", "discard_all", "coup_extreme", "wild", "draw4",
   "draw2", "wild_all_hit", "wild_hit_fire"];
 
-const local = { chosen: null, colour: "red", lastFiredRevision: -1, bannerTimer: 0 };
+const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0 };
 
 const markup = `
+<div id="fired-banner" class="fired" role="alert" hidden></div>
+${roundOverMarkup}
+<div id="play">
 <div class="status card">
-  <div class="turn"><span data-i18n="turn_of"></span> <strong id="active">—</strong>
+  <div class="actor"><span id="actor-name" class="actor-name"></span>
+    <span id="actor-what" class="actor-what"></span></div>
+  <div class="turn"><span id="turn-of"><span data-i18n="turn_of"></span> <strong id="active">—</strong></span>
     <span id="direction" class="direction" aria-live="polite"></span></div>
   <div class="facing"><span data-i18n="facing"></span> <strong id="facing">—</strong></div>
   <ul id="owed" class="owed" aria-live="polite"></ul>
@@ -23,8 +34,8 @@ const markup = `
     <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></div>
   <div id="round-info" class="muted"></div>
 </div>
-<div id="fired-banner" class="fired" role="alert" hidden></div>
-<button id="hit" class="hit" type="button" data-i18n="hit"></button>
+<button id="hit" class="hit" type="button"><span class="hit-word" data-i18n="hit"></span>
+  <span id="hit-who" class="hit-who"></span></button>
 <h2 class="sr" data-i18n="players"></h2>
 <div id="chips" class="chips" role="radiogroup" data-i18n-label="chosen_player"></div>
 <fieldset class="colours">
@@ -50,15 +61,26 @@ const markup = `
     <button type="button" data-act="table.round_won" data-i18n="round_won"></button>
   </div>
 </fieldset>
+</div>
 <div class="cards">
   <button type="button" id="start-round" data-i18n="start_round"></button>
   <button type="button" id="reload" data-i18n="reload"></button>
   <button type="button" id="table-undo" class="secondary" data-i18n="undo"></button>
+  <button type="button" id="open-display" class="secondary" data-i18n="table_display"></button>
 </div>`;
 
 function chosenPlayer() { return local.chosen || table().active; }
 
-function wire() {
+// A new round in the middle of one deals again: ask first.
+function startRound() {
+  const tb = table();
+  if (!tb.round_over && tb.events > 0 && !confirm(t("confirm_redeal"))) return;
+  act("table.start_round", {});
+}
+
+function wire(showScreen) {
+  wireFlow(showScreen);
+  $("open-display").addEventListener("click", () => showScreen("display"));
   // In simulation device.hit makes a real edge on the mock pin; on hardware a remote press.
   $("hit").addEventListener("click", () => act(hasAction("device.hit") ? "device.hit" : "table.press",
     {}, { revision: false }));
@@ -66,7 +88,7 @@ function wire() {
     b.addEventListener("click", () => act(b.dataset.act, { player: chosenPlayer() }));
   });
   $("target-cancel").addEventListener("click", () => { $("target-picker").hidden = true; });
-  $("start-round").addEventListener("click", () => act("table.start_round", {}));
+  $("start-round").addEventListener("click", startRound);
   $("reload").addEventListener("click", () => act("table.reload", {}));
   $("table-undo").addEventListener("click", () => act("table.undo", {}));
   COLOURS.forEach((c) => {
@@ -84,7 +106,16 @@ function wire() {
 
 function render() {
   const tb = table();
+  renderFlow();
+  // Only what the state allows: no play controls once the round or the game is over.
+  $("play").hidden = Boolean(tb.round_over) || gameOver();
+  $("table-undo").hidden = gameOver();
+  if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
+  renderActor($("actor-name"), $("actor-what"));
+  $("hit-who").textContent = actor().player || "";
   $("active").textContent = tb.active || "—";
+  // Whose turn is said apart only while someone else owes presses first.
+  $("turn-of").classList.toggle("sr", !(tb.owed || []).length);
   $("facing").textContent = tb.facing || "—";
   $("direction").textContent = tb.direction === "right" ? "↻ " + t("direction_right")
     : "↺ " + t("direction_left");
@@ -101,22 +132,38 @@ function render() {
   $("round-info").textContent = tb.round_over
     ? (tb.winner ? t("round_won_by", { player: tb.winner }) : t("round_over"))
     : t("round_number", { round: tb.round ?? 0 });
-  if (store.fired > 0 && local.lastFiredRevision !== store.revision) {
-    local.lastFiredRevision = store.revision;
-    const banner = $("fired-banner");
-    banner.textContent = t("fired", { count: store.fired, player: tb.facing || "" });
-    banner.hidden = false;
-    replay(banner, "pop");
-    clearTimeout(local.bannerTimer);
-    local.bannerTimer = setTimeout(() => { banner.hidden = true; }, 5000);
-    animateFire(store.fired);
+  const happened = store.happened;
+  if (happened && happened.pressed && local.lastRevision !== happened.revision) {
+    local.lastRevision = happened.revision;
+    showFiring(happened);
   }
   renderChips(tb);
   renderColours();
   renderCardButtons();
+  // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
-    && device().simulated === false);
+    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam);
   $("table-undo").disabled = !tb.can_undo;
+  // Once a round is over, the round-over panel leads to the next one (when there is a score game).
+  $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));
+}
+
+/** The banner after a press: how many cards and who received them, or that nothing came out. */
+export function firingText(happened) {
+  return happened.fired > 0 ? tn("fired", happened.fired, { player: happened.to || "" })
+    : t("fired_nothing", { player: happened.to || "" });
+}
+
+function showFiring(happened) {
+  const banner = $("fired-banner");
+  banner.textContent = firingText(happened);
+  banner.classList.toggle("empty", !happened.fired);
+  paint(banner, happened.to);
+  banner.hidden = false;
+  replay(banner, "pop");
+  clearTimeout(local.bannerTimer);
+  local.bannerTimer = setTimeout(() => { banner.hidden = true; }, 5000);
+  if (happened.fired) animateFire(happened.fired);
 }
 
 // Player chips: the chosen player is who the penalty buttons apply to.
@@ -132,11 +179,17 @@ function renderChips(tb) {
       onclick: () => { local.chosen = p.name; renderChips(table()); },
     });
     if (p.eliminated) chip.disabled = true;
-    chip.append(el("span", { class: "name" }, p.name),
+    const name = el("span", { class: "name" }, p.name);
+    paint(name, p.name);
+    chip.append(name,
       el("span", { class: "hand" }, t("hand", { count: p.hand })));
     if (p.uno) chip.append(el("span", { class: "badge" }, "UNO"));
     chips.append(chip);
   });
+  // A player who said UNO (or was already caught) cannot be caught for it: the box would refuse.
+  const chosen = (tb.players || []).find((p) => p.name === chosenPlayer());
+  document.querySelector('#screen-table [data-act="table.contre_uno"]').disabled =
+    Boolean(chosen && chosen.uno);
 }
 
 function renderColours() {

@@ -1,0 +1,130 @@
+"""The evening service: the 001 schedule of partner games, its results and the players' colours.
+
+State sections: ``evening`` (the schedule with results, the games to play now, each player's
+mark, the winner and consolation prize at the end; empty when no evening runs) and ``page``
+(each player's colour, a palette index chosen at setup, so every phone shows the same colours).
+Both are kept in the settings store, so a restart keeps them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from companion.core.actions import object_schema
+from companion.core.errors import ActionError
+from companion.core.scoring.evening import MAX_POINTS, SIZES, Evening
+
+from .hub import Hub
+from .table_memory import SettingsStore
+
+log = logging.getLogger(__name__)
+
+EVENING_KEY = "evening"
+COLOURS_KEY = "colours"
+PALETTE_SIZE = 8
+NAME = {"type": "string", "minLength": 1, "maxLength": 40}
+
+
+class EveningService:
+    def __init__(self, hub: Hub, store: SettingsStore | None) -> None:
+        self._hub = hub
+        self._store = store
+        self.evening: Evening | None = None
+        self.colours: dict[str, int] = {}
+
+    def attach(self) -> None:
+        """Put back what was saved; register the actions and statuses."""
+        if self._store is not None:
+            try:
+                saved = self._store.settings_get(EVENING_KEY)
+                self.evening = Evening.from_dict(saved) if saved else None
+            except (ActionError, KeyError, TypeError, ValueError) as exc:
+                log.warning("saved evening ignored: %s", exc)
+            colours = self._store.settings_get(COLOURS_KEY)
+            if isinstance(colours, dict):
+                self.colours = {
+                    str(k): v for k, v in colours.items() if isinstance(v, int) and 0 <= v < 8
+                }
+        hub = self._hub
+        hub.register_status("evening", lambda: self.evening.view() if self.evening else {})
+        hub.register_status("page", lambda: {"colours": dict(self.colours)})
+        sizes = {"type": "array", "items": NAME, "minItems": min(SIZES), "maxItems": max(SIZES)}
+        hub.register_action(
+            "evening.start", object_schema(["players"], players=sizes), self.start, "evening"
+        )
+        number = {"type": "integer", "minimum": 1, "maximum": 1000}
+        hub.register_action(
+            "evening.record",
+            object_schema(
+                ["game", "table", "winners", "points"],
+                game=number,
+                table={"type": "integer", "minimum": 1, "maximum": 2},
+                winners={"type": "integer", "minimum": 0, "maximum": 1},
+                points={"type": "integer", "minimum": 0, "maximum": MAX_POINTS},
+            ),
+            self.record,
+            "evening",
+        )
+        hub.register_action(
+            "evening.forget",
+            object_schema(["game", "table"], game=number, table={"type": "integer", "minimum": 1}),
+            self.forget,
+            "evening",
+        )
+        hub.register_action("evening.end", object_schema([]), self.end, "evening")
+        hub.register_action(
+            "page.colours",
+            object_schema(
+                ["colours"],
+                colours={
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": PALETTE_SIZE - 1,
+                    },
+                    "maxProperties": 8,
+                },
+            ),
+            self.set_colours,
+            "page",
+        )
+
+    def _running(self) -> Evening:
+        if self.evening is None:
+            raise ActionError("evening.error_none", "no evening is running", status=409)
+        return self.evening
+
+    def _save(self) -> None:
+        if self._store is not None:
+            self._store.settings_put(EVENING_KEY, self.evening.to_dict() if self.evening else None)
+
+    def start(self, payload: dict[str, Any]) -> None:
+        self.evening = Evening.start(payload["players"])
+        self._save()
+
+    def record(self, payload: dict[str, Any]) -> None:
+        self.evening = self._running().record(
+            payload["game"], payload["table"], payload["winners"], payload["points"]
+        )
+        self._save()
+
+    def forget(self, payload: dict[str, Any]) -> None:
+        self.evening = self._running().forget(payload["game"], payload["table"])
+        self._save()
+
+    def end(self, payload: dict[str, Any]) -> None:
+        self.evening = None
+        self._save()
+
+    def set_colours(self, payload: dict[str, Any]) -> None:
+        colours = payload["colours"]
+        for name, index in colours.items():
+            if not (isinstance(index, int) and 0 <= index < PALETTE_SIZE) or len(name) > 40:
+                raise ActionError(
+                    "bad_range", f"colour of {name!r}: 0 to {PALETTE_SIZE - 1}", {"field": name}
+                )
+        self.colours = dict(colours)
+        if self._store is not None:
+            self._store.settings_put(COLOURS_KEY, self.colours)

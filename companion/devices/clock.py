@@ -1,0 +1,39 @@
+"""The clock the moving and sounding parts pace their steps on.
+
+Ejector strokes, turret frames and buzzer notes wait on a :class:`Clock` rather than on
+``time`` directly, so tests can run them on virtual time (no real waiting) and check exact
+pin timings. The box uses :data:`SYSTEM_CLOCK`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+# A real blocking wait of at most the given seconds; True when it ended early because the
+# part was interrupted (stopped, a new sound), e.g. ``stop.wait`` or a ``Condition.wait_for``.
+Waiter = Callable[[float], bool]
+
+
+class Clock(Protocol):
+    def monotonic(self) -> float:
+        """Now, in seconds (only differences mean something)."""
+        ...
+
+    def wait(self, waiter: Waiter, seconds: float) -> bool:
+        """Let ``seconds`` pass unless ``waiter`` is interrupted first; True if it was."""
+        ...
+
+
+class SystemClock:
+    """Real time: ``time.monotonic`` and real waits."""
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def wait(self, waiter: Waiter, seconds: float) -> bool:
+        return waiter(max(0.0, seconds))
+
+
+SYSTEM_CLOCK: Clock = SystemClock()

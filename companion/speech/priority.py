@@ -1,0 +1,23 @@
+"""Lower scheduling priority for speech work, so it never slows the press path.
+
+Synthesis (espeak-ng) is CPU-heavy and the Pi has few cores: the synthesis process runs under
+``SCHED_IDLE`` (only when a core has nothing else to do) at nice 19, and ``aplay`` at nice 19
+(it needs little CPU but must keep its buffer fed, so it stays in the normal class).
+Failures are ignored: a process that keeps its priority still speaks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+NICEST = 19
+
+
+def lower_priority(pid: int = 0, *, idle: bool = False) -> None:
+    """Nice ``pid`` (0: this process) to 19 and, with ``idle``, move it to ``SCHED_IDLE``."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, pid, NICEST)
+    if idle:
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))

@@ -1,0 +1,182 @@
+// The evening's flow around the table: who must act now, the round-over panel (the winner, the
+// other hands starting with the first player after the winner, the round's points and the new
+// standings, then the next round with the next dealer) and the game-over panel (the winner, final
+// standings, rematch with the next first dealer, or a new game).
+
+import { $, el, toast } from "../dom.js";
+import { act, score, standings, t, table } from "../store.js";
+import { paint } from "./colours.js";
+
+/** Who must act now: {player, presses, untilFire} (presses: 0 when they just play). */
+export function actor() {
+  const tb = table();
+  const owed = (tb.owed || [])[0];
+  if (owed) return { player: owed.player, presses: owed.presses || 0, untilFire: Boolean(owed.until_fire) };
+  return { player: tb.active || null, presses: 0, untilFire: false };
+}
+
+/** The big "who acts" block: name in their colour, and what they must do. */
+export function renderActor(nameNode, whatNode) {
+  const who = actor();
+  nameNode.textContent = who.player || "—";
+  paint(nameNode, who.player);
+  whatNode.textContent = !who.player ? "" : who.untilFire ? t("act_until_fire")
+    : who.presses ? t("act_presses", { presses: who.presses }) : t("act_play");
+}
+
+/** The score game is over (someone passed the target, or one player is left in a Défi). */
+export const gameOver = () => Boolean(standings().finished);
+
+/** The table's round is over and its hands are not in the score sheet yet. */
+export function handsWanted() {
+  const tb = table();
+  if (!tb.round_over || !score().game || gameOver()) return false;
+  return !roundRecorded();
+}
+
+// The score sheet's last round is this table round: same winner, and same dealer (or saved from
+// this phone for this table round, should the table and the score sheet disagree on the dealer).
+let savedFor = null;
+const tableRound = (tb) => tb.round + "|" + tb.winner + "|" + tb.dealer;
+
+function roundRecorded() {
+  const tb = table();
+  const rounds = score().history || [];
+  const last = rounds[rounds.length - 1];
+  return Boolean(last && last.winner === tb.winner
+    && (last.dealer === tb.dealer || savedFor === tableRound(tb)));
+}
+
+/** The other players in seat order, starting with the one after the winner. */
+export function othersFrom(winner) {
+  const names = (score().game && score().game.players) || [];
+  const at = names.indexOf(winner);
+  return names.slice(at + 1).concat(names.slice(0, Math.max(at, 0))).filter((p) => p !== winner);
+}
+
+export const roundOverMarkup = `
+<section id="round-over" class="card flow" hidden aria-labelledby="round-winner">
+  <h2 id="round-winner" class="winner"></h2>
+  <div id="hands-form">
+    <p data-i18n="hands_prompt"></p>
+    <div id="hands-entry" class="hands"></div>
+    <button type="button" id="save-hands" class="primary" data-i18n="save_round"></button>
+  </div>
+  <div id="round-result" hidden>
+    <h3 data-i18n="round_points"></h3>
+    <ul id="round-points" class="points-list"></ul>
+    <h3 data-i18n="standings"></h3>
+    <ol id="round-standings" class="standings"></ol>
+    <button type="button" id="next-round" class="primary"></button>
+  </div>
+</section>
+<section id="game-over" class="card flow" hidden aria-labelledby="game-winner">
+  <h2 id="game-winner" class="winner"></h2>
+  <ol id="final-standings" class="standings"></ol>
+  <div class="cards">
+    <button type="button" id="rematch" class="primary" data-i18n="rematch"></button>
+    <button type="button" id="new-game-flow" class="secondary" data-i18n="new_game"></button>
+  </div>
+</section>`;
+
+export function standingsList(list) {
+  list.textContent = "";
+  (standings().rows || []).forEach((row) => {
+    const li = el("li", { "data-party": row.party });
+    const name = el("span", { class: "name" }, row.party);
+    paint(name, row.party);
+    li.append(name, el("span", { class: "total" }, String(row.total)));
+    list.append(li);
+  });
+}
+
+export function renderFlow() {
+  const tb = table();
+  const over = gameOver();
+  const roundOver = Boolean(tb.round_over) && !over;
+  $("round-over").hidden = !roundOver;
+  $("game-over").hidden = !over;
+  if (over) {
+    const winners = standings().winners || [];
+    $("game-winner").textContent = t("game_won_by", { player: winners.join(" & ") });
+    paint($("game-winner"), winners[0]);
+    standingsList($("final-standings"));
+    return;
+  }
+  if (!roundOver) return;
+  $("round-winner").textContent = tb.winner ? t("round_won_by", { player: tb.winner }) : t("round_over");
+  paint($("round-winner"), tb.winner);
+  const wanted = handsWanted();
+  $("hands-form").hidden = !wanted || !score().game;
+  $("round-result").hidden = wanted || !score().game;
+  if (wanted) renderHandsForm(tb.winner);
+  else renderResult();
+}
+
+function renderHandsForm(winner) {
+  const box = $("hands-entry");
+  const names = othersFrom(winner);
+  if (box.dataset.for === winner + "|" + names.join("|")) return;  // keep what is being typed
+  box.dataset.for = winner + "|" + names.join("|");
+  box.textContent = "";
+  names.forEach((p, i) => {
+    const label = el("label", { class: "hand-row" });
+    const name = el("span", { class: "name" }, p);
+    paint(name, p);
+    label.append(name, el("input", { type: "number", inputmode: "numeric", min: "0", max: "10000",
+      "data-hand": p, "aria-label": t("hand_points_of", { player: p }) }));
+    box.append(label);
+    if (i === 0) setTimeout(() => label.querySelector("input").focus({ preventScroll: true }), 0);
+  });
+}
+
+function renderResult() {
+  const rounds = score().history || [];
+  const last = rounds[rounds.length - 1] || {};
+  const list = $("round-points");
+  list.textContent = "";
+  const credited = Object.entries(last.credited || {});
+  const scored = credited.filter(([, points]) => points !== 0);
+  (scored.length ? scored : credited).forEach(([party, points]) => {
+    list.append(el("li", {}, t("scored", { player: party, points })));
+  });
+  standingsList($("round-standings"));
+  $("next-round").textContent = t("next_round", { dealer: standings().dealer || "" });
+}
+
+async function saveHands() {
+  const tb = table();
+  const hands = { [tb.winner]: { points: 0 } };
+  let missing = false;
+  $("hands-entry").querySelectorAll("input").forEach((input) => {
+    if (input.value === "") missing = true;
+    hands[input.dataset.hand] = { points: Math.max(0, Math.floor(Number(input.value) || 0)) };
+  });
+  if (missing) { toast(t("hands_missing")); return; }
+  const ok = await act("score.record_round", { hands, winner: tb.winner, revision: score().revision },
+    { revision: false });
+  if (ok) {
+    savedFor = tableRound(tb);
+    $("hands-entry").dataset.for = "";
+    renderFlow();
+  }
+}
+
+/** Same players and rules again; the first deal passes to the next player. */
+async function rematch() {
+  const game = score().game;
+  const players = game.players;
+  const next = players[(players.indexOf(game.first_dealer) + 1) % players.length];
+  if (!(await act("table.setup", { players, dealer: next }))) return;
+  await act("score.new_game", { name: game.name, players, first_dealer: next,
+    ruleset: game.ruleset.key, mode: game.mode, target: game.target,
+    teams: (game.teams || []).length ? "across" : "none" }, { revision: false });
+}
+
+export function wireFlow(showScreen) {
+  $("save-hands").addEventListener("click", saveHands);
+  $("next-round").addEventListener("click", () => act("table.start_round",
+    { dealer: standings().dealer || undefined }));
+  $("rematch").addEventListener("click", rematch);
+  $("new-game-flow").addEventListener("click", () => showScreen("setup"));
+}

@@ -1,0 +1,94 @@
+// The table display: a phone or tablet lying in the middle of the table, in landscape, read from
+// every seat without touching it: who must act (very large, in their colour), the direction, the
+// presses owed, the magazine and the last firing. Sound is on here by default (mutable).
+
+import { $, replay } from "../dom.js";
+import { standings, store, t, table } from "../store.js";
+import { paint } from "../components/colours.js";
+import { gameOver, renderActor } from "../components/flow.js";
+import { sound } from "../sound.js";
+import { firingText } from "./table.js";
+
+const MUTED = "uno-display-muted";
+let shownRevision = -1;
+let awake = null;  // the screen wake lock, while the display is shown
+
+const markup = `
+<div class="display">
+  <div class="display-actor">
+    <span id="display-name" class="display-name"></span>
+    <span id="display-what" class="display-what"></span>
+  </div>
+  <div class="display-side">
+    <div id="display-direction" class="display-direction" aria-live="polite"></div>
+    <ul id="display-owed" class="owed"></ul>
+    <div><span data-i18n="magazine"></span> <strong id="display-magazine"></strong></div>
+    <div id="display-fired" class="display-fired" aria-live="polite"></div>
+    <div class="row">
+      <button type="button" id="display-sound" class="secondary" aria-pressed="true" data-i18n="sound"></button>
+      <button type="button" id="display-close" class="secondary" data-i18n="close"></button>
+    </div>
+  </div>
+</div>`;
+
+function render() {
+  const tb = table();
+  if (gameOver()) {
+    const winners = standings().winners || [];
+    $("display-name").textContent = winners.join(" & ");
+    paint($("display-name"), winners[0]);
+    $("display-what").textContent = t("game_won");
+  } else if (tb.round_over) {
+    $("display-name").textContent = tb.winner || "—";
+    paint($("display-name"), tb.winner);
+    $("display-what").textContent = t("round_over");
+  } else {
+    renderActor($("display-name"), $("display-what"));
+  }
+  $("display-direction").textContent = tb.direction === "right" ? "↻ " + t("direction_right")
+    : "↺ " + t("direction_left");
+  const owed = $("display-owed");
+  owed.textContent = "";
+  (tb.owed || []).forEach((o) => {
+    const li = document.createElement("li");
+    li.textContent = o.until_fire ? t("owes_until_fire", { player: o.player })
+      : t("owes", { player: o.player, presses: o.presses });
+    owed.append(li);
+  });
+  $("display-magazine").textContent = t("cards_count", { count: tb.magazine ?? 0 });
+  const happened = store.happened;
+  if (happened && happened.pressed && happened.revision !== shownRevision) {
+    shownRevision = happened.revision;
+    $("display-fired").textContent = firingText(happened);
+    paint($("display-fired"), happened.to);
+    replay($("display-fired"), "pop");
+  }
+  $("display-sound").setAttribute("aria-pressed", String(sound.enabled));
+}
+
+function shown() {
+  document.body.classList.add("table-display");
+  sound.set(localStorage.getItem(MUTED) !== "1");
+  // Lying in the middle of the table, nobody touches it: keep its screen on where allowed.
+  if (navigator.wakeLock) {
+    navigator.wakeLock.request("screen").then((lock) => { awake = lock; }).catch(() => {});
+  }
+  render();
+}
+
+function hidden() {
+  document.body.classList.remove("table-display");
+  sound.restorePhone();
+  if (awake) { awake.release().catch(() => {}); awake = null; }
+}
+
+function wire(showScreen) {
+  $("display-sound").addEventListener("click", () => {
+    sound.set(!sound.enabled);
+    localStorage.setItem(MUTED, sound.enabled ? "0" : "1");
+    render();
+  });
+  $("display-close").addEventListener("click", () => showScreen("table"));
+}
+
+export default { id: "display", tab: null, markup, wire, render, shown, hidden };

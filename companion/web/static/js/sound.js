@@ -1,0 +1,87 @@
+// The box's cues on the phone: the same (frequency, seconds) steps the box's buzzer plays, from
+// GET /api/cues, synthesised with Web Audio (no sound files): a ding at every press, suspense ticks
+// that speed up with the launcher's suspense, a burst when cards fly, a double beep at a reload.
+// Each cue played is also written to `window.__cues` (what the tests and a curious player read).
+
+const cues = [];
+window.__cues = cues;
+const PHONE_SOUND = "uno-phone-sound";
+let audio = null;
+let steps = null;  // {ding: [[hz, s], ...], ..., suspense: [run at level 0, 0.1, ... 1]}
+
+function context() {
+  if (!audio) {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return null;
+    audio = new Ctx();
+  }
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  return audio;
+}
+
+/** The cue steps of the box, fetched once. */
+export async function loadCues() {
+  try {
+    const r = await fetch("/api/cues");
+    if (r.ok) steps = await r.json();
+  } catch (e) {
+    steps = null;  // no cues from the box: the page stays silent, nothing else changes
+  }
+}
+
+// A buzzer-like square wave through each step; 0 Hz is a rest.
+function playSteps(ctx, run) {
+  let at = ctx.currentTime + 0.01;
+  const gain = ctx.createGain();
+  gain.gain.value = 0.12;
+  gain.connect(ctx.destination);
+  run.forEach(([hz, seconds]) => {
+    if (hz > 0) {
+      const osc = ctx.createOscillator();
+      osc.type = "square";
+      osc.frequency.setValueAtTime(hz, at);
+      osc.connect(gain);
+      osc.start(at);
+      osc.stop(at + seconds);
+    }
+    at += seconds;
+  });
+}
+
+function runOf(name, level) {
+  if (!steps) return null;
+  if (name !== "suspense") return steps[name] || null;
+  const runs = steps.suspense || [];
+  return runs[Math.max(0, Math.min(runs.length - 1, Math.round((level || 0) * 10)))] || null;
+}
+
+export const sound = {
+  enabled: localStorage.getItem(PHONE_SOUND) === "1",
+  /** Play a cue (ding, suspense, burst, reload) if sound is on. */
+  play(name, level) {
+    if (!this.enabled) return;
+    cues.push(name);
+    const ctx = context();
+    const run = runOf(name, level);
+    if (ctx && run) playSteps(ctx, run);
+  },
+  set(on) {
+    this.enabled = on;
+    if (on) context();  // a tap: the browser allows sound from now on
+  },
+  /** This phone's own choice (off unless ticked), remembered across visits. */
+  setPhone(on) {
+    localStorage.setItem(PHONE_SOUND, on ? "1" : "0");
+    this.set(on);
+  },
+  restorePhone() { this.set(localStorage.getItem(PHONE_SOUND) === "1"); },
+};
+
+/** Sounds for what happened at the table (store.happened) at the launcher's suspense level. */
+export function soundFor(happened, suspense) {
+  if (!happened) return;
+  if (happened.pressed) sound.play("ding");
+  if (happened.fired > 0) sound.play("burst");
+  else if (happened.pressed) sound.play("suspense", suspense || 0);
+  if (happened.reloaded) sound.play("reload");
+}

@@ -1,0 +1,217 @@
+"""The phone page's browser tests share these: the real daemon in simulation, its HTTP API as a
+phone uses it, Debian's Chromium through Playwright and two phones on the page.
+
+The daemon runs in simulation (gpiozero mock pins, the real hub, engine, score keeper, SQLite
+storage, voice with a silent player, waitress). Each test gets its own daemon and phones (the
+browser is shared by a module), so the tests run in any order. Screenshots go to
+``tests/artifacts/`` (git-ignored).
+
+Chromium: ``/usr/bin/chromium`` (Debian package, ``make system-deps``), headless, with the flags
+the machine notes ask for; Playwright starts it with a new empty profile directory of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from companion.config import Config
+from companion.daemon import Daemon, DaemonOptions
+from tests.doubles import ECHO_ENGINE, RecordingPlayer
+from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+FOUR = ["Alice", "Bruno", "Zoé", "Chloé"]
+
+
+class Api:
+    """The box's HTTP API as a phone uses it: one session (cookie), its CSRF token."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        with urllib.request.urlopen(f"{url}api/session", timeout=5) as response:
+            self.token = json.load(response)["csrf"]
+            self.cookie = response.getheader("Set-Cookie", "").split(";")[0]
+
+    def state(self) -> dict[str, Any]:
+        with urllib.request.urlopen(f"{self.url}api/state", timeout=5) as response:
+            return dict(json.load(response))
+
+    def act(self, action: str, /, **payload: Any) -> dict[str, Any]:
+        request = urllib.request.Request(
+            f"{self.url}api/actions/{action}",
+            data=json.dumps({"payload": payload}).encode(),
+            headers={
+                "Content-Type": "application/json",
+                "Cookie": self.cookie,
+                "X-CSRF-Token": self.token,
+            },
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return dict(json.load(response))
+
+
+@pytest.fixture
+def daemon_config() -> Config:
+    """The daemon's configuration (a test may parametrize it, e.g. with a PIN)."""
+    return Config()
+
+
+class Dialogs:
+    """The browser dialogs (confirm, prompt) the phones showed, and the answer they get."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.accept = True
+
+    def answer(self, dialog: Any) -> None:
+        self.seen.append(dialog.message)
+        if self.accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+
+@pytest.fixture
+def dialogs() -> Dialogs:
+    return Dialogs()
+
+
+@pytest.fixture
+def voice_player() -> Any:
+    """What plays the box's sounds (a test may parametrize it, e.g. with a missing card)."""
+    return RecordingPlayer()
+
+
+@pytest.fixture
+def daemon(tmp_path: Path, daemon_config: Config, voice_player: Any) -> Iterator[Daemon]:
+    options = DaemonOptions(
+        simulate=True,
+        state_dir=tmp_path / "state",
+        seed=3,
+        host="127.0.0.1",
+        port=0,
+        voice_player=voice_player,
+        engine_factory=ECHO_ENGINE,
+    )
+    running = Daemon(daemon_config, options).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def api(daemon: Daemon) -> Api:
+    return Api(daemon.url or "")
+
+
+def seat_four(api: Api, target: int = 300) -> Api:
+    """Alice, Bruno, Zoé, Chloé seated, Zoé deals, an Extrême game to ``target``."""
+    api.act("table.setup", players=FOUR, dealer="Zoé")
+    api.act(
+        "score.new_game",
+        name="Soirée",
+        players=FOUR,
+        first_dealer="Zoé",
+        ruleset="extreme",
+        target=target,
+    )
+    return api
+
+
+@pytest.fixture
+def four_players(api: Api) -> Api:
+    return seat_four(api)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+        )
+        yield chromium
+        chromium.close()
+
+
+def open_phone(
+    browser: Browser, url: str, scheme: str, dialogs: Dialogs, errors: list[str]
+) -> Page:
+    context = browser.new_context(
+        viewport=PHONE,
+        color_scheme=scheme,  # type: ignore[arg-type]
+        device_scale_factor=1,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", dialogs.answer)
+    page.goto(url, wait_until="commit")  # the phones load side by side; live() waits
+    return page
+
+
+def live(page: Page) -> Page:
+    expect(page.locator("#live")).to_have_class("live on", timeout=10_000)
+    return page
+
+
+@pytest.fixture
+def phone(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[Page]:
+    """One phone on the page (light); page errors fail the test."""
+    errors: list[str] = []
+    page = live(open_phone(browser, daemon.url or "", "light", dialogs, errors))
+    yield page
+    try:
+        assert not errors, errors
+    finally:
+        page.context.close()
+
+
+@pytest.fixture
+def phones(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[tuple[Page, Page]]:
+    """Two phones on the page, one dark and one light; page errors fail the test."""
+    errors: list[str] = []
+    pages = [open_phone(browser, daemon.url or "", s, dialogs, errors) for s in ("dark", "light")]
+    for page in pages:
+        live(page)
+    # A mark that a reload would wipe: the second phone must follow without reloading.
+    pages[1].evaluate("window.__noReload = 42")
+    yield pages[0], pages[1]
+    try:
+        assert not errors, errors
+        assert pages[1].evaluate("window.__noReload") == 42
+    finally:
+        for page in pages:
+            page.context.close()
+
+
+def tab(page: Page, name: str) -> None:
+    page.click(f"#tab-{name}")
+    expect(page.locator(f"#screen-{name}")).to_be_visible()
+
+
+def shot(page: Page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def axe_check(page: Page) -> list[dict[str, Any]]:
+    """axe-core run in the page: the serious and critical accessibility violations."""
+    import axe_playwright_python
+
+    script = Path(axe_playwright_python.__file__).with_name("axe.min.js")
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        # Evaluated through DevTools: the page's CSP (script-src 'self') stays as it is.
+        page.evaluate(script.read_text(encoding="utf-8") + "\n;true")
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:3]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -1,0 +1,226 @@
+"""Defects found by playing an evening at phone size, each seen in Debian's Chromium: a stale
+round correction, the box out of reach, a mid-round redeal, the CSV sheet in a French
+spreadsheet, and the PIN lock-out. Fixtures: ``tests/browser.py``."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from companion.config import Config
+from companion.speech import PlayerError
+
+pytest.register_assert_rewrite("tests.browser")
+from tests.browser import PHONE, Api, Dialogs, seat_four, tab  # noqa: E402
+
+pytest_plugins = ["tests.browser"]
+
+
+def hands(api: Api, number: int) -> dict[str, int]:
+    entry = api.state()["score"]["history"][number - 1]
+    return {h["player"]: h["points"] for h in entry["hands"]}
+
+
+def test_a_stale_correction_reloads_the_round_instead_of_overwriting(
+    phones: tuple[Page, Page], api: Api
+) -> None:
+    seat_four(api)
+    api.act(
+        "score.record_round",
+        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
+        winner="Chloé",
+    )
+    page, other = phones
+    for phone in (page, other):
+        tab(phone, "score")
+        phone.click('#history [data-edit="1"]')
+    # This phone starts correcting Alice; meanwhile the other phone corrects Bruno and saves.
+    page.click('#entry-players [data-entry="Alice"]')
+    page.fill("#points-input", "99")
+    other.click('#entry-players [data-entry="Bruno"]')
+    other.fill("#points-input", "50")
+    other.click("#save-round")
+    expect(other.locator("#toast")).to_have_text("Enregistré.")
+    page.click("#save-round")
+    # Refused as stale: the form now shows the round as the other phone left it, and says so.
+    expect(page.locator("#toast")).to_contain_text("Un autre téléphone a modifié la manche 1")
+    expect(page.locator('#entry-players [data-entry="Bruno"]')).to_have_text("Bruno · 50")
+    expect(page.locator('#entry-players [data-entry="Alice"]')).to_have_text("Alice · 10")
+    # Saving again keeps the other phone's correction.
+    page.click("#save-round")
+    expect(page.locator("#toast")).to_have_text("Enregistré.")
+    assert hands(api, 1) == {"Alice": 10, "Bruno": 50, "Zoé": 30, "Chloé": 0}
+
+
+def test_an_unreachable_box_is_said_in_the_page_language(phone: Page, api: Api) -> None:
+    page = phone
+    page.route("**/api/actions/**", lambda route: route.abort("connectionrefused"))
+    page.click('#digits [data-value="5"]')
+    expect(page.locator("#toast")).to_have_text("La boîte ne répond pas.")
+
+
+def test_a_new_round_in_the_middle_of_one_asks_first(
+    phone: Page, api: Api, dialogs: Dialogs
+) -> None:
+    seat_four(api)
+    page = phone
+    page.click('#digits [data-value="5"]')
+    expect(page.locator("#actor-name")).to_have_text("Alice")
+    events = api.state()["table"]["events"]
+    dialogs.accept = False
+    page.click("#start-round")
+    expect(page.locator("#actor-name")).to_have_text("Alice")
+    assert dialogs.seen == ["La manche n'est pas finie : la redonner ?"]
+    assert api.state()["table"]["events"] == events  # not dealt again
+    dialogs.accept = True
+    page.click("#start-round")
+    expect(page.locator("#actor-name")).to_have_text("Chloé")  # dealt again by Zoé
+
+
+def test_the_score_sheet_opens_in_a_french_spreadsheet_and_comes_back(
+    phone: Page, api: Api
+) -> None:
+    seat_four(api)
+    api.act(
+        "score.record_round",
+        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Chloé": {"points": 30}},
+        winner="Zoé",
+    )
+    page = phone
+    tab(page, "score")
+    with page.expect_download() as download:
+        page.click("#export")
+    data = Path(download.value.path()).read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")  # the byte-order mark: "Chloé", not "ChloÃ©"
+    # What a French spreadsheet saves: ';' between columns.
+    sheet = data.decode("utf-8-sig").replace(",", ";")
+    page.set_input_files(
+        "#import-file",
+        files=[{"name": "feuille.csv", "mimeType": "text/csv", "buffer": sheet.encode()}],
+    )
+    expect(page.locator("#toast")).to_have_text("Partie importée.")
+    assert hands(api, 1) == {"Alice": 10, "Bruno": 20, "Chloé": 30, "Zoé": 0}
+
+
+def login(url: str, pin: str, headers: dict[str, str] | None = None) -> int:
+    """A new session (its own cookie) tries a PIN: the HTTP status."""
+    guest = Api(url)
+    request = urllib.request.Request(
+        f"{url}api/login",
+        data=json.dumps({"pin": pin}).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Cookie": guest.cookie,
+            "X-CSRF-Token": guest.token,
+            **(headers or {}),
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+@pytest.mark.parametrize(
+    "daemon_config",
+    [Config(extra={"web": {"pin": "2468", "lockout_attempts": 3, "lockout_seconds": 60}})],
+)
+def test_guessing_pins_does_not_lock_the_host_out(
+    browser: Browser, api: Api, daemon_config: Config
+) -> None:
+    host = browser.new_context(viewport=PHONE).new_page()
+    try:
+        host.goto(api.url)
+        host.click("#lock")
+        host.fill("#pin-input", "2468")
+        host.click("#pin-ok")
+        expect(host.locator("#lock")).to_have_text("PIN ✓")
+        tab(host, "device")
+        host.click("#logout")  # the host locks the phone and puts it down
+        expect(host.locator("#lock")).to_have_text("Saisir le PIN")
+        # A guest on the same address guesses: three wrong PINs lock the address out.
+        assert [login(api.url, pin) for pin in ("0000", "1111", "2222")] == [403, 403, 429]
+        # Guessing stays slow: a new session, a forged header, even the right PIN from a new
+        # session: refused until the lock-out ends.
+        assert login(api.url, "3333") == 429
+        assert login(api.url, "3333", {"X-Forwarded-For": "10.9.8.7"}) == 429
+        assert login(api.url, "2468") == 429
+        # The host, who proved the PIN earlier, still gets in with it.
+        host.click("#lock")
+        host.fill("#pin-input", "2468")
+        host.click("#pin-ok")
+        expect(host.locator("#lock")).to_have_text("PIN ✓")
+    finally:
+        host.context.close()
+
+
+class NoSoundCard:
+    """A player on a computer without a sound card: every sound fails."""
+
+    def play(self, wav: bytes) -> None:
+        raise PlayerError("aplay -q -: audio open error: No such file or directory")
+
+
+@pytest.mark.parametrize("voice_player", [NoSoundCard()])
+def test_a_missing_sound_card_is_said_once(phone: Page, api: Api, voice_player: Any) -> None:
+    page = phone
+    page.click('#digits [data-value="5"]')  # a card played: the box says it (and fails to)
+    page.wait_for_function(
+        "fetch('/api/state').then(r => r.json()).then(s => Boolean(s.device.voice.sound_problem))"
+    )
+    page.click("#reload")  # the next change carries the news to every phone
+    expect(page.locator("#toast")).to_contain_text("La boîte n'a pas de carte son")
+    tab(page, "device")
+    expect(page.locator("#sound-note")).to_contain_text("pas de carte son")
+    page.evaluate("document.getElementById('toast').hidden = true")
+    page.click("#tab-table")
+    page.click('#digits [data-value="6"]')
+    expect(page.locator("#actor-name")).not_to_have_text("Alice")
+    expect(page.locator("#toast")).to_be_hidden()  # said once, not at every change
+
+
+def test_the_chart_reads_in_the_dark_with_tied_lines_apart(browser: Browser, api: Api) -> None:
+    seat_four(api)
+    tie = {"Alice": {"points": 0}, "Bruno": {"points": 0}, "Chloé": {"points": 0}}
+    api.act("score.record_round", hands={**tie, "Zoé": {"points": 40}}, winner="Alice")
+    api.act("score.record_round", hands={**tie, "Alice": {"points": 40}}, winner="Zoé")
+    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    try:
+        chart = context.new_page()
+        chart.goto(f"{api.url}api/chart.svg?lang=fr")
+        # The axis numbers and legend are light on a dark page (they were black).
+        fill = chart.evaluate("getComputedStyle(document.querySelector('text.ink')).fill")
+        assert fill == "rgb(241, 241, 241)", fill
+        # Alice and Zoé are tied all along: their lines differ by dash pattern, not colour alone.
+        dashes = chart.evaluate(
+            "[...document.querySelectorAll('polyline')].map(l => getComputedStyle(l)"
+            ".strokeDasharray)"
+        )
+        assert len(set(dashes)) == 4, dashes
+        # Every legend line fits in the picture (names and totals were cut at the right).
+        width = chart.evaluate("document.documentElement.viewBox.baseVal.width")
+        right = chart.evaluate(
+            "Math.max(...[...document.querySelectorAll('text')].map(t => {"
+            " const b = t.getBBox(); return b.x + b.width; }))"
+        )
+        assert right <= width, (right, width)
+        legend = chart.evaluate(
+            "[...document.querySelectorAll('text')].map(t => t.textContent)"
+            ".filter(t => t.includes(' — '))"
+        )
+        # With each one's rank (ties share it) and the points left before the target.
+        assert legend == [
+            "1. Alice — 40 · encore 260",
+            "1. Zoé — 40 · encore 260",
+            "3. Bruno — 0 · encore 300",
+            "3. Chloé — 0 · encore 300",
+        ]
+    finally:
+        context.close()

@@ -13,7 +13,7 @@ lock the others out:
   (smaller limits per action are Flask's, still before reading); headers are capped at 16 KB;
 - waitress keeps reading a socket while its request runs (``channel_request_lookahead``), so a
   phone that leaves ends its live stream within half a second;
-- at most :data:`OUTPUT_BUFFER` bytes wait for one connection: a phone that reads its stream
+- at most :data:`OUTPUT_BUFFER` bytes (64 KB) wait for one connection: a phone that reads its stream
   slowly gets the latest state when it catches up instead of every state piling up in memory.
 
 Only the body and header limits answer in waitress's own words (plain text); every answer of the
@@ -35,7 +35,7 @@ from companion.web.config import MAX_UPLOAD, WebConfig
 
 log = logging.getLogger(__name__)
 
-OUTPUT_BUFFER = 256 * 1024  # bytes waiting for one connection before its thread waits
+OUTPUT_BUFFER = 64 * 1024  # bytes waiting for one connection before its thread waits
 
 
 class WebServer:

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.core.actions import object_schema
 from companion.core.errors import ActionError
+from companion.core.limits import MAX_NAME, MAX_PLAYERS
 from companion.core.scoring.evening import MAX_POINTS, SIZES, Evening
 
 from .hub import Hub
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 EVENING_KEY = "evening"
 COLOURS_KEY = "colours"
 PALETTE_SIZE = 8
-NAME = {"type": "string", "minLength": 1, "maxLength": 40}
+NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 
 
 class EveningService:
@@ -44,7 +45,9 @@ class EveningService:
             colours = self._store.settings_get(COLOURS_KEY)
             if isinstance(colours, dict):
                 self.colours = {
-                    str(k): v for k, v in colours.items() if isinstance(v, int) and 0 <= v < 8
+                    str(k): v
+                    for k, v in colours.items()
+                    if isinstance(v, int) and 0 <= v < PALETTE_SIZE
                 }
         hub = self._hub
         hub.register_status("evening", lambda: self.evening.view() if self.evening else {})
@@ -84,7 +87,7 @@ class EveningService:
                         "minimum": 0,
                         "maximum": PALETTE_SIZE - 1,
                     },
-                    "maxProperties": 8,
+                    "maxProperties": MAX_PLAYERS,
                 },
             ),
             self.set_colours,
@@ -120,8 +123,10 @@ class EveningService:
 
     def set_colours(self, payload: dict[str, Any]) -> None:
         colours = payload["colours"]
+        if len(colours) > MAX_PLAYERS:
+            raise ActionError("bad_length", f"at most {MAX_PLAYERS} players' colours", {})
         for name, index in colours.items():
-            if not (isinstance(index, int) and 0 <= index < PALETTE_SIZE) or len(name) > 40:
+            if not (isinstance(index, int) and 0 <= index < PALETTE_SIZE) or len(name) > MAX_NAME:
                 raise ActionError(
                     "bad_range", f"colour of {name!r}: 0 to {PALETTE_SIZE - 1}", {"field": name}
                 )

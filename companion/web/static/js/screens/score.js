@@ -90,7 +90,7 @@ const scorePlayers = () => (score().game && score().game.players) || [];
 const history = () => score().history || [];
 
 /** {player: {points, hand}} of one round. */
-export function roundHands(r) {
+function roundHands(r) {
   const out = {};
   (r.hands || []).forEach((h) => { out[h.player] = { points: h.points ?? 0, hand: h.hand }; });
   return out;

@@ -1,0 +1,77 @@
+"""The evening service on the hub: actions, state, refusals, and what the settings store keeps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from companion.app.evening import EveningService
+from companion.app.hub import Hub
+from companion.core.errors import ActionError
+from companion.core.table import TableEngine
+
+FOUR = ["Ana", "Bo", "Cy", "Di"]
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.saved: dict[str, Any] = {}
+
+    def settings_get(self, key: str) -> Any:
+        return self.saved.get(key)
+
+    def settings_put(self, key: str, value: Any) -> None:
+        self.saved[key] = value
+
+
+@pytest.fixture
+def store() -> MemoryStore:
+    return MemoryStore()
+
+
+@pytest.fixture
+def hub(store: MemoryStore) -> Iterator[Hub]:
+    hub = Hub(TableEngine(FOUR, seed=1))
+    EveningService(hub, store).attach()
+    with hub.running():
+        yield hub
+
+
+def test_an_evening_is_played_kept_and_put_back(hub: Hub, store: MemoryStore) -> None:
+    assert hub.state()["evening"] == {}
+    state = hub.dispatch("evening.start", {"players": FOUR})
+    assert state["evening"]["total"] == 12 and state["evening"]["pending"][0]["number"] == 1
+    state = hub.dispatch("evening.record", {"game": 1, "table": 1, "winners": 0, "points": 25})
+    assert state["evening"]["played"] == 1 and state["evening"]["pending"][0]["number"] == 2
+    again = Hub(TableEngine(FOUR, seed=1))
+    EveningService(again, store).attach()  # a restart: the saved evening comes back
+    with again.running():
+        assert again.state()["evening"]["played"] == 1
+
+
+def test_bad_evening_input_is_refused_and_changes_nothing(hub: Hub) -> None:
+    with pytest.raises(ActionError):
+        hub.dispatch("evening.record", {"game": 1, "table": 1, "winners": 0, "points": 5})
+    hub.dispatch("evening.start", {"players": FOUR})
+    before = hub.state()["evening"]
+    for payload in (
+        {"game": 13, "table": 1, "winners": 0, "points": 5},
+        {"game": 1, "table": 2, "winners": 0, "points": 5},
+    ):
+        with pytest.raises(ActionError):
+            hub.dispatch("evening.record", payload)
+    with pytest.raises(ActionError):
+        hub.dispatch("evening.start", {"players": FOUR[:3]})
+    assert hub.state()["evening"] == before
+
+
+def test_colours_are_shared_and_checked(hub: Hub, store: MemoryStore) -> None:
+    hub.dispatch("page.colours", {"colours": {"Ana": 3, "Bo": 0}})
+    assert hub.state()["page"] == {"colours": {"Ana": 3, "Bo": 0}}
+    assert store.saved["colours"] == {"Ana": 3, "Bo": 0}
+    for colours in ({"Ana": 8}, {"Ana": -1}, {f"P{i}": 0 for i in range(11)}):
+        with pytest.raises(ActionError):
+            hub.dispatch("page.colours", {"colours": colours})
+    assert hub.state()["page"] == {"colours": {"Ana": 3, "Bo": 0}}

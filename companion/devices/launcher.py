@@ -46,6 +46,9 @@ logger = logging.getLogger(__name__)
 
 ButtonName = Literal["hit", "next", "reverse", "skip"]
 MAX_PENDING = 16  # movements waiting on the motion lane, at most
+# gpiozero's mock pins record every change for tests to read back; in a simulated evening
+# (thousands of presses) that record is cut back to its most recent part.
+MOCK_HISTORY = 2048
 Part = TypeVar("Part")
 
 
@@ -109,6 +112,7 @@ class LauncherHardware:
     ) -> None:
         self.config = config
         self.backend = backend_name(factory)
+        self._factory = factory
         self._clock = clock
         self._callbacks: list[InputCallback] = []
         self._input_lock = threading.Lock()
@@ -227,6 +231,7 @@ class LauncherHardware:
                 self._enqueue(("turn", command))
         if sound and not self._closed:
             self.buzzer.play(sound)
+            self._trim_mock_history()
 
     def _enqueue(self, job: tuple[str, Any]) -> None:
         with self._state_lock:
@@ -281,9 +286,18 @@ class LauncherHardware:
                 with self._state_lock:
                     self._last_error = f"{kind}: {exc}"
             finally:
+                self._trim_mock_history()
                 with self._state_lock:
                     self._running = 0
                     self._state_lock.notify_all()
+
+    def _trim_mock_history(self) -> None:
+        if self.backend != "mock":
+            return
+        for pin in list(getattr(self._factory, "pins", {}).values()):
+            states = getattr(pin, "states", None)
+            if isinstance(states, list) and len(states) > MOCK_HISTORY:
+                del states[: len(states) - MOCK_HISTORY // 2]
 
     @property
     def pending(self) -> int:

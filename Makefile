@@ -10,7 +10,7 @@ DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
 # The launcher's fit tests render the printed parts (openscad); pictures need a display (xvfb).
 DEBIAN_TEST_PACKAGES += openscad xvfb xauth
 
-.PHONY: simulate run test lint typecheck unit bench system-deps clean pi-check install
+.PHONY: simulate run test lint typecheck unit bench soak system-deps clean pi-check install
 
 # The program alone (simulate, run); the test tools come with the dev extra (test, lint, bench).
 $(RUNTIME): pyproject.toml
@@ -78,6 +78,9 @@ pi-check:
 # On the Raspberry Pi: the same as `sudo ./install.sh`.
 install:
 	./install.sh
+# A whole evening in a few minutes on loopback (SOAK_SECONDS, default 180); stops by itself.
+soak: $(STAMP)
+	$(BIN)/python -m tests.bench.soak
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info

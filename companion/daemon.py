@@ -23,9 +23,8 @@ from companion.app.evening import EveningService
 from companion.app.hub import Hub
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
-from companion.app.scorekeeper import ScoreKeeper
+from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
-from companion.app.table_memory import TableMemory
 from companion.config import Config, ConfigError, table_engine
 from companion.core.commands import Cue
 from companion.core.events import Event
@@ -62,7 +61,8 @@ class Daemon:
         self.catalog = Catalog.load()
         self.engine = table_engine(config, options.seed)
         self.hub = Hub(self.engine)
-        self.storage: Any = None
+        self.storage: Any = None  # the settings store of the services (the scores' database)
+        self.scores: ScoreStorage | None = None
         self.hardware: Any = None
         self.pin_factory: Any = None
         self.devices: DeviceActions | None = None
@@ -118,20 +118,20 @@ class Daemon:
         self._closers.clear()
 
     def _start_storage(self) -> None:
-        from companion.storage import Storage, StorageError
+        from companion import storage
 
         state_dir = self.options.state_dir
-        try:
-            state_dir.mkdir(parents=True, exist_ok=True)
-            self.storage = Storage.open(state_dir)
-        except (OSError, StorageError) as exc:
-            raise StartupError(f"cannot open the score database in {state_dir}: {exc}") from exc
-        self._closers.append(self.storage.close)
-        memory = TableMemory(self.storage, self.engine)
-        # Runs after the hub has stopped (closers run in reverse): nothing is handled after it.
-        self._closers.append(memory.save)
-        memory.restore()
-        ScoreKeeper(self.storage, self.hub)
+        self.scores = ScoreStorage(
+            self.hub,
+            self.engine,
+            open_storage=lambda: storage.Storage.open(state_dir),
+            restore_backup=lambda name: storage.restore_named_backup(state_dir, name),
+            list_backups=lambda: storage.describe_backups(state_dir),
+        )
+        # Closed after the hub has stopped (closers run in reverse): the table is saved last.
+        self._closers.append(self.scores.close)
+        self.scores.start()
+        self.storage = self.scores
 
     def _start_hardware(self) -> None:
         from companion.devices import (

@@ -167,7 +167,8 @@ def test_sigterm_stops_cleanly_and_flushes_state(tmp_path: Path):
     from companion.storage import Storage
 
     with Storage.open(tmp_path) as storage:
-        assert storage.settings_get("table")["players"] == ["Alice", "Bruno", "Chloé", "David"]
+        seats = storage.settings_get("table.memory")["state"]["seats"]
+        assert [seat["name"] for seat in seats] == ["Alice", "Bruno", "Chloé", "David"]
         assert storage.integrity_check() == "ok"
 
 

@@ -81,6 +81,7 @@ class Hub:
         self._dispatch_timeout = dispatch_timeout
         self._work: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._listeners: list[Listener] = []
+        self._journals: list[Callable[[Outcome], None]] = []
         self._subscriptions: list[Subscription] = []
         self._subs_lock = threading.Lock()
         self._actions: dict[str, RegisteredAction] = {}
@@ -182,6 +183,11 @@ class Hub:
 
     def _handle_event(self, event: Event) -> Outcome:
         outcome = self.engine.handle(event)
+        for journal in self._journals:  # on disk before anything moves or anyone is told
+            try:
+                journal(outcome)
+            except Exception:  # the table goes on; the journal reports its own trouble
+                log.exception("journal %r failed", journal)
         self._tell_listeners(outcome)
         self.changed("table")
         return outcome
@@ -202,6 +208,11 @@ class Hub:
 
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)
+
+    def add_journal(self, journal: Callable[[Outcome], None]) -> None:
+        """``journal(outcome)`` runs after each accepted table event, before any listener: what
+        it stores is durable before the launcher moves or a phone sees the change."""
+        self._journals.append(journal)
 
     def register_action(
         self, name: str, schema: dict[str, Any], handler: ActionHandler, section: str

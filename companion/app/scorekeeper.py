@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.core.actions import object_schema
 from companion.core.commands import Priority, Say
-from companion.core.errors import ActionError
+from companion.core.errors import ActionError, StoreFault
 from companion.core.events import Eliminate, Reinstate, SetRules
 from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from companion.core.options import DECKS
@@ -89,7 +89,7 @@ SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "score.import": object_schema(
         ["text"],
         format={"type": "string", "enum": ["json", "csv"]},
-        text={"type": "string", "minLength": 1, "maxLength": 5_000_000},
+        text={"type": "string", "minLength": 1, "maxLength": 5_000_000, "x-multiline": True},
     ),
 }
 
@@ -377,5 +377,7 @@ def _translated(handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str
             handler(payload)
         except ScoringError as error:
             raise scoring_error(error) from None
+        except StoreFault as fault:  # disk full (507), read-only, locked: nothing was stored
+            raise fault.refusal() from None
 
     return run

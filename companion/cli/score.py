@@ -5,7 +5,10 @@
 - ``score list`` lists the games of the state directory;
 - ``score export GAME_ID --format json|csv`` writes a game to stdout (or ``-o FILE``);
 - ``score import FILE`` stores a JSON game, or a CSV score sheet (``--ruleset``, ``--mode``,
-  ``--target``, ``--name`` describe a CSV game). A refused file changes nothing.
+  ``--target``, ``--name`` describe a CSV game). A refused file changes nothing;
+- ``score restore`` lists the backups; ``score restore NAME`` puts one in place of the database
+  (the file it replaces is kept beside it as ``scores.sqlite3.damaged-N``). Stop the service
+  first, or restore from the page, which does it while the box runs.
 """
 
 from __future__ import annotations
@@ -26,7 +29,14 @@ from companion.core.scoring import (
     game_to_csv,
     game_to_json,
 )
-from companion.storage import Storage, StorageError, UnknownGame
+from companion.storage import (
+    Storage,
+    StorageError,
+    UnknownGame,
+    check_backup,
+    describe_backups,
+    restore_named_backup,
+)
 
 from .common import add_config_argument, add_state_dir_argument, load_or_exit, state_dir_or_exit
 
@@ -58,6 +68,14 @@ def register(subparsers: Any) -> None:
     importer.add_argument("--mode", choices=MODES, default="winner_takes", help="CSV: counting")
     importer.add_argument("--target", type=int, default=500, help="CSV: target score")
     importer.set_defaults(handler=_import)
+
+    restore = actions.add_parser(
+        "restore", help="list the backups, or put one in place of the score database"
+    )
+    restore.add_argument(
+        "backup", nargs="?", help="a backup's name as listed (e.g. scores.2.sqlite3)"
+    )
+    restore.set_defaults(handler=_restore)
 
     parser.set_defaults(handler=lambda args: _usage(parser))
 
@@ -178,3 +196,31 @@ def _import(args: argparse.Namespace) -> int:
     print(f"Imported {book.setup.name!r} as game {game_id} ({book.revision} entries).")
     print(format_standings(book))
     return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    state_dir = state_dir_or_exit(args.state_dir, load_or_exit(args.config))
+    backups = describe_backups(state_dir)
+    if args.backup is None:
+        if not backups:
+            print(f"No backups in {state_dir / 'backups'}.")
+            return 0
+        print("Backups, newest first (restore one with 'uno-companion score restore NAME'):")
+        for backup in backups:
+            contents = _contents(state_dir / "backups" / str(backup["name"]))
+            print(f"  {backup['name']:<20} saved {backup['saved_at']}  {contents}")
+        return 0
+    try:
+        aside = restore_named_backup(state_dir, args.backup)
+    except StorageError as error:
+        return _fail(f"{error} (nothing was changed)")
+    print(f"Restored {args.backup}; the database it replaced is kept as {aside.name}.")
+    return 0
+
+
+def _contents(path: Path) -> str:
+    try:
+        games, entries = check_backup(path)
+    except StorageError as error:
+        return f"(unusable: {error})"
+    return f"{games} games, {entries} score entries"

@@ -1,13 +1,14 @@
 """Actions: named requests with a JSON payload, turned into table events.
 
 The phone page posts ``{"action": "table.play", "payload": {...}}`` and a script line is parsed
-into the same pair, so both go through one validation: wrong types, unknown fields, over-long
-strings and numbers out of range are refused with an :class:`ActionError` naming the field.
+into the same pair, so both go through the one validator (:mod:`companion.core.payload`): wrong
+types, unknown fields, text that is not text, over-long strings and numbers out of range are
+refused with an :class:`ActionError` naming the field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from .errors import ActionError
@@ -38,6 +39,9 @@ from .events import (
 )
 from .limits import MAX_HAND, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .options import rules_schema
+from .payload import shown, validate_payload
+
+__all__ = ["TABLE_ACTION_SCHEMAS", "object_schema", "table_event", "validate_payload"]
 
 MAX_TEXT = MAX_NAME
 
@@ -106,77 +110,6 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
-def validate_payload(schema: Mapping[str, Any], payload: Any, where: str = "") -> dict[str, Any]:
-    """Check ``payload`` against the small JSON-schema subset used above."""
-    if not isinstance(payload, dict):
-        raise ActionError("bad_payload", "the payload must be a JSON object", {"field": where})
-    props: Mapping[str, Any] = schema["properties"]
-    for key in payload:
-        if key not in props:
-            raise ActionError(
-                "unknown_field",
-                f"unknown field {key!r} (allowed: {', '.join(props) or 'none'})",
-                {"field": str(key)[:MAX_TEXT]},
-            )
-    for key in schema["required"]:
-        if payload.get(key) is None:
-            raise ActionError("missing_field", f"field {key!r} is required", {"field": key})
-    for key, value in payload.items():
-        if value is not None:
-            _check(props[key], value, key)
-    return {k: v for k, v in payload.items() if v is not None}
-
-
-def _check(schema: Mapping[str, Any], value: Any, field: str) -> None:
-    kind = schema["type"]
-    ok = {
-        "string": isinstance(value, str),
-        "integer": isinstance(value, int) and not isinstance(value, bool),
-        "boolean": isinstance(value, bool),
-        "array": isinstance(value, list),
-        "object": isinstance(value, dict),
-    }[kind]
-    if not ok:
-        raise ActionError(
-            "bad_type", f"field {field!r} must be {kind}", {"field": field, "type": kind}
-        )
-    if kind == "string":
-        if not schema.get("minLength", 0) <= len(value.strip()) <= schema.get("maxLength", 1000):
-            raise ActionError(
-                "bad_length",
-                f"field {field!r} must have {schema.get('minLength', 0)} to "
-                f"{schema.get('maxLength')} characters",
-                {"field": field},
-            )
-        if "enum" in schema and value not in schema["enum"]:
-            raise ActionError(
-                "bad_choice",
-                f"field {field!r} must be one of {', '.join(schema['enum'])}",
-                {"field": field, "choices": ", ".join(schema["enum"])},
-            )
-    elif kind == "integer":
-        if not schema.get("minimum", value) <= value <= schema.get("maximum", value):
-            raise ActionError(
-                "bad_range",
-                f"field {field!r} must be {schema.get('minimum')} to {schema.get('maximum')}",
-                {
-                    "field": field,
-                    "min": schema.get("minimum", ""),
-                    "max": schema.get("maximum", ""),
-                },
-            )
-    elif kind == "array":
-        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", 1000):
-            raise ActionError(
-                "bad_length",
-                f"field {field!r} must have {schema.get('minItems')} to "
-                f"{schema.get('maxItems')} items",
-                {"field": field},
-            )
-        for i, item in enumerate(value):
-            _check(schema["items"], item, f"{field}[{i}]")
-
-
 _BUILDERS: dict[str, Callable[[dict[str, Any]], Event]] = {
     "table.setup": lambda p: Setup(tuple(p["players"]), p.get("dealer")),
     "table.start_round": lambda p: StartRound(
@@ -216,8 +149,8 @@ def table_event(action: str, payload: Any) -> Event:
     if schema is None:
         raise ActionError(
             "unknown_action",
-            f"unknown action {action[:MAX_TEXT]!r}",
-            {"action": action[:MAX_TEXT]},
+            f"unknown action {shown(action, MAX_TEXT)!r}",
+            {"action": shown(action, MAX_TEXT)},
             404,
         )
     return _BUILDERS[action](validate_payload(schema, payload))

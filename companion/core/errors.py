@@ -24,3 +24,18 @@ class ActionError(ValueError):
         self.key = key if "." in key else f"errors.{key}"  # bare names are core errors
         self.params = dict(params or {})
         self.status = status
+
+
+class StoreFault(RuntimeError):
+    """Something the box keeps (the score database) cannot be read or written.
+
+    ``key`` is a catalog key naming the fault (disk full, read-only folder, locked, damaged);
+    ``status`` is HTTP-like: 507 when the disk is full, 503 otherwise. ``str()`` is English."""
+
+    key = "storage.unusable"
+    status = 503
+    problem = "unusable"
+
+    def refusal(self) -> ActionError:
+        """This fault as the answer to the action that met it (nothing was stored)."""
+        return ActionError(self.key, str(self), {"problem": self.problem}, self.status)

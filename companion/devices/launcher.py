@@ -7,6 +7,13 @@ Inputs (buttons, card sensor) become small typed *notices* passed to the callbac
 - :class:`~companion.core.commands.Eject` and :class:`~companion.core.commands.Turn` go, in order,
   to one *motion lane* (a worker thread with a FIFO queue). Strokes are sequential, and a Turn
   queued behind an ejection waits for it, so cards always go to the player they were meant for.
+  The queue is bounded however fast the button is mashed, and it coalesces the way the real
+  launcher's motor does: a press that fires while cards are still waiting to come out adds its
+  cards to that ejection (the motor simply runs on), and a Turn queued behind another Turn
+  replaces it (the turret goes to the latest target only). When :data:`MAX_PENDING` movements
+  wait (a button mashed far faster than the launcher moves), a new ejection joins the last
+  waiting one and a new Turn replaces the last waiting Turn: no card is ever dropped, though
+  some may come out facing a later player.
 - :class:`~companion.core.commands.Cue` goes to the buzzer's own lane and starts at once,
   replacing the sound playing: the ding of a press is never stuck behind a moving servo.
 - :class:`~companion.core.commands.Say` and anything else are ignored (other adapters' work).
@@ -15,9 +22,9 @@ Inputs (buttons, card sensor) become small typed *notices* passed to the callbac
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -38,6 +45,10 @@ from .turret import Turret
 logger = logging.getLogger(__name__)
 
 ButtonName = Literal["hit", "next", "reverse", "skip"]
+MAX_PENDING = 16  # movements waiting on the motion lane, at most
+# gpiozero's mock pins record every change for tests to read back; in a simulated evening
+# (thousands of presses) that record is cut back to its most recent part.
+MOCK_HISTORY = 2048
 Part = TypeVar("Part")
 
 
@@ -101,17 +112,19 @@ class LauncherHardware:
     ) -> None:
         self.config = config
         self.backend = backend_name(factory)
+        self._factory = factory
         self._clock = clock
         self._callbacks: list[InputCallback] = []
         self._input_lock = threading.Lock()
         self._seq = 0
         self._state_lock = threading.Condition()
-        self._outstanding = 0
+        self._pending: deque[tuple[str, Any]] = deque()  # movements waiting, oldest first
+        self._running = 0  # 1 while the lane performs a movement
+        self.coalesced = 0  # movements merged into a waiting one (for the page and the soak)
         self._jam: Outcome | None = None
         self._last_error: str | None = None
         self._closed = False
         self._stop = threading.Event()
-        self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
         self._parts: list[Any] = []
         try:
             self._build(config, factory, seats, clock, motion_clock)
@@ -218,20 +231,53 @@ class LauncherHardware:
                 self._enqueue(("turn", command))
         if sound and not self._closed:
             self.buzzer.play(sound)
+            self._trim_mock_history()
 
     def _enqueue(self, job: tuple[str, Any]) -> None:
         with self._state_lock:
             if self._closed:
                 return
-            self._outstanding += 1
-        self._queue.put(job)
+            if not self._coalesce(job):
+                self._pending.append(job)
+            self._state_lock.notify_all()
+
+    def _coalesce(self, job: tuple[str, Any]) -> bool:
+        """Merge ``job`` into a waiting movement when the real launcher would (see the module
+        docstring); True if merged. Called with the state lock held."""
+        kind, command = job
+        pending = self._pending
+        if kind == "home" or not pending:
+            return False
+        last_kind, last = pending[-1]
+        if kind == "turn" and last_kind == "turn":
+            pending[-1] = job  # the latest target only
+        elif kind == "eject" and last_kind == "eject":
+            pending[-1] = ("eject", Eject(last.cards + command.cards))  # the motor runs on
+        elif len(pending) < MAX_PENDING:
+            return False
+        elif kind == "eject":
+            index = _last_index(pending, "eject")
+            if index is None:
+                return False  # only turns wait: the bound below still holds (one per turn)
+            pending[index] = ("eject", Eject(pending[index][1].cards + command.cards))
+        else:
+            index = _last_index(pending, "turn")
+            if index is None:
+                return False
+            pending[index] = job
+        self.coalesced += 1
+        return True
 
     def _run_lane(self) -> None:
         while True:
-            job = self._queue.get()
-            if job is None:  # close() asks the lane to end
-                return
-            kind, command = job
+            with self._state_lock:
+                self._state_lock.wait_for(lambda: self._pending or self._closed)
+                if self._closed:  # close() drops what was still waiting
+                    self._pending.clear()
+                    self._state_lock.notify_all()
+                    return
+                kind, command = self._pending.popleft()
+                self._running = 1
             try:
                 if not self._stop.is_set():
                     self._perform(kind, command)
@@ -240,9 +286,29 @@ class LauncherHardware:
                 with self._state_lock:
                     self._last_error = f"{kind}: {exc}"
             finally:
+                self._trim_mock_history()
                 with self._state_lock:
-                    self._outstanding -= 1
+                    self._running = 0
                     self._state_lock.notify_all()
+
+    def _trim_mock_history(self) -> None:
+        if self.backend != "mock":
+            return
+        for pin in list(getattr(self._factory, "pins", {}).values()):
+            states = getattr(pin, "states", None)
+            if isinstance(states, list) and len(states) > MOCK_HISTORY:
+                del states[: len(states) - MOCK_HISTORY // 2]
+
+    @property
+    def pending(self) -> int:
+        """Movements waiting (not counting the one running)."""
+        with self._state_lock:
+            return len(self._pending)
+
+    def pending_cards(self) -> int:
+        """Cards still waiting to be fired."""
+        with self._state_lock:
+            return sum(c.cards for kind, c in self._pending if kind == "eject")
 
     def _perform(self, kind: str, command: Any) -> None:
         if kind == "home":
@@ -291,7 +357,9 @@ class LauncherHardware:
         False if ``timeout`` seconds passed first."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._state_lock:
-            if not self._state_lock.wait_for(lambda: self._outstanding == 0, timeout=timeout):
+            if not self._state_lock.wait_for(
+                lambda: not self._pending and not self._running, timeout=timeout
+            ):
                 return False
         if not sound:
             return True
@@ -301,7 +369,7 @@ class LauncherHardware:
     def status(self) -> dict[str, Any]:
         """A snapshot for the page: turret angle and seat, busy, jam, counters."""
         with self._state_lock:
-            queued = self._outstanding
+            queued = len(self._pending) + self._running
             jam = self._jam
             error = self._last_error
         return {
@@ -329,8 +397,8 @@ class LauncherHardware:
             if self._closed:
                 return
             self._closed = True
+            self._state_lock.notify_all()
         self._stop.set()
-        self._queue.put(None)
         self._lane.join(timeout=3.0)
         if self._lane.is_alive():
             logger.warning("motion lane did not stop within 3 s")
@@ -351,3 +419,10 @@ class LauncherHardware:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _last_index(pending: deque[tuple[str, Any]], kind: str) -> int | None:
+    for index in range(len(pending) - 1, -1, -1):
+        if pending[index][0] == kind:
+            return index
+    return None

@@ -5,7 +5,12 @@
 - One connection, one lock: every call is a short transaction taken under the lock, so threads
   of the web server can share one :class:`Storage` (one writer at a time).
 - ``PRAGMA quick_check`` at open; a damaged file raises :class:`StorageCorrupt` naming the
-  backups to restore with :meth:`Storage.restore_backup`.
+  backups to restore with :meth:`Storage.restore_backup` (``uno-companion score restore``).
+- Faults are told apart, because the cure differs: :class:`StorageFull` (free some space),
+  :class:`StorageReadOnly` (the folder or file cannot be written: permissions, a read-only
+  card), :class:`StorageLocked` (another program holds the database) and :class:`StorageCorrupt`
+  (restore a backup). Only a damaged file calls for a backup: restoring one drops every round
+  since it was written.
 - A rotating set of backups (``backups/scores.1.sqlite3`` newest …) written with SQLite's online
   backup API at open and on :meth:`Storage.backup`.
 - The score log is append-only (a trigger refuses UPDATE of an entry); totals are never stored,
@@ -15,19 +20,21 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.core.errors import StoreFault
 from companion.core.scoring import (
     GameSetup,
     LogEntry,
@@ -75,24 +82,101 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 
-class StorageError(RuntimeError):
+class StorageError(StoreFault):
     """The score database can't be used; the message says why and what to do."""
+
+
+class StorageFull(StorageError):
+    """The disk (SD card) is full: nothing more can be stored until space is freed."""
+
+    key = "storage.full"
+    status = 507
+    problem = "full"
+
+
+class StorageReadOnly(StorageError):
+    """The state folder or the database file cannot be written."""
+
+    key = "storage.read_only"
+    problem = "read_only"
+
+
+class StorageLocked(StorageError):
+    """Another program holds the database (a second daemon, a ``score`` command running)."""
+
+    key = "storage.locked"
+    problem = "locked"
 
 
 class StorageCorrupt(StorageError):
     """``quick_check`` failed (or the file is not a database). ``backups`` lists the backup files,
     newest first; :meth:`Storage.restore_backup` puts one back."""
 
+    key = "storage.damaged"
+    problem = "damaged"
+
     def __init__(self, path: Path, problem: str, backups: Sequence[Path]) -> None:
         self.path = path
-        self.problem = problem
+        self.detail = problem
         self.backups = tuple(backups)
         hint = (
-            f"restore the newest backup ({self.backups[0]}) with Storage.restore_backup"
+            f"restore a backup with 'uno-companion score restore' (newest: {self.backups[0]})"
             if self.backups
             else "no backup exists; move the file aside to start afresh"
         )
         super().__init__(f"score database {path} is damaged ({problem}): {hint}")
+
+
+# SQLite's primary result codes (https://sqlite.org/rescode.html).
+_SQLITE_FULL = {13}
+_SQLITE_READONLY = {8}
+_SQLITE_LOCKED = {5, 6}  # BUSY, LOCKED
+_SQLITE_DAMAGED = {11, 26}  # CORRUPT, NOTADB
+_SQLITE_CANTOPEN = 14
+_SQLITE_IOERR = 10
+
+
+def classify(error: BaseException, path: Path) -> StorageError:
+    """The :class:`StorageError` a low-level error means for the database at ``path``."""
+    if isinstance(error, StorageError):
+        return error
+    what = f"score database {path}"
+    if isinstance(error, OSError):
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return StorageFull(f"{what}: the disk is full ({error}); free some space")
+        if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return StorageReadOnly(f"{what}: cannot write in {path.parent} ({error})")
+        return StorageError(f"{what}: {error}")
+    code = getattr(error, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in _SQLITE_FULL or (primary == _SQLITE_IOERR and _disk_nearly_full(path)):
+        return StorageFull(f"{what}: the disk is full ({error}); free some space")
+    if primary in _SQLITE_READONLY or (
+        primary == _SQLITE_CANTOPEN and not os.access(path.parent, os.W_OK)
+    ):
+        return StorageReadOnly(
+            f"{what} cannot be written ({error}): check the folder's permissions and that the "
+            "card is not read-only"
+        )
+    if primary in _SQLITE_LOCKED:
+        return StorageLocked(f"{what} is locked by another program ({error}): stop it and retry")
+    if primary in _SQLITE_DAMAGED:
+        return StorageCorrupt(path, str(error), backup_files(path.parent))
+    return StorageError(f"{what}: {error}")
+
+
+def _disk_nearly_full(path: Path) -> bool:
+    try:
+        return shutil.disk_usage(path.parent).free < 1024 * 1024
+    except OSError:
+        return False
+
+
+class NoSuchBackup(StorageError):
+    """No backup file of that name."""
+
+    key = "storage.no_backup"
+    status = 404
 
 
 class UnknownGame(StorageError, KeyError):
@@ -124,42 +208,78 @@ class Storage:
         self.backup_count = backups
         self._lock = threading.Lock()
         self._books: dict[str, ScoreBook] = {}  # cache, always equal to the stored log
+        self.fault: StorageError | None = None  # the last write's fault; None once one succeeds
+        # Called (with no argument) when ``fault`` appears or clears, so the page can be told.
+        self.on_fault_change: Callable[[], None] | None = None
 
     # -- opening and closing ------------------------------------------------------------------
     @classmethod
-    def open(cls, state_dir: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS) -> Storage:
+    def open(
+        cls,
+        state_dir: str | os.PathLike[str],
+        *,
+        backups: int = DEFAULT_BACKUPS,
+        busy_timeout: float = 10.0,
+    ) -> Storage:
         """Open (creating if needed) ``state_dir/scores.sqlite3``, check it, migrate it and
-        write a fresh backup."""
+        write a fresh backup. Raises a :class:`StorageError` saying which fault it met."""
         directory = Path(state_dir)
-        directory.mkdir(parents=True, exist_ok=True)
         path = directory / DB_NAME
         try:
-            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
-        except sqlite3.Error as error:
-            raise StorageError(f"cannot open score database {path}: {error}") from error
+            directory.mkdir(parents=True, exist_ok=True)
+            db = cls._connect(path, busy_timeout)
+        except (OSError, sqlite3.Error) as error:
+            raise classify(error, path) from error
         try:
             cls._check(db, path)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             cls._migrate(db, path)
+            cls._probe_write(db)
+        except (OSError, sqlite3.Error) as error:
+            db.close()
+            raise classify(error, path) from error
         except BaseException:
             db.close()
             raise
         storage = cls(db, path, backups)
         if backups > 0:
-            storage.backup()
+            try:
+                storage.backup()
+            except StorageError:
+                storage.close()
+                raise
         return storage
+
+    @staticmethod
+    def _connect(path: Path, busy_timeout: float) -> sqlite3.Connection:
+        return sqlite3.connect(
+            path, check_same_thread=False, isolation_level=None, timeout=busy_timeout
+        )
 
     @staticmethod
     def _check(db: sqlite3.Connection, path: Path) -> None:
         try:
             rows = db.execute("PRAGMA quick_check").fetchall()
-        except sqlite3.DatabaseError as error:
-            raise StorageCorrupt(path, str(error), backup_files(path.parent)) from error
+        except sqlite3.Error as error:  # damaged, or locked, read-only...: classify tells
+            raise classify(error, path) from error
         result = "; ".join(str(row[0]) for row in rows)
         if result != "ok":
             raise StorageCorrupt(path, result[:300], backup_files(path.parent))
+
+    @staticmethod
+    def _probe_write(db: sqlite3.Connection) -> None:
+        """One small write, so a read-only card or folder is found now, not at the first score."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"PRAGMA user_version = {version}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     @staticmethod
     def _migrate(db: sqlite3.Connection, path: Path) -> None:
@@ -185,6 +305,8 @@ class Storage:
         with self._lock:
             try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass  # a full or read-only disk: the WAL stays, SQLite folds it in next time
             finally:
                 self._db.close()
 
@@ -196,20 +318,40 @@ class Storage:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """A short write transaction under the lock (BEGIN IMMEDIATE: no upgrade deadlocks)."""
+        """A short write transaction under the lock (BEGIN IMMEDIATE: no upgrade deadlocks).
+        SQLite's errors come out as the :class:`StorageError` they mean."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except (OSError, sqlite3.Error) as error:
+                fault = classify(error, self.path)
+                self._set_fault(fault)
+                raise fault from error
+            self._set_fault(None)
+
+    def _set_fault(self, fault: StorageError | None) -> None:
+        changed = (fault is None) != (self.fault is None)
+        self.fault = fault
+        if changed and self.on_fault_change is not None:
+            self.on_fault_change()
 
     # -- backups --------------------------------------------------------------------------------
     def backup(self) -> Path:
         """Write a consistent copy to ``backups/scores.1.sqlite3``, shifting older ones up and
         keeping ``backup_count`` of them."""
+        try:
+            return self._backup()
+        except (OSError, sqlite3.Error) as error:
+            raise classify(error, self.path) from error
+
+    def _backup(self) -> Path:
         directory = self.path.parent / BACKUP_DIR
         directory.mkdir(exist_ok=True)
         fresh = directory / f".{DB_NAME}.partial"
@@ -234,10 +376,12 @@ class Storage:
 
     @staticmethod
     def restore_backup(state_dir: str | os.PathLike[str], backup: str | os.PathLike[str]) -> Path:
-        """Move a damaged database aside (``scores.sqlite3.damaged-N``) and put ``backup`` in
-        its place. Nothing is deleted. Returns where the damaged file went."""
+        """Move the database aside (``scores.sqlite3.damaged-N``) and put ``backup`` in its
+        place; the database must not be open. Nothing is deleted. Returns where the old file
+        went. The backup is checked first: a damaged backup is refused and nothing moves."""
         directory = Path(state_dir)
         path = directory / DB_NAME
+        check_backup(Path(backup))
         number = 1
         while (directory / f"{DB_NAME}.damaged-{number}").exists():
             number += 1
@@ -397,6 +541,51 @@ class Storage:
         with self._lock:
             rows = self._db.execute("PRAGMA integrity_check").fetchall()
         return "; ".join(str(row[0]) for row in rows)
+
+
+def restore_named_backup(state_dir: Path, name: str) -> Path:
+    """:meth:`Storage.restore_backup` with a backup chosen by its file name (``scores.2.sqlite3``,
+    as :func:`describe_backups` lists them); returns where the replaced database went."""
+    for path in backup_files(state_dir):
+        if path.name == name:
+            try:
+                return Storage.restore_backup(state_dir, path)
+            except (OSError, sqlite3.Error) as error:
+                raise classify(error, state_dir / DB_NAME) from error
+    raise NoSuchBackup(f"no backup called {name[:80]!r} in {state_dir / BACKUP_DIR}")
+
+
+def check_backup(backup: Path) -> tuple[int, int]:
+    """The games and log entries in ``backup``; :class:`StorageError` unless it is a sound
+    score database."""
+    try:
+        db = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise StorageError(f"backup {backup} cannot be opened: {error}") from error
+    try:
+        result = "; ".join(str(r[0]) for r in db.execute("PRAGMA quick_check").fetchall())
+        games = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+        entries = int(db.execute("SELECT count(*) FROM entries").fetchone()[0])
+    except sqlite3.Error as error:
+        raise StorageError(f"backup {backup} is not a score database: {error}") from error
+    finally:
+        db.close()
+    if result != "ok":
+        raise StorageError(f"backup {backup} is damaged too: {result[:200]}")
+    return games, entries
+
+
+def describe_backups(state_dir: Path) -> list[dict[str, Any]]:
+    """The backups as the page and the command line show them, newest first."""
+    described = []
+    for path in backup_files(state_dir):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        stamp = datetime.fromtimestamp(info.st_mtime, UTC).isoformat(timespec="seconds")
+        described.append({"name": path.name, "saved_at": stamp, "bytes": info.st_size})
+    return described
 
 
 def backup_files(state_dir: Path) -> list[Path]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -20,13 +20,14 @@ from companion.core.cues import cue_steps
 from companion.core.errors import ActionError
 from companion.core.events import COLOURS, DARK_COLOURS
 from companion.core.options import DECKS, rules_fields
+from companion.core.payload import clean_text, shown
 from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
 from companion.i18n import LANGUAGES
 from companion.web import chart, lan, scoreview
+from companion.web.config import MAX_BODY, MAX_UPLOAD
 from companion.web.context import WebContext, web
 from companion.web.openapi import openapi_document
 from companion.web.security import AccessDenied
-from companion.web.validate import MAX_STRING, SchemaProblem, check
 
 log = logging.getLogger(__name__)
 # The cues the page plays along with the box (speech stays on the box).
@@ -34,6 +35,8 @@ PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
 
 # Actions that press the launcher's button from a phone.
 REMOTE_PRESS_ACTIONS = ("table.press", "device.hit")
+# Catalog domains the page reads (besides its own, the score database's faults).
+PAGE_DOMAINS = ("web.", "storage.")
 # Fields of the hub's settings the page must never see.
 SECRET_SETTINGS = ("pin",)
 
@@ -76,7 +79,8 @@ def create_api() -> Blueprint:
     def _api_error(exc: ApiError) -> Response:
         ctx = web()
         message = exc.message if isinstance(exc, _Refused) else ctx.text(exc.key, exc.params)
-        return error_response(exc.key, message, exc.status)
+        headers = {"Retry-After": "2"} if exc.status == 503 else None
+        return error_response(exc.key, message, exc.status, headers)
 
     @api.errorhandler(AccessDenied)
     def _denied(exc: AccessDenied) -> Response:
@@ -125,8 +129,12 @@ def create_api() -> Blueprint:
         ctx.guard.check_csrf(request)
         body = _json_object()
         pin = body.get("pin")
-        if not isinstance(pin, str) or len(pin) > 64:
+        if not isinstance(pin, str):
             raise ApiError("web.error_field", field="pin", problem=ctx.text("web.problem_type"))
+        try:
+            pin = clean_text(pin, "pin", max_length=64)
+        except ActionError as exc:
+            raise _refused(ctx, exc) from exc
         ctx.guard.login(request.remote_addr or "?", pin)
         return jsonify({"authenticated": True})
 
@@ -146,13 +154,15 @@ def create_api() -> Blueprint:
         ctx.guard.check_write(request)
         schemas = ctx.hub.action_schemas()
         if name not in schemas:
-            raise ApiError("web.error_unknown_action", 404, action=name[:MAX_STRING])
+            raise ApiError("web.error_unknown_action", 404, action=shown(name))
+        # The limit is set before the body is read: only a game file may be large.
+        request.max_content_length = body_limit(schemas[name])
         body = _json_object()
         unknown = set(body) - {"payload", "revision"}
         if unknown:
             raise ApiError(
                 "web.error_field",
-                field=sorted(unknown)[0][:40],
+                field=shown(sorted(unknown)[0], 40),
                 problem=ctx.text("web.problem_unknown"),
             )
         payload = body.get("payload", {})
@@ -163,14 +173,9 @@ def create_api() -> Blueprint:
             raise ApiError(
                 "web.error_field", field="revision", problem=ctx.text("web.problem_type")
             )
-        try:
-            check(payload, schemas[name])
-        except SchemaProblem as exc:
-            raise ApiError(
-                "web.error_field", field=exc.field[:60], problem=_problem_text(ctx, exc)
-            ) from exc
         if name in REMOTE_PRESS_ACTIONS and not _may_press(ctx):
             raise ApiError("web.error_remote_press_off", 403)
+        # The hub checks the payload with the one validator (companion.core.payload).
         return jsonify(public_state(_dispatch(ctx, name, payload, revision)))
 
     @api.get("/events")
@@ -181,7 +186,11 @@ def create_api() -> Blueprint:
             return error_response(
                 "web.error_busy", ctx.text("web.error_busy"), 503, {"Retry-After": "10"}
             )
-        response = Response(_stream(ctx), mimetype="text/event-stream")
+        # waitress tells when the phone has gone (it keeps reading the socket while the stream
+        # runs, see channel_request_lookahead): the slot is freed within a poll, not at the next
+        # keep-alive.
+        gone = request.environ.get("waitress.client_disconnected")
+        response = Response(_stream(ctx, gone), mimetype="text/event-stream")
         response.call_on_close(ctx.close_stream)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"
@@ -217,11 +226,14 @@ def create_api() -> Blueprint:
         """The page's texts in ``lang`` (fr or en)."""
         ctx = web()
         if lang not in LANGUAGES:
-            raise ApiError("web.error_language", 404, language=lang[:10])
+            raise ApiError("web.error_language", 404, language=shown(lang, 10))
         keys = sorted(
-            k for k in ctx.catalog.keys(lang) | ctx.catalog.keys("fr") if k.startswith("web.")
+            k for k in ctx.catalog.keys(lang) | ctx.catalog.keys("fr") if k.startswith(PAGE_DOMAINS)
         )
-        texts = {k.removeprefix("web."): ctx.catalog.text(k, lang) for k in keys}
+        # "web.hit" is "hit" on the page; other domains keep their name: "storage_full".
+        texts = {
+            k.removeprefix("web.").replace(".", "_", 1): ctx.catalog.text(k, lang) for k in keys
+        }
         response = jsonify(texts)
         response.headers["Cache-Control"] = "max-age=300"
         return response
@@ -282,23 +294,21 @@ def _served_port(configured: int) -> int:
         return configured
 
 
+def body_limit(schema: dict[str, Any]) -> int:
+    """The largest request body an action may send: room for its longest text field."""
+    fields = schema.get("properties", {}).values()
+    longest = max((f.get("maxLength", 0) for f in fields if isinstance(f, dict)), default=0)
+    return min(MAX_UPLOAD, MAX_BODY + 2 * int(longest))
+
+
 def _json_object() -> dict[str, Any]:
-    body = request.get_json(silent=True, force=True)
+    try:
+        body = request.get_json(silent=True, force=True)
+    except RecursionError:  # [[[[... deeper than the parser goes
+        raise ApiError("input.too_deep", field="body") from None
     if not isinstance(body, dict):
         raise ApiError("web.error_bad_json")
     return body
-
-
-def _problem_text(ctx: WebContext, exc: SchemaProblem) -> str:
-    known = {
-        "missing": "web.problem_missing",
-        "too long": "web.problem_too_long",
-        "unknown field": "web.problem_unknown",
-    }
-    key = known.get(exc.problem)
-    if key is None:
-        key = "web.problem_type" if exc.problem.startswith("expected") else "web.problem_value"
-    return ctx.text(key)
 
 
 def _may_press(ctx: WebContext) -> bool:
@@ -313,11 +323,7 @@ def _dispatch(
     try:
         return ctx.hub.dispatch(name, payload, revision)
     except ActionError as exc:
-        message = ctx.text(exc.key, exc.params)
-        if message == exc.key:  # no phrase in the catalog: the English sentence
-            message = str(exc)
-        status = exc.status if 400 <= exc.status < 500 else 400
-        raise _Refused(exc.key, message, status) from exc
+        raise _refused(ctx, exc) from exc
     except ScoringError as exc:
         message = ctx.text(exc.catalog_key, exc.params)
         if message == exc.catalog_key:
@@ -325,6 +331,19 @@ def _dispatch(
         raise _Refused(
             exc.catalog_key, message, 409 if isinstance(exc, StaleWrite) else 400
         ) from exc
+
+
+# Statuses a refusal may carry beyond 4xx: busy (try again) and storage full.
+PASSED_STATUSES = frozenset({503, 507})
+
+
+def _refused(ctx: WebContext, exc: ActionError) -> _Refused:
+    """An :class:`ActionError` as an answer in the phone's language."""
+    message = ctx.text(exc.key, exc.params)
+    if message == exc.key:  # no phrase in the catalog: the English sentence
+        message = str(exc)
+    status = exc.status if 400 <= exc.status < 500 or exc.status in PASSED_STATUSES else 400
+    return _Refused(exc.key, message, status)
 
 
 class _Refused(ApiError):
@@ -335,16 +354,18 @@ class _Refused(ApiError):
         self.message = message
 
 
-def _stream(ctx: WebContext) -> Iterator[str]:
-    """Server-Sent Events: the state now, then after every change; comments keep it open."""
+def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator[str]:
+    """Server-Sent Events: the state now, then after every change; comments keep it open.
+
+    ``gone`` (from waitress) says whether the phone has closed the connection."""
     subscription = ctx.hub.subscribe()
     keepalive = ctx.config.keepalive_seconds
-    poll = min(keepalive, 0.5)  # how soon a stopping server is noticed
+    poll = min(keepalive, 0.5)  # how soon a stopping server or a phone gone is noticed
     try:
         yield "retry: 3000\n\n"
         yield _event(ctx.hub.state())
         quiet = 0.0
-        while not ctx.stopping.is_set():
+        while not ctx.stopping.is_set() and not (gone is not None and gone()):
             notice = subscription.get(poll)
             if notice is None:
                 quiet += poll

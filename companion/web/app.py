@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.i18n import Catalog
 from companion.web.api import create_api, error_response
-from companion.web.config import WebConfig
+from companion.web.config import MAX_BODY, WebConfig
 from companion.web.context import WebContext, web
 from companion.web.pages import create_pages
 from companion.web.ports import Hub
@@ -26,7 +26,6 @@ from companion.web.security import Guard
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 64 * 1024  # the largest action (a whole round of hands) is a few KB
 STATIC = Path(__file__).with_name("static")
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -59,6 +58,15 @@ def create_app(
     app.register_blueprint(create_api())
     app.register_blueprint(create_pages())
 
+    @app.before_request
+    def _known_host() -> Response | None:
+        # Before anything else: a page of another site reaching the box through a name of its
+        # own (DNS rebinding) gets nothing, not even the state.
+        context = web()
+        if context.guard.host_allowed(request.host):
+            return None
+        return error_response("input.bad_host", context.text("input.bad_host"), 400)
+
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response:
         key = {
@@ -67,6 +75,12 @@ def create_app(
             413: "web.error_too_large",
         }.get(exc.code or 400, "web.error_bad_request")
         return error_response(key, web().text(key), exc.code or 400)
+
+    @app.errorhandler(TimeoutError)
+    def _busy(exc: TimeoutError) -> Response:
+        # The hub did not answer in time (a long import, a slow card): come back shortly.
+        headers = {"Retry-After": "2"}
+        return error_response("errors.busy", web().text("errors.busy"), 503, headers)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:

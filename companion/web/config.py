@@ -7,6 +7,7 @@ Example::
     port = 8080
     threads = 16       # each open phone holds one thread for its live updates: phones + 4
     pin = "4321"       # empty: anyone on the Wi-Fi may change things
+    allowed_hosts = ["uno.example.lan"]  # more names the page answers to
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.config import Config, ConfigError, option, parse_section
+
+MAX_BODY = 64 * 1024  # the largest action but a game file (a whole round of hands) is a few KB
+MAX_UPLOAD = 8 * 1024 * 1024  # a game file; waitress refuses anything larger before reading it
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,25 @@ class WebConfig:
     keepalive_seconds: float = option(
         15.0, "seconds between keep-alive comments on the live stream", min=0.05, max=300.0
     )
+    allowed_hosts: list[str] = option(
+        [],
+        "more names the page answers to (the box's own names, localhost and IP addresses "
+        "always work); any other Host header is refused, so a web site cannot reach the box "
+        "through a name of its own (DNS rebinding)",
+    )
+    idle_seconds: int = option(
+        30,
+        "a connection that sends nothing for this long is closed (live streams stay open: "
+        "they send keep-alives); raised to twice keepalive_seconds if lower",
+        min=5,
+        max=600,
+    )
+    connection_limit: int = option(
+        500, "open connections at once before new ones wait", min=20, max=4000
+    )
+    per_client_connections: int = option(
+        32, "open connections one address may hold (a phone uses 2 to 7)", min=4, max=4000
+    )
 
     @property
     def max_streams(self) -> int:
@@ -51,6 +74,9 @@ def parse_web_config(extra: dict[str, Any]) -> WebConfig:
     section = parse_section(WebConfig, extra.get("web", {}), "web", problems)
     if len(section.pin) > 64 or any(not ch.isprintable() for ch in section.pin):
         problems.append("web.pin: use at most 64 printable characters")
+    for name in section.allowed_hosts:
+        if not isinstance(name, str) or not name or any(c in name for c in "/ @:"):
+            problems.append(f"web.allowed_hosts: {name!r} is not a host name (no port, no scheme)")
     if problems:
         raise ConfigError(problems)
     return section

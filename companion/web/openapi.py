@@ -58,7 +58,10 @@ def _write_responses(path: str) -> dict[str, Any]:
         "403": _error("foreign origin, missing CSRF token or wrong PIN"),
         "404": _error("unknown action, player or round"),
         "409": _error("someone else changed the table first: reload and retry"),
+        "413": _error("the body is larger than this action allows"),
         "429": _error("too many bad PINs: wait"),
+        "503": _error("the box is busy, or the score database cannot be used: retry later"),
+        "507": _error("the disk is full: nothing was stored"),
     }
 
 
@@ -87,7 +90,12 @@ def openapi_document(app: Flask, action_schemas: dict[str, dict[str, Any]]) -> d
                 }
                 operation["responses"] = _write_responses(path)
             else:
-                operation["responses"] = {"200": _ok(path), "404": _error("not found")}
+                operation["responses"] = {
+                    "200": _ok(path),
+                    "400": _error("a Host header that is not this box"),
+                    "404": _error("not found"),
+                    "503": _error("the box is busy: retry later"),
+                }
             paths.setdefault(path, {})[method.lower()] = operation
     for name, schema in sorted(action_schemas.items()):
         paths[f"/api/actions/{name}"] = {

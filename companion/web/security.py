@@ -1,5 +1,11 @@
 """Who may change the table: PIN, CSRF token, Origin check and lock-out.
 
+Every request must name the box in its ``Host`` header: one of its own names (``hostname``,
+``hostname.local``, ``localhost``, the configured ``allowed_hosts``) or an IP address. A web site
+that points a name of its own at the box (DNS rebinding) is refused before anything is read.
+IP addresses are always accepted: a rebinding attack needs a name, and the box's address changes
+with the network it joins.
+
 Anyone on the table's Wi-Fi may *look*. Every request that changes something (POST) must
 
 1. come from this page: a foreign ``Origin`` (another web site the phone has open) is refused;
@@ -17,7 +23,9 @@ counts as a guess like any other.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -59,6 +67,18 @@ class Guard:
         self._lock = threading.Lock()
         # A fresh secret each start: old sessions (and their PIN) end when the box restarts.
         self.generation = secrets.token_hex(8)
+        self.host_names = own_host_names() | {_bare(n) for n in config.allowed_hosts}
+
+    def host_allowed(self, host: str) -> bool:
+        """Whether a request's ``Host`` (``name:port``, ``[v6]:port``) is this box."""
+        name = _host_without_port(host)
+        if not name:
+            return False
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            return _bare(name) in self.host_names
 
     @property
     def pin_required(self) -> bool:
@@ -126,6 +146,32 @@ class Guard:
 
     def logout(self) -> None:
         session.pop("auth", None)
+
+
+def own_host_names() -> set[str]:
+    """The names this box answers to on its own."""
+    names = {"localhost"}
+    for name in (socket.gethostname(), socket.getfqdn()):
+        name = _bare(name)
+        if name:
+            names.add(name)
+            short = name.split(".")[0]
+            names.update({short, f"{short}.local"})
+    return names
+
+
+def _bare(name: str) -> str:
+    return name.strip().rstrip(".").lower()
+
+
+def _host_without_port(host: str) -> str:
+    host = host.strip()
+    if host.startswith("["):  # [v6] or [v6]:port
+        end = host.find("]")
+        return host[1:end] if end > 0 else ""
+    if host.count(":") == 1:
+        host = host.split(":")[0]
+    return host
 
 
 def _digest(data: bytes) -> bytes:

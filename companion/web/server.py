@@ -2,20 +2,40 @@
 
 waitress is pure Python and runs in-process next to the GPIO objects (field notes). Each open
 event stream holds one worker thread, so ``threads`` must be at least phones + 4.
+
+Settings for a box on a shared Wi-Fi, where one phone (or a page it has open) must not be able to
+lock the others out:
+
+- a connection that sends nothing for ``idle_seconds`` is closed (waitress never closes one that
+  is running a request, so live streams stay open);
+- one address holds at most ``per_client_connections`` connections: more are closed at once;
+- a body larger than :data:`MAX_UPLOAD` is refused from its ``Content-Length`` before it is read
+  (smaller limits per action are Flask's, still before reading); headers are capped at 16 KB;
+- waitress keeps reading a socket while its request runs (``channel_request_lookahead``), so a
+  phone that leaves ends its live stream within half a second;
+- at most :data:`OUTPUT_BUFFER` bytes (64 KB) wait for one connection: a phone that reads its stream
+  slowly gets the latest state when it catches up instead of every state piling up in memory.
+
+Only the body and header limits answer in waitress's own words (plain text); every answer of the
+app itself is JSON.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 
 from flask import Flask
+from waitress.channel import HTTPChannel
 from waitress.server import create_server
 
 from companion.web.app import stop_streams
-from companion.web.config import WebConfig
+from companion.web.config import MAX_UPLOAD, WebConfig
 
 log = logging.getLogger(__name__)
+
+OUTPUT_BUFFER = 64 * 1024  # bytes waiting for one connection before its thread waits
 
 
 class WebServer:
@@ -29,11 +49,21 @@ class WebServer:
             port=config.port,
             threads=config.threads,
             ident="uno-companion",
-            # Streams send a keep-alive every keepalive_seconds; idle sockets close after this.
-            channel_timeout=max(120, int(config.keepalive_seconds * 4)),
-            connection_limit=max(100, config.threads * 4),
+            channel_timeout=max(config.idle_seconds, int(config.keepalive_seconds * 2) + 1),
+            cleanup_interval=max(1, min(5, config.idle_seconds // 2)),
+            connection_limit=config.connection_limit,
+            asyncore_use_poll=True,  # select() fails past 1024 sockets
+            channel_request_lookahead=1,
+            max_request_body_size=MAX_UPLOAD,
+            max_request_header_size=16 * 1024,
+            # A phone reading its stream slowly holds up only its own stream thread: the state
+            # it has not read yet is not piled up in memory (waitress's default is 16 MB per
+            # connection, then a file on the SD card), and it gets the latest state once it
+            # catches up.
+            outbuf_high_watermark=OUTPUT_BUFFER,
             clear_untrusted_proxy_headers=True,
         )
+        self._server.channel_class = _channel_class(config.per_client_connections)  # type: ignore[union-attr]
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
 
     @property
@@ -58,10 +88,35 @@ class WebServer:
         server = self._server
         from waitress import wasyncore
 
+        def close_everything() -> None:
+            # handle_close also wakes a stream thread waiting for a slow phone to read.
+            for channel in list(server._map.values()):  # type: ignore[union-attr]
+                if isinstance(channel, HTTPChannel):
+                    channel.handle_close()
+            wasyncore.close_all(server._map)  # type: ignore[union-attr]
+
         # Close sockets from the server's own loop thread: asyncore maps are not thread-safe.
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # type: ignore[union-attr]
+        server.trigger.pull_trigger(close_everything)  # type: ignore[union-attr]
         self._thread.join(timeout)
         server.task_dispatcher.shutdown(timeout=int(timeout))
+
+
+def _channel_class(per_client: int) -> type[HTTPChannel]:
+    class PerClientChannel(HTTPChannel):
+        """A connection that closes at once when its address already holds ``per_client``."""
+
+        def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:
+            client = addr[0] if isinstance(addr, tuple) else addr
+            held = sum(
+                1
+                for channel in list(server.active_channels.values())
+                if isinstance(channel.addr, tuple) and channel.addr[0] == client
+            )
+            super().__init__(server, sock, addr, adj, map)
+            if held >= per_client:
+                self.will_close = True  # closed on the loop's next pass, before any reading
+
+    return PerClientChannel
 
 
 def serve(app: Flask, config: WebConfig) -> WebServer:

@@ -15,6 +15,13 @@ import { gameSettings } from "./setup.js";
 const entry = { hands: {}, player: null, editing: null, revision: null, winner: null };
 
 const markup = `
+<div id="storage-problem" class="card" role="alert" hidden>
+  <p id="storage-text"></p>
+  <div class="row">
+    <label><span data-i18n="storage_backup"></span> <select id="storage-backups"></select></label>
+    <button type="button" id="storage-restore" class="secondary" data-i18n="storage_restore"></button>
+  </div>
+</div>
 <div id="no-game" class="card" hidden>
   <h2 data-i18n="new_game"></h2>
   <label><span data-i18n="game_name"></span> <input id="game-name" maxlength="80"></label>
@@ -122,7 +129,20 @@ function tapKind(kind) {
   render();
 }
 
+/** The score database cannot be used (full, read-only, locked, damaged): say so, offer a backup. */
+function renderStorage() {
+  const storage = (store.state && store.state.storage) || {};
+  $("storage-problem").hidden = storage.ok !== false;
+  if (storage.ok !== false) return;
+  $("storage-text").textContent = t("storage_" + storage.problem);
+  const names = (storage.backups || []).map((b) => b.name);
+  const select = $("storage-backups");
+  if (document.activeElement !== select) fill(select, names, select.value || names[0]);
+  $("storage-restore").disabled = names.length === 0;
+}
+
 function render() {
+  renderStorage();
   const sc = score();
   const hasGame = Boolean(sc.game);
   $("no-game").hidden = hasGame;
@@ -326,6 +346,12 @@ function wire() {
   $("score-undo").addEventListener("click", () => act("score.undo", revision(), { revision: false }));
   $("score-redo").addEventListener("click", () => act("score.redo", revision(), { revision: false }));
   $("score-announce").addEventListener("click", () => act("score.announce", {}, { revision: false }));
+  $("storage-restore").addEventListener("click", () => {
+    const backup = $("storage-backups").value;
+    if (backup && confirm(t("storage_confirm_restore"))) {
+      act("storage.restore", { backup }, { revision: false });
+    }
+  });
 }
 
 export default { id: "score", tab: "tab_score", markup, wire, render };

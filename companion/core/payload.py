@@ -1,0 +1,224 @@
+"""The one payload validator: every action payload, from a phone or a script, passes here.
+
+It checks a payload against the JSON-schema subset the action schemas use (``type``,
+``properties``, ``required``, ``additionalProperties``, ``enum``, ``const``,
+``minimum``/``maximum``, ``minLength``/``maxLength``, ``items``, ``minItems``/``maxItems``,
+``anyOf``/``oneOf``) and returns a *clean copy*:
+
+- every string (dictionary keys too) is valid Unicode: a lone surrogate (which JSON's ``\\ud800``
+  can smuggle in and which no later write to the page or the database could encode) or a control
+  character is refused; line breaks and tabs only where the schema says ``"x-multiline": true``;
+- every string is in Unicode NFC, so "Chloé" typed on two phones is one player, not two;
+- nesting is at most :data:`MAX_DEPTH` levels, and strings, lists and objects the schema does not
+  bound are capped (:data:`DEFAULT_MAX_TEXT`, :data:`DEFAULT_MAX_ITEMS`); a ``maxLength`` in the
+  schema is honoured as written (a game file may be megabytes);
+- numbers are finite; ``true`` is not an integer; a ``null`` field means "not given".
+
+Refusals are :class:`ActionError` naming the field, so nothing half-checked reaches the table.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import ActionError
+
+MAX_DEPTH = 8
+DEFAULT_MAX_TEXT = 200  # strings and keys whose schema sets no maxLength
+DEFAULT_MAX_ITEMS = 200  # lists and objects whose schema sets no bound
+FIELD_SHOWN = 60  # how much of a field path an error message repeats
+LINE_BREAKS = frozenset("\t\n\r")
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "null": (type(None),),
+    "number": (int, float),
+    "integer": (int,),
+}
+
+
+def validate_payload(schema: Mapping[str, Any], payload: Any, where: str = "") -> dict[str, Any]:
+    """The clean copy of ``payload`` (an object) checked against ``schema``; null fields are
+    dropped. Raises :class:`ActionError` for the first problem found."""
+    if not isinstance(payload, dict):
+        raise ActionError("bad_payload", "the payload must be a JSON object", {"field": where})
+    clean = _clean(payload, schema, where, 0)
+    return {k: v for k, v in clean.items() if v is not None}
+
+
+def clean_text(value: str, field: str, *, max_length: int, multiline: bool = False) -> str:
+    """``value`` as valid NFC text of at most ``max_length`` characters, or :class:`ActionError`."""
+    return _clean_string(value, {"maxLength": max_length, "x-multiline": multiline}, field)
+
+
+def shown(text: object, limit: int = FIELD_SHOWN) -> str:
+    """``text`` made safe to repeat in a message: unencodable and control characters become
+    U+FFFD, and it is cut to ``limit`` characters."""
+    return "".join(
+        "\ufffd" if _is_surrogate(ch) or unicodedata.category(ch) == "Cc" else ch
+        for ch in str(text)[:limit]
+    )
+
+
+def _is_surrogate(ch: str) -> bool:
+    return "\ud800" <= ch <= "\udfff"
+
+
+def _is_type(value: Any, name: str) -> bool:
+    if name in ("number", "integer") and isinstance(value, bool):
+        return False
+    return isinstance(value, _TYPES.get(name, (object,)))
+
+
+def _clean(value: Any, schema: Mapping[str, Any], path: str, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise ActionError("input.too_deep", "nested too deeply", {"field": shown(path)})
+    for combiner in ("anyOf", "oneOf"):
+        options = schema.get(combiner)
+        if isinstance(options, list) and options:
+            return _first_match(value, options, path, depth)
+    expected = schema.get("type")
+    if expected is not None:
+        names = expected if isinstance(expected, list) else [expected]
+        if not any(_is_type(value, n) for n in names):
+            kind = " or ".join(map(str, names))
+            raise ActionError(
+                "bad_type",
+                f"field {shown(path)!r} must be {kind}",
+                {"field": shown(path), "type": kind},
+            )
+    if isinstance(value, str):
+        value = _clean_string(value, schema, path)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ActionError("bad_type", f"field {shown(path)!r} must be a finite number", _at(path))
+    elif isinstance(value, list):
+        value = _clean_list(value, schema, path, depth)
+    elif isinstance(value, dict):
+        value = _clean_object(value, schema, path, depth)
+    _check_choice(value, schema, path)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        _check_range(value, schema, path)
+    return value
+
+
+def _first_match(value: Any, options: list[Any], path: str, depth: int) -> Any:
+    first: ActionError | None = None
+    for option in options:
+        try:
+            return _clean(value, option if isinstance(option, dict) else {}, path, depth + 1)
+        except ActionError as exc:
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+def _clean_string(value: str, schema: Mapping[str, Any], path: str) -> str:
+    multiline = schema.get("x-multiline") is True
+    for ch in value:
+        if _is_surrogate(ch) or (
+            unicodedata.category(ch) == "Cc" and not (multiline and ch in LINE_BREAKS)
+        ):
+            raise ActionError(
+                "input.bad_text",
+                f"field {shown(path)!r} holds a character that is not text (U+{ord(ch):04X})",
+                {"field": shown(path), "code": f"U+{ord(ch):04X}"},
+            )
+    value = unicodedata.normalize("NFC", value)
+    longest = schema.get("maxLength", DEFAULT_MAX_TEXT)
+    shortest = schema.get("minLength", 0)
+    if not shortest <= len(value.strip()) or len(value) > longest:
+        raise ActionError(
+            "bad_length",
+            f"field {shown(path)!r} must have {shortest} to {longest} characters",
+            {"field": shown(path), "min": shortest, "max": longest},
+        )
+    return value
+
+
+def _clean_list(value: list[Any], schema: Mapping[str, Any], path: str, depth: int) -> list[Any]:
+    longest = schema.get("maxItems", DEFAULT_MAX_ITEMS)
+    shortest = schema.get("minItems", 0)
+    if not shortest <= len(value) <= longest:
+        raise ActionError(
+            "bad_length",
+            f"field {shown(path)!r} must have {shortest} to {longest} items",
+            {"field": shown(path), "min": shortest, "max": longest},
+        )
+    items = schema.get("items")
+    item_schema = items if isinstance(items, dict) else {}
+    return [_clean(item, item_schema, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
+
+
+def _clean_object(
+    value: dict[str, Any], schema: Mapping[str, Any], path: str, depth: int
+) -> dict[str, Any]:
+    if len(value) > schema.get("maxProperties", DEFAULT_MAX_ITEMS):
+        raise ActionError("bad_length", f"{shown(path) or 'payload'}: too many fields", _at(path))
+    properties: Mapping[str, Any] = schema.get("properties", {})
+    extra = schema.get("additionalProperties", True)
+    clean: dict[str, Any] = {}
+    for raw_name, item in value.items():
+        name = _clean_string(str(raw_name), {"minLength": 0}, _join(path, "?"))
+        where = _join(path, name)
+        if name in clean:  # two spellings of one name (NFC): which one was meant?
+            raise ActionError(
+                "input.duplicate_field", f"field {shown(where)!r} given twice", _at(where)
+            )
+        if name in properties:
+            # A null field is "not given", as the hub reads it.
+            clean[name] = None if item is None else _clean(item, properties[name], where, depth + 1)
+        elif extra is False:
+            allowed = ", ".join(properties) or "none"
+            raise ActionError(
+                "unknown_field", f"unknown field {shown(name)!r} (allowed: {allowed})", _at(where)
+            )
+        else:
+            clean[name] = _clean(item, extra if isinstance(extra, dict) else {}, where, depth + 1)
+    for name in schema.get("required", []):
+        if clean.get(name) is None:
+            where = _join(path, name)
+            raise ActionError("missing_field", f"field {where!r} is required", _at(where))
+    return clean
+
+
+def _check_choice(value: Any, schema: Mapping[str, Any], path: str) -> None:
+    choices = [schema["const"]] if "const" in schema else schema.get("enum")
+    if choices is None:
+        return
+    # Same type as well as equal: ``true`` is not the choice ``1``.
+    if not any(type(c) is type(value) and c == value for c in choices):
+        listed = ", ".join(map(str, choices))
+        raise ActionError(
+            "bad_choice",
+            f"field {shown(path)!r} must be one of {listed}",
+            {"field": shown(path), "choices": listed},
+        )
+
+
+def _check_range(value: float, schema: Mapping[str, Any], path: str) -> None:
+    low = schema.get("minimum")
+    high = schema.get("maximum")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ActionError(
+            "bad_range",
+            f"field {shown(path)!r} must be {low} to {high}",
+            {
+                "field": shown(path),
+                "min": "" if low is None else low,
+                "max": "" if high is None else high,
+            },
+        )
+
+
+def _at(path: str) -> dict[str, str | int]:
+    return {"field": shown(path) or "payload"}
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name

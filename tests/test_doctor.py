@@ -247,9 +247,9 @@ def test_servo_sweep_asks_first_and_moves_each_servo_end_to_end(
     assert sweep(found, assume_yes=False, pause_s=0, factory=factory) == 0
     assert factory.pin(13).state == 0  # no consent: nothing moved
     assert sweep(found, assume_yes=True, pause_s=0, factory=factory) == 0
-    # Turret on GPIO13: 0°, 180°, home 90° = 0.5, 2.5, 1.5 ms pulses in a 20 ms frame.
+    # Turret on GPIO13: 0°, 180°, home 90° = 0.6, 2.4, 1.5 ms pulses (the safe defaults) in 20 ms.
     duties = [round(s.state, 3) for s in factory.pin(13).states if s.state]
-    assert duties[:3] == [0.025, 0.125, 0.075]
+    assert duties[:3] == [0.03, 0.12, 0.075]
     ejector = [round(s.state, 4) for s in factory.pin(12).states if s.state]
     assert len(ejector) == 3 and ejector[0] == ejector[2] < ejector[1]
     found.system.active = True  # type: ignore[attr-defined]

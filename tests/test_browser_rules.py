@@ -45,6 +45,7 @@ def test_house_rules_decks_and_the_tables_questions(
     expect(page.locator('#cards [data-card="lotso"]')).to_be_visible()
     page.click('#colour-row [data-colour="yellow"]')
     page.click('#cards [data-card="lotso"]')
+    expect(page.locator("#lacked [data-lacked]").first).to_be_visible()  # the box has asked
     lotso_player = api.state()["table"]["asking"]["player"]
     lacking = next(p for p in FOUR if p != lotso_player)
     page.click(f'#lacked [data-lacked="{lacking}"]')

@@ -58,6 +58,7 @@ def test_house_rules_decks_and_the_tables_questions(
 
     api.act("table.rules", deck="emoji")
     page.click('#cards [data-card="emoji"]')
+    expect(page.locator("#mimic-broken")).to_be_visible()  # the box has started the mimic
     holder = api.state()["table"]["mimic"]
     page.click("#mimic-broken")
     expect(page.locator("#owed li").first).to_contain_text(holder)

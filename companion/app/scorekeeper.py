@@ -35,6 +35,7 @@ from companion.core.scoring import (
     teams_across,
     teams_alternating,
 )
+from companion.core.scoring.book import RoundFacts
 from companion.core.scoring.model import LogEntry
 
 from .hub import Hub
@@ -173,13 +174,7 @@ class ScoreKeeper:
         hands = _hands(payload["hands"])
         self._append(
             payload,
-            lambda b: b.new_record(
-                hands,
-                winner=payload.get("winner"),
-                side=payload.get("side"),
-                last_card=payload.get("last_card"),
-                at=self._now(),
-            ),
+            lambda b: b.new_record(hands, at=self._now(), **_round_facts(payload)),
         )
 
         self._announce_round()
@@ -253,12 +248,7 @@ class ScoreKeeper:
         self._append(
             payload,
             lambda b: b.new_correction(
-                payload["round"],
-                hands,
-                winner=payload.get("winner"),
-                side=payload.get("side"),
-                last_card=payload.get("last_card"),
-                at=self._now(),
+                payload["round"], hands, at=self._now(), **_round_facts(payload)
             ),
         )
 
@@ -359,6 +349,14 @@ class ScoreKeeper:
                 "head_to_head": [asdict(h) for h in stats.head_to_head],
             }
         return self._stats
+
+
+def _round_facts(payload: dict[str, Any]) -> RoundFacts:
+    return {
+        "winner": payload.get("winner"),
+        "side": payload.get("side"),
+        "last_card": payload.get("last_card"),
+    }
 
 
 def _hands(raw: dict[str, Any]) -> dict[str, HandEntry]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from companion.core.scoring.errors import ScoringError, StaleWrite
 from companion.core.scoring.model import (
@@ -41,6 +41,15 @@ from companion.core.scoring.model import (
     check_round,
     make_round,
 )
+
+
+class RoundFacts(TypedDict, total=False):
+    """What may be said about a round besides the hands (each found or defaulted if left out):
+    who went out, the side it ended on (Flip) and the last card laid."""
+
+    winner: str | None
+    side: str | None
+    last_card: str | None
 
 
 @dataclass(frozen=True)
@@ -430,48 +439,34 @@ class ScoreBook:
         return make_round(self.setup, hands, winner, side, last_card)
 
     def new_record(
-        self,
-        hands: Mapping[str, HandEntry],
-        *,
-        winner: str | None = None,
-        side: str | None = None,
-        last_card: str | None = None,
-        at: str = "",
+        self, hands: Mapping[str, HandEntry], *, at: str = "", **facts: Unpack[RoundFacts]
     ) -> LogEntry:
         standings = self.standings()
         if standings.finished:
             raise ScoringError("game_over", round=standings.ended_in_round)
-        entry = LogEntry.recorded(self.make_round(hands, winner, side, last_card), at)
-        self.check(entry)
-        return entry
+        return self._checked(LogEntry.recorded(self.make_round(hands, **facts), at))
 
     def new_correction(
         self,
         number: int,
         hands: Mapping[str, HandEntry],
         *,
-        winner: str | None = None,
-        side: str | None = None,
-        last_card: str | None = None,
         at: str = "",
+        **facts: Unpack[RoundFacts],
     ) -> LogEntry:
-        data = self.make_round(hands, winner, side, last_card)
-        entry = LogEntry.corrected(self.round_id(number), data, at)
-        self.check(entry)
-        return entry
+        data = self.make_round(hands, **facts)
+        return self._checked(LogEntry.corrected(self.round_id(number), data, at))
 
     def new_deletion(self, number: int, at: str = "") -> LogEntry:
-        entry = LogEntry.deleted(self.round_id(number), at)
-        self.check(entry)
-        return entry
+        return self._checked(LogEntry.deleted(self.round_id(number), at))
 
     def new_undo(self, at: str = "") -> LogEntry:
-        entry = LogEntry.undo(at)
-        self.check(entry)
-        return entry
+        return self._checked(LogEntry.undo(at))
 
     def new_redo(self, at: str = "") -> LogEntry:
-        entry = LogEntry.redo(at)
+        return self._checked(LogEntry.redo(at))
+
+    def _checked(self, entry: LogEntry) -> LogEntry:
         self.check(entry)
         return entry
 
@@ -491,46 +486,30 @@ class ScoreBook:
         return len(self._entries)
 
     def record_round(
-        self,
-        hands: Mapping[str, HandEntry],
-        *,
-        winner: str | None = None,
-        side: str | None = None,
-        last_card: str | None = None,
-        at: str = "",
+        self, hands: Mapping[str, HandEntry], *, at: str = "", **facts: Unpack[RoundFacts]
     ) -> LogEntry:
-        entry = self.new_record(hands, winner=winner, side=side, last_card=last_card, at=at)
-        self.apply(entry)
-        return entry
+        return self._applied(self.new_record(hands, at=at, **facts))
 
     def correct_round(
         self,
         number: int,
         hands: Mapping[str, HandEntry],
         *,
-        winner: str | None = None,
-        side: str | None = None,
-        last_card: str | None = None,
         at: str = "",
+        **facts: Unpack[RoundFacts],
     ) -> LogEntry:
-        entry = self.new_correction(
-            number, hands, winner=winner, side=side, last_card=last_card, at=at
-        )
-        self.apply(entry)
-        return entry
+        return self._applied(self.new_correction(number, hands, at=at, **facts))
 
     def delete_round(self, number: int, at: str = "") -> LogEntry:
-        entry = self.new_deletion(number, at)
-        self.apply(entry)
-        return entry
+        return self._applied(self.new_deletion(number, at))
 
     def undo(self, at: str = "") -> LogEntry:
-        entry = self.new_undo(at)
-        self.apply(entry)
-        return entry
+        return self._applied(self.new_undo(at))
 
     def redo(self, at: str = "") -> LogEntry:
-        entry = self.new_redo(at)
+        return self._applied(self.new_redo(at))
+
+    def _applied(self, entry: LogEntry) -> LogEntry:
         self.apply(entry)
         return entry
 

@@ -30,7 +30,13 @@ from companion import locations
 from companion.config import Config, ConfigError, load_config, parse_config
 from companion.core.commands import Eject, Turn
 
-from .common import add_state_dir_argument, load_or_exit, state_dir_or_exit
+from .common import (
+    add_backend_argument,
+    add_command,
+    add_state_dir_argument,
+    load_or_exit,
+    state_dir_or_exit,
+)
 
 HELP = """\
 commands (then Enter):
@@ -44,11 +50,11 @@ commands (then Enter):
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "calibrate",
-        help="aim the turret at each seat, set the ejector stroke, fire a test card",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "aim the turret at each seat, set the ejector stroke, fire a test card",
+        __doc__,
     )
     parser.add_argument(
         "-c",
@@ -59,11 +65,8 @@ def register(subparsers: Any) -> None:
         "Default: the one every command reads (see the README), else "
         "~/.config/uno-companion/config.toml",
     )
-    parser.add_argument(
-        "--backend",
-        choices=("auto", "pigpio", "lgpio", "rpigpio", "mock"),
-        default=None,
-        help="GPIO library, overriding [hardware] backend (mock: no hardware needed)",
+    add_backend_argument(
+        parser, "GPIO library, overriding [hardware] backend (mock: no hardware needed)"
     )
     parser.add_argument("--step", type=float, default=2.0, help="nudge step in degrees")
     add_state_dir_argument(parser)

@@ -7,11 +7,31 @@ import logging
 import secrets
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion import locations
 from companion.config import Config, ConfigError, load_config
 
 log = logging.getLogger("companion")
+
+
+def add_command(
+    subparsers: Any, name: str, summary: str, doc: str | None
+) -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` shows its module's docstring ``doc`` as written."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name,
+        help=summary,
+        description=doc,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
+def add_backend_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument(
+        "--backend", choices=("auto", "pigpio", "lgpio", "rpigpio", "mock"), default=None, help=help
+    )
 
 
 def add_config_argument(parser: argparse.ArgumentParser) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 from companion.config import ConfigError
 
 from .common import (
+    add_backend_argument,
+    add_command,
     add_config_argument,
     add_state_dir_argument,
     load_or_exit,
@@ -29,20 +31,15 @@ from .common import (
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "doctor",
-        help="check the box (pins, sound, database...) and say how to fix problems",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "check the box (pins, sound, database...) and say how to fix problems",
+        __doc__,
     )
     add_config_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument(
-        "--backend",
-        choices=("auto", "pigpio", "lgpio", "rpigpio", "mock"),
-        default=None,
-        help="GPIO library to check (default: hardware.backend)",
-    )
+    add_backend_argument(parser, "GPIO library to check (default: hardware.backend)")
     add_state_dir_argument(parser)
     parser.add_argument("--sound", action="store_true", help="play a test on the speaker")
     parser.add_argument("--sweep", action="store_true", help="move each servo over its range")

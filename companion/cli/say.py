@@ -28,15 +28,12 @@ from companion.speech import (
 from companion.speech.audio import audio_device
 from companion.speech.worker import STARTUP_TIMEOUT
 
-from .common import add_config_argument, load_or_exit
+from .common import add_command, add_config_argument, load_or_exit
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "say",
-        help="speak a line (checks the speech engine and the speaker)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = add_command(
+        subparsers, "say", "speak a line (checks the speech engine and the speaker)", __doc__
     )
     add_config_argument(parser)
     parser.add_argument("text", help="what to say")

@@ -19,16 +19,13 @@ from companion.core.commands import Say
 from companion.core.session import LineError, run_script
 from companion.i18n import LANGUAGES, Catalog
 
-from .common import choose_seed, load_or_exit
+from .common import add_command, choose_seed, load_or_exit
 from .run import add_daemon_arguments, run_daemon
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "simulate",
-        help="run the table on mock hardware (or replay a script)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = add_command(
+        subparsers, "simulate", "run the table on mock hardware (or replay a script)", __doc__
     )
     add_daemon_arguments(parser)
     parser.add_argument("--script", help="script file to replay ('-' for standard input)")

@@ -18,7 +18,7 @@ from companion.core.commands import CueName
 from companion.speech import AplayPlayer, CueSounds, PlayerError, wav_duration
 from companion.speech.audio import audio_device
 
-from .common import add_config_argument
+from .common import add_command, add_config_argument
 from .say import speech_settings
 
 
@@ -34,12 +34,7 @@ def cue_list() -> list[tuple[str, CueName, float]]:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "sounds",
-        help="play every sound cue (checks the speaker)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "sounds", "play every sound cue (checks the speaker)", __doc__)
     add_config_argument(parser)
     parser.add_argument("--device", help="ALSA device (default: the one speech.audio_output picks)")
     parser.add_argument("--to-dir", type=Path, metavar="DIR", help="write WAV files instead")

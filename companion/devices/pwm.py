@@ -18,7 +18,8 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+
+from .servo import PulseOutput, ServoRange
 
 logger = logging.getLogger(__name__)
 
@@ -28,12 +29,6 @@ RP1_PWM_DEVICE = "1f00098000.pwm"
 RP1_CHANNELS = {12: 0, 13: 1, 18: 2, 19: 3}
 OVERLAY_LINE = "dtoverlay=pwm-2chan,pin=12,func=4,pin2=13,func2=4"
 _PERIOD_NS = 20_000_000  # 50 Hz, the frame hobby servos expect (servo.SERVO_FRAME_S)
-
-
-class PulseRange(Protocol):
-    """How angles map to pulse widths (a :class:`~.servo.ServoRange`)."""
-
-    def pulse_for(self, angle: float) -> float: ...
 
 
 def find_pwm_chip(root: Path = PWM_ROOT, device: str = RP1_PWM_DEVICE) -> Path | None:
@@ -112,40 +107,25 @@ class SysfsPwmChannel:
         (self.chip / "unexport").write_text(f"{self.channel}\n")
 
 
-class HardwarePwmServoOutput:
+class HardwarePwmServoOutput(PulseOutput):
     """A servo on a Pi 5 hardware-PWM channel (a :class:`~.servo.ServoOutput`)."""
 
-    def __init__(self, pin: int, servo_range: PulseRange, chip: Path, channel: int) -> None:
+    def __init__(self, pin: int, servo_range: ServoRange, chip: Path, channel: int) -> None:
         self.range = servo_range
         self.pin = pin
         self._channel = SysfsPwmChannel(chip, channel)
         self._channel.enable(False)  # start detached: no jump to the middle at power-up
-        self._pulse: float | None = None
-        self._closed = False
 
-    @property
-    def pulse_width(self) -> float | None:
-        return self._pulse
-
-    def set_angle(self, angle: float) -> None:
-        pulse = self.range.pulse_for(angle)
+    def _send(self, pulse: float) -> float:
         self._channel.set(_PERIOD_NS, round(pulse * 1e9))
         self._channel.enable(True)
-        self._pulse = pulse
+        return pulse
 
-    def detach(self) -> None:
+    def _stop(self) -> None:
         self._channel.enable(False)
-        self._pulse = None
 
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            self.detach()
-            self._channel.unexport()
-        except OSError:  # closing must never hide the original error
-            logger.warning("could not release PWM channel of GPIO%d", self.pin, exc_info=True)
+    def _release(self) -> None:
+        self._channel.unexport()
 
 
 def stop_pwm_pins(pins: set[int], root: Path = PWM_ROOT) -> list[int]:

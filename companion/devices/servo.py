@@ -91,7 +91,53 @@ class GpiozeroServoOutput:
         self._servo.close()
 
 
-class LgpioServoOutput:
+class PulseOutput:
+    """What the outputs that time their own pulses share: the pulse being sent, and a
+    :meth:`close` that stops it and frees the line once, logging instead of raising.
+
+    Subclasses set ``range`` and ``pin`` and implement :meth:`_send`, :meth:`_stop` and
+    :meth:`_release`.
+    """
+
+    range: ServoRange
+    pin: int
+    _pulse: float | None = None
+    _closed = False
+
+    @property
+    def pulse_width(self) -> float | None:
+        return self._pulse
+
+    def set_angle(self, angle: float) -> None:
+        self._pulse = self._send(self.range.pulse_for(angle))
+
+    def detach(self) -> None:
+        self._stop()
+        self._pulse = None
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.detach()
+            self._release()
+        except Exception:  # closing must never hide the original error
+            logger.warning("could not release GPIO%d", self.pin, exc_info=True)
+
+    def _send(self, pulse: float) -> float:
+        """Start sending ``pulse`` seconds; return the pulse really sent."""
+        raise NotImplementedError
+
+    def _stop(self) -> None:
+        """Stop the pulses (also called while detached)."""
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        raise NotImplementedError
+
+
+class LgpioServoOutput(PulseOutput):
     """A servo driven by ``lgpio.tx_servo``: microsecond pulses on a Raspberry Pi 5.
 
     ``handle`` is the open gpiochip handle (gpiozero's ``LGPIOFactory`` keeps it); ``lgpio``
@@ -106,37 +152,22 @@ class LgpioServoOutput:
 
             lgpio = real_lgpio
         self.range = servo_range
+        self.pin = pin
         self._lgpio: Any = lgpio
         self._handle = handle
-        self._pin = pin
-        self._pulse: float | None = None
-        self._closed = False
         self._lgpio.gpio_claim_output(handle, pin, 0)
 
-    @property
-    def pulse_width(self) -> float | None:
-        return self._pulse
-
-    def set_angle(self, angle: float) -> None:
-        pulse = self.range.pulse_for(angle)
+    def _send(self, pulse: float) -> float:
         micros = min(max(round(pulse * 1e6), 500), 2500)  # lgpio refuses anything else
-        self._lgpio.tx_servo(self._handle, self._pin, micros, round(1 / SERVO_FRAME_S))
-        self._pulse = micros / 1e6
+        self._lgpio.tx_servo(self._handle, self.pin, micros, round(1 / SERVO_FRAME_S))
+        return micros / 1e6
 
-    def detach(self) -> None:
+    def _stop(self) -> None:
         if self._pulse is not None:
-            self._lgpio.tx_servo(self._handle, self._pin, 0)
-        self._pulse = None
+            self._lgpio.tx_servo(self._handle, self.pin, 0)
 
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            self.detach()
-            self._lgpio.gpio_free(self._handle, self._pin)
-        except Exception:  # closing must never hide the original error
-            logger.warning("could not release GPIO%d", self._pin, exc_info=True)
+    def _release(self) -> None:
+        self._lgpio.gpio_free(self._handle, self.pin)
 
 
 def is_lgpio_factory(factory: Any) -> bool:

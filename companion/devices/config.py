@@ -38,44 +38,33 @@ _PULSE_RANGE_US = (500, 2500)
 SAFE_PULSE_US = (600, 2400)
 
 
+def _pin(default: int, help: str, *, optional: bool = False) -> Any:
+    """A BCM pin option; an ``optional`` part may say -1 (not fitted)."""
+    return option(default, help, min=NO_PIN if optional else 0, max=_MAX_BCM)
+
+
 @dataclass(frozen=True)
 class PinsConfig:
     """Which GPIO each part is wired to (see hardware/pinmap.md)."""
 
-    hit: int = option(17, "the big HIT button, to GND (internal pull-up)", min=0, max=_MAX_BCM)
-    next: int = option(
-        NO_PIN,
-        "optional NEXT button: 'I played a card', to GND (-1: not fitted)",
-        min=NO_PIN,
-        max=_MAX_BCM,
+    hit: int = _pin(17, "the big HIT button, to GND (internal pull-up)")
+    next: int = _pin(
+        NO_PIN, "optional NEXT button: 'I played a card', to GND (-1: not fitted)", optional=True
     )
-    reverse: int = option(
-        NO_PIN, "optional REVERSE button, to GND (-1: not fitted)", min=NO_PIN, max=_MAX_BCM
+    reverse: int = _pin(NO_PIN, "optional REVERSE button, to GND (-1: not fitted)", optional=True)
+    skip: int = _pin(NO_PIN, "optional SKIP button, to GND (-1: not fitted)", optional=True)
+    ejector: int = _pin(12, "ejector servo signal (hardware-PWM capable pin)")
+    turret: int = _pin(13, "turret servo signal (hardware-PWM capable pin)")
+    buzzer: int = _pin(
+        16, "buzzer, through a transistor (kept off GPIO 18-21, which speaker HATs use)"
     )
-    skip: int = option(
-        NO_PIN, "optional SKIP button, to GND (-1: not fitted)", min=NO_PIN, max=_MAX_BCM
+    card_sensor: int = _pin(
+        NO_PIN, "optional IR break-beam receiver at the card exit (-1: not fitted)", optional=True
     )
-    ejector: int = option(
-        12, "ejector servo signal (hardware-PWM capable pin)", min=0, max=_MAX_BCM
-    )
-    turret: int = option(13, "turret servo signal (hardware-PWM capable pin)", min=0, max=_MAX_BCM)
-    buzzer: int = option(
-        16,
-        "buzzer, through a transistor (kept off GPIO 18-21, which speaker HATs use)",
-        min=0,
-        max=_MAX_BCM,
-    )
-    card_sensor: int = option(
-        NO_PIN,
-        "optional IR break-beam receiver at the card exit (-1: not fitted)",
-        min=NO_PIN,
-        max=_MAX_BCM,
-    )
-    shutdown: int = option(
+    shutdown: int = _pin(
         3,
         "safe shutdown button, to GND: hold it 3 s (GPIO 3 also wakes a halted Pi; -1: none)",
-        min=NO_PIN,
-        max=_MAX_BCM,
+        optional=True,
     )
 
 

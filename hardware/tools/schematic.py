@@ -55,26 +55,32 @@ def button_row(d: schemdraw.Drawing, start: object, title: str) -> None:
     d.add(elm.Ground())
 
 
-def servo_row(d: schemdraw.Drawing, start: object, title: str) -> None:
-    d.add(elm.Line().at(start).right(1))
-    d.add(elm.Resistor().right().label("330 Ω", loc="top"))
-    d.add(elm.Line().right(1))
-    servo = d.add(
+def module(d: schemdraw.Drawing, title: str, signal: str, power: str, supply: str) -> None:
+    """A three-wire part (signal in on the left; supply and ground out on the right), its
+    signal pin placed where the drawing stands."""
+    part = d.add(
         elm.Ic(
             pins=[
-                elm.IcPin(name="SIG", side="left", anchorname="sig"),
-                elm.IcPin(name="+5V", side="right", anchorname="vplus", slot="2/2"),
+                elm.IcPin(name=signal, side="left", anchorname="signal"),
+                elm.IcPin(name=power, side="right", anchorname="vplus", slot="2/2"),
                 elm.IcPin(name="GND", side="right", anchorname="gnd", slot="1/2"),
             ],
             size=(2.6, 1.8),
             label=title,
             lblloc="top",
-        ).anchor("sig")
+        ).anchor("signal")
     )
-    d.add(elm.Line().at(servo.vplus).right(0.8))
-    d.add(elm.Vdd().label("+5 V servo"))
-    d.add(elm.Line().at(servo.gnd).right(0.8))
+    d.add(elm.Line().at(part.vplus).right(0.8))
+    d.add(elm.Vdd().label(supply))
+    d.add(elm.Line().at(part.gnd).right(0.8))
     d.add(elm.Ground())
+
+
+def servo_row(d: schemdraw.Drawing, start: object, title: str) -> None:
+    d.add(elm.Line().at(start).right(1))
+    d.add(elm.Resistor().right().label("330 Ω", loc="top"))
+    d.add(elm.Line().right(1))
+    module(d, title, "SIG", "+5V", "+5 V servo")
 
 
 def buzzer_row(d: schemdraw.Drawing, start: object) -> None:
@@ -100,22 +106,7 @@ def buzzer_row(d: schemdraw.Drawing, start: object) -> None:
 
 def sensor_row(d: schemdraw.Drawing, start: object) -> None:
     d.add(elm.Line().at(start).right(4))
-    sensor = d.add(
-        elm.Ic(
-            pins=[
-                elm.IcPin(name="OUT", side="left", anchorname="out"),
-                elm.IcPin(name="V+", side="right", anchorname="vplus", slot="2/2"),
-                elm.IcPin(name="GND", side="right", anchorname="gnd", slot="1/2"),
-            ],
-            size=(2.6, 1.8),
-            label="IR receiver\n(open collector)",
-            lblloc="top",
-        ).anchor("out")
-    )
-    d.add(elm.Line().at(sensor.vplus).right(0.8))
-    d.add(elm.Vdd().label("+3.3 V (Pi pin 1)"))
-    d.add(elm.Line().at(sensor.gnd).right(0.8))
-    d.add(elm.Ground())
+    module(d, "IR receiver\n(open collector)", "OUT", "V+", "+3.3 V (Pi pin 1)")
 
 
 def supply(d: schemdraw.Drawing, at: tuple[float, float]) -> None:

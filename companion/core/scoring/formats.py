@@ -54,15 +54,19 @@ def game_to_json(book: ScoreBook, indent: int | None = 2) -> str:
 
 def game_from_json(text: str) -> ScoreBook:
     """Read a JSON game file; the log is replayed, and stored standings must match it."""
+    return game_from_dict(_read_json(text))
+
+
+def _read_json(text: str) -> Any:
+    """The data in a JSON file, or an error saying where it stops being JSON."""
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise ScoringError(
             "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
         ) from error
-    return game_from_dict(data)
 
 
 def game_from_dict(data: Any) -> ScoreBook:
@@ -120,13 +124,7 @@ def ruleset_to_json(ruleset: Ruleset) -> str:
 
 
 def ruleset_from_json(text: str) -> Ruleset:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ScoringError(
-            "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
-        ) from error
-    return Ruleset.from_dict(data)
+    return Ruleset.from_dict(_read_json(text))
 
 
 # -- CSV --------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from companion.app.settings import Settings
 from companion.config import Config, ConfigError, table_engine
 from companion.core.commands import Cue
 from companion.core.events import Event
+from companion.core.table import TableEngine
 from companion.i18n import Catalog
 
 log = logging.getLogger("companion.daemon")
@@ -46,6 +47,22 @@ class DaemonOptions:
     voice_player: Any = None  # tests: where speech and cue WAVs go instead of aplay
     engine_factory: str | None = None  # tests: a fake speech engine
     motion_clock: Any = None  # tests: the clock ejector, turret and buzzer pace their steps on
+
+
+def score_storage(
+    hub: Hub, engine: TableEngine, state_dir: Path, **open_options: Any
+) -> ScoreStorage:
+    """The score storage kept in ``state_dir`` (not started); ``open_options`` go to
+    :meth:`companion.storage.Storage.open`."""
+    from companion import storage
+
+    return ScoreStorage(
+        hub,
+        engine,
+        open_storage=lambda: storage.Storage.open(state_dir, **open_options),
+        restore_backup=lambda name: storage.restore_named_backup(state_dir, name),
+        list_backups=lambda: storage.describe_backups(state_dir),
+    )
 
 
 class StartupError(RuntimeError):
@@ -118,16 +135,7 @@ class Daemon:
         self._closers.clear()
 
     def _start_storage(self) -> None:
-        from companion import storage
-
-        state_dir = self.options.state_dir
-        self.scores = ScoreStorage(
-            self.hub,
-            self.engine,
-            open_storage=lambda: storage.Storage.open(state_dir),
-            restore_backup=lambda name: storage.restore_named_backup(state_dir, name),
-            list_backups=lambda: storage.describe_backups(state_dir),
-        )
+        self.scores = score_storage(self.hub, self.engine, self.options.state_dir)
         # Closed after the hub has stopped (closers run in reverse): the table is saved last.
         self._closers.append(self.scores.close)
         self.scores.start()

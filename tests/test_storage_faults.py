@@ -17,6 +17,7 @@ from companion.app.score_storage import ScoreStorage
 from companion.cli import main
 from companion.core.events import Press
 from companion.core.table import TableEngine
+from companion.daemon import score_storage
 from companion.storage import (
     DB_NAME,
     Storage,
@@ -25,8 +26,6 @@ from companion.storage import (
     StorageLocked,
     StorageReadOnly,
     classify,
-    describe_backups,
-    restore_named_backup,
 )
 from tests.test_web_api import csrf, make_app
 
@@ -38,13 +37,7 @@ def box(state_dir: Path) -> tuple[Hub, ScoreStorage]:
     """The hub and score storage as the daemon wires them."""
     engine = TableEngine(PLAYERS, seed=2)
     hub = Hub(engine)
-    scores = ScoreStorage(
-        hub,
-        engine,
-        open_storage=lambda: Storage.open(state_dir, busy_timeout=0.2),
-        restore_backup=lambda name: restore_named_backup(state_dir, name),
-        list_backups=lambda: describe_backups(state_dir),
-    )
+    scores = score_storage(hub, engine, state_dir, busy_timeout=0.2)
     scores.start()
     return hub, scores
 

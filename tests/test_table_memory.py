@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.hub import Hub
-from companion.app.score_storage import ScoreStorage
 from companion.app.table_memory import MEMORY_KEY, TableMemory
 from companion.config import RulesConfig
 from companion.core.actions import table_event
@@ -26,7 +25,8 @@ from companion.core.codec import from_data, to_data
 from companion.core.errors import ActionError
 from companion.core.events import Play, Press, SetHand, Setup, StartRound
 from companion.core.table import TableEngine, TableState
-from companion.storage import Storage, describe_backups, restore_named_backup
+from companion.daemon import score_storage
+from companion.storage import Storage
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
 
@@ -294,13 +294,7 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
 def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
     engine = TableEngine(PLAYERS, seed=1)
     hub = Hub(engine)
-    scores = ScoreStorage(
-        hub,
-        engine,
-        open_storage=lambda: Storage.open(tmp_path, backups=3),
-        restore_backup=lambda name: restore_named_backup(tmp_path, name),
-        list_backups=lambda: describe_backups(tmp_path),
-    )
+    scores = score_storage(hub, engine, tmp_path, backups=3)
     scores.start()
     with hub.running():
         hub.dispatch("score.new_game", {"ruleset": "extreme", "name": "Vendredi"})

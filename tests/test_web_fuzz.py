@@ -22,8 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.generation import GenerationMode
 
-from companion.app.score_storage import ScoreStorage
-from companion.storage import Storage, describe_backups, restore_named_backup
+from companion.daemon import score_storage
 from companion.web.openapi import openapi_document
 from tests.test_web_api import make_app, make_hub
 
@@ -35,13 +34,7 @@ MUTATIONS = ("none", "none", "surrogate", "control", "deep", "huge")
 def box(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, Any]]:
     state_dir: Path = tmp_path_factory.mktemp("fuzz")
     hub = make_hub()
-    scores = ScoreStorage(
-        hub,
-        hub.engine,
-        open_storage=lambda: Storage.open(state_dir, backups=2),
-        restore_backup=lambda name: restore_named_backup(state_dir, name),
-        list_backups=lambda: describe_backups(state_dir),
-    )
+    scores = score_storage(hub, hub.engine, state_dir, backups=2)
     scores.start()
     app = make_app(hub)
     schema = schemathesis.openapi.from_dict(openapi_document(app, hub.action_schemas()))

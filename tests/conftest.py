@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,23 @@ def virtual_clock(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
     clock = VirtualClock()
     monkeypatch.setattr(gpiozero.pins.mock, "monotonic", clock.monotonic)
     return clock
+
+
+@pytest.fixture
+def ejector_on_12(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> Callable[[Any], tuple[Any, Any]]:
+    """Builds an ejector (from an ``EjectorConfig``) on mock GPIO12 in virtual time; returns it
+    with its pin, the pin's history starting after set-up."""
+    from companion.devices.ejector import Ejector
+
+    def build(config: Any) -> tuple[Ejector, Any]:
+        ejector = Ejector(12, config, factory=mock_factory, clock=virtual_clock)
+        pin = mock_factory.pin(12)
+        pin.clear_states()
+        return ejector, pin
+
+    return build
 
 
 @pytest.fixture

@@ -22,7 +22,6 @@ from companion.devices import (
     CardSensor,
     CardSensorConfig,
     Debouncer,
-    Ejector,
     EjectorConfig,
     TableButton,
     Turret,
@@ -176,18 +175,9 @@ def test_shortest_equivalent_angle_stays_inside_the_range() -> None:
 
 
 def turret_config(**overrides: Any) -> TurretConfig:
-    values: dict[str, Any] = {
-        "min_angle": 0.0,
-        "max_angle": 180.0,
-        "min_pulse_us": 500,
-        "max_pulse_us": 2500,
-        "slew_deg_s": 450.0,
-        "seat_angles": [0.0, 90.0, 180.0],
-        "home_angle": 0.0,
-        "settle_s": 0.15,
-    }
-    values.update(overrides)
-    return TurretConfig(**values)
+    values = {"min_angle": 0.0, "max_angle": 180.0, "min_pulse_us": 500, "max_pulse_us": 2500}
+    motion = {"slew_deg_s": 450.0, "seat_angles": [0.0, 90.0, 180.0], "settle_s": 0.15}
+    return TurretConfig(**{**values, **motion, "home_angle": 0.0, **overrides})
 
 
 def test_turret_slews_lands_on_the_seat_pulse_and_detaches(
@@ -266,25 +256,13 @@ def test_turret_move_can_be_stopped_and_still_detaches(
 
 
 def pusher(**overrides: Any) -> EjectorConfig:
-    values: dict[str, Any] = {
-        "rest_angle": 0.0,
-        "stroke_angle": 90.0,
-        "pull_back_angle": 0.0,
-        "stroke_s": 0.1,
-        "retract_s": 0.1,
-        "pull_back_s": 0.0,
-    }
-    values.update(overrides)
-    return EjectorConfig(**values)
+    values = {"rest_angle": 0.0, "stroke_angle": 90.0, "pull_back_angle": 0.0, "stroke_s": 0.1}
+    return EjectorConfig(**{**values, "retract_s": 0.1, "pull_back_s": 0.0, **overrides})
 
 
-def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(
-    mock_factory: MockFactory, virtual_clock: VirtualClock
-) -> None:
+def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(ejector_on_12: Any) -> None:
     config = pusher(rest_angle=18.0, pull_back_angle=0.0, pull_back_s=0.1)
-    ejector = Ejector(12, config, factory=mock_factory, clock=virtual_clock)
-    pin = mock_factory.pin(12)
-    pin.clear_states()
+    ejector, pin = ejector_on_12(config)
     assert ejector.fire(2) == 2
     rest, stroke, back = duty(pulse_at(18)), duty(pulse_at(90)), duty(pulse_at(0))
     assert_states_and_times(
@@ -306,13 +284,9 @@ def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(
     ejector.close()
 
 
-def test_roller_runs_per_card_then_reverses_and_stops(
-    mock_factory: MockFactory, virtual_clock: VirtualClock
-) -> None:
+def test_roller_runs_per_card_then_reverses_and_stops(ejector_on_12: Any) -> None:
     config = EjectorConfig(mode="roller", roller_speed=1.0, roller_run_s=0.1, pull_back_s=0.1)
-    ejector = Ejector(12, config, factory=mock_factory, clock=virtual_clock)
-    pin = mock_factory.pin(12)
-    pin.clear_states()
+    ejector, pin = ejector_on_12(config)
     assert ejector.fire(3) == 3
     forward, reverse = duty(SAFE_PULSE_US[1]), duty(SAFE_PULSE_US[0])
     expected = [(0.0, 0.0), (0.0, forward), (0.3, reverse), (0.1, 0.0)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -17,12 +18,10 @@ EXACT = 1e-6  # virtual time: pin histories are exact
 
 
 def test_the_motor_runs_per_card_at_its_duty_and_stops_without_reversing(
-    mock_factory: MockFactory, virtual_clock: VirtualClock
+    ejector_on_12: Any,
 ) -> None:
     config = EjectorConfig(mode="motor", roller_speed=0.8, roller_run_s=0.25, pull_back_s=0.1)
-    ejector = Ejector(12, config, factory=mock_factory, clock=virtual_clock)
-    pin = mock_factory.pin(12)
-    pin.clear_states()
+    ejector, pin = ejector_on_12(config)
     assert ejector.fire(4) == 4
     # on at 80 % for 4 x 0.25 s, then off: a single transistor has no reverse, so no pull-back
     assert_states_and_times(pin, [(0.0, 0.0), (0.0, 0.8), (1.0, 0.0)], tol=EXACT)

@@ -43,16 +43,23 @@ class Api:
         with urllib.request.urlopen(f"{self.url}api/state", timeout=5) as response:
             return dict(json.load(response))
 
-    def act(self, action: str, /, **payload: Any) -> dict[str, Any]:
-        request = urllib.request.Request(
-            f"{self.url}api/actions/{action}",
-            data=json.dumps({"payload": payload}).encode(),
+    def request(
+        self, path: str, body: Any, headers: dict[str, str] | None = None
+    ) -> urllib.request.Request:
+        """A JSON POST to ``path`` in this session."""
+        return urllib.request.Request(
+            f"{self.url}{path}",
+            data=json.dumps(body).encode(),
             headers={
                 "Content-Type": "application/json",
                 "Cookie": self.cookie,
                 "X-CSRF-Token": self.token,
+                **(headers or {}),
             },
         )
+
+    def act(self, action: str, /, **payload: Any) -> dict[str, Any]:
+        request = self.request(f"api/actions/{action}", {"payload": payload})
         with urllib.request.urlopen(request, timeout=5) as response:
             return dict(json.load(response))
 
@@ -195,6 +202,13 @@ def phones(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[tuple
 def tab(page: Page, name: str) -> None:
     page.click(f"#tab-{name}")
     expect(page.locator(f"#screen-{name}")).to_be_visible()
+
+
+def both_on(phones: tuple[Page, Page], name: str) -> tuple[Page, Page]:
+    """The two phones, each on screen ``name``."""
+    for phone in phones:
+        tab(phone, name)
+    return phones
 
 
 def shot(page: Page, name: str) -> None:

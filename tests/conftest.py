@@ -44,6 +44,21 @@ def virtual_clock(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
 
 
 @pytest.fixture
+def closing() -> Iterator[Callable[[Any], Any]]:
+    """``closing(thing)`` returns ``thing`` and closes it after the test (in the order made):
+    for fixtures that build several devices, voices or workers."""
+    made: list[Any] = []
+
+    def keep(thing: Any) -> Any:
+        made.append(thing)
+        return thing
+
+    yield keep
+    for thing in made:
+        thing.close()
+
+
+@pytest.fixture
 def ejector_on_12(
     mock_factory: MockFactory, virtual_clock: VirtualClock
 ) -> Callable[[Any], tuple[Any, Any]]:

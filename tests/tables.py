@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from companion.core.actions import table_event
 from companion.core.commands import Say
+from companion.core.errors import ActionError
+from companion.core.events import Event
 from companion.core.options import LauncherOptions, ProfileOptions, RulesOptions
 from companion.core.script import parse_line
 from companion.core.table import Outcome, TableEngine
@@ -29,6 +33,13 @@ def never_fires() -> LauncherOptions:
 def table(players: list[str] = FOUR, **rules: Any) -> TableEngine:
     launcher = rules.pop("launcher", never_fires())
     return TableEngine(players, rules=RulesOptions(**rules), launcher=launcher, seed=7)
+
+
+def refused(engine: TableEngine, event: Event) -> ActionError:
+    """The error the engine refuses ``event`` with (the test fails if it is taken)."""
+    with pytest.raises(ActionError) as caught:
+        engine.handle(event)
+    return caught.value
 
 
 def owed(engine: TableEngine) -> list[tuple[str, int, str]]:

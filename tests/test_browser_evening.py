@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from companion.core.cues import cue_steps
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import ARTIFACTS, Api, axe_check, seat_four, tab  # noqa: E402
+from tests.browser import ARTIFACTS, Api, axe_check, both_on, seat_four, tab  # noqa: E402
 
 pytest_plugins = ["tests.browser"]
 
@@ -148,9 +148,7 @@ def test_a_whole_game_on_two_phones_to_its_end(phones: tuple[Page, Page], api: A
 def test_the_001_evening_of_partner_games(phones: tuple[Page, Page], api: Api) -> None:
     """Four players, four games with each partner: 12 games, marks kept, winner and consolation."""
     seat_four(api)
-    page, other = phones
-    tab(page, "evening")
-    tab(other, "evening")
+    page, other = both_on(phones, "evening")
     page.click("#evening-start")
     expect(other.locator("#evening-progress")).to_have_text("0 jeux joués sur 12")
     games: list[dict[str, Any]] = api.state()["evening"]["games"]

@@ -5,7 +5,6 @@ spreadsheet, the PIN lock-out, a missing sound card, the chart in the dark. Fixt
 
 from __future__ import annotations
 
-import json
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -108,17 +107,7 @@ def test_the_score_sheet_opens_in_a_french_spreadsheet_and_comes_back(
 
 def login(url: str, pin: str, headers: dict[str, str] | None = None) -> int:
     """A new session (its own cookie) tries a PIN: the HTTP status."""
-    guest = Api(url)
-    request = urllib.request.Request(
-        f"{url}api/login",
-        data=json.dumps({"pin": pin}).encode(),
-        headers={
-            "Content-Type": "application/json",
-            "Cookie": guest.cookie,
-            "X-CSRF-Token": guest.token,
-            **(headers or {}),
-        },
-    )
+    request = Api(url).request("api/login", {"pin": pin}, headers)
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             return int(response.status)

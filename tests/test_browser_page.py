@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import Api, shot, tab  # noqa: E402
+from tests.browser import Api, both_on, shot, tab  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -57,9 +57,7 @@ def test_play_a_turn_sequence_with_coup_extreme(
     phones: tuple[Page, Page], four_players: Api
 ) -> None:
     api = four_players
-    page, other = phones
-    tab(page, "table")
-    tab(other, "table")
+    page, other = both_on(phones, "table")
     first = api.state()["table"]["active"]  # after Zoé deals: Chloé, on her left
     assert first == "Chloé"
     expect(page.locator("#active")).to_have_text("Chloé")
@@ -121,9 +119,7 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
     phones: tuple[Page, Page], four_players: Api
 ) -> None:
     api = four_players
-    page, other = phones
-    tab(page, "score")
-    tab(other, "score")
+    page, other = both_on(phones, "score")
     expect(page.locator("#game")).to_be_visible()
     expect(page.locator("#kind-pad [data-kind]")).not_to_have_count(0)
     # Alice: two 5s and an Appuyer 2x = 30

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -73,28 +73,32 @@ def input_clock() -> ManualClock:
 
 @pytest.fixture
 def build(
-    factory: MockFactory, input_clock: ManualClock, virtual_clock: VirtualClock
-) -> Iterator[Callable[..., LauncherHardware]]:
-    made: list[LauncherHardware] = []
-
+    factory: MockFactory,
+    input_clock: ManualClock,
+    virtual_clock: VirtualClock,
+    closing: Callable[[LauncherHardware], LauncherHardware],
+) -> Callable[..., LauncherHardware]:
     def build(
         config: Any = None,
         seats: int = 3,
         clock: Callable[[], float] = input_clock,
         motion_clock: Clock = virtual_clock,
     ) -> LauncherHardware:
-        hardware = LauncherHardware(
-            config or make_config(), factory, seats=seats, clock=clock, motion_clock=motion_clock
+        hardware = closing(
+            LauncherHardware(
+                config or make_config(),
+                factory,
+                seats=seats,
+                clock=clock,
+                motion_clock=motion_clock,
+            )
         )
-        made.append(hardware)
         assert hardware.wait_idle(5)  # homing done
         for pin in (EJECTOR, TURRET, BUZZER):
             factory.pin(pin).clear_states()
         return hardware
 
-    yield build
-    for hardware in made:
-        hardware.close()
+    return build
 
 
 def change_times(pin: Any) -> list[float]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from importlib import resources
 
@@ -19,25 +19,16 @@ from tests.helpers import wait_for
 
 
 @pytest.fixture
-def make_voice() -> Iterator[Callable[..., tuple[Voice, RecordingPlayer]]]:
-    made: list[Voice] = []
-
+def make_voice(
+    closing: Callable[[Voice], Voice],
+) -> Callable[..., tuple[Voice, RecordingPlayer]]:
     def make(language: str = "fr", **settings: object) -> tuple[Voice, RecordingPlayer]:
         player = RecordingPlayer()
         config = replace(SpeechConfig(), **settings)  # type: ignore[arg-type]
-        voice = Voice(
-            config,
-            Catalog.load(),
-            language,
-            player=player,
-            engine_factory=ECHO_ENGINE,
-        )
-        made.append(voice)
-        return voice, player
+        voice = Voice(config, Catalog.load(), language, player=player, engine_factory=ECHO_ENGINE)
+        return closing(voice), player
 
-    yield make
-    for voice in made:
-        voice.close()
+    return make
 
 
 def busy_engine(voice: Voice) -> None:

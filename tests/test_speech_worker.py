@@ -11,7 +11,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -83,20 +83,17 @@ class Recorder:
 
 
 @pytest.fixture
-def make_worker() -> Iterator[Callable[..., tuple[SpeechWorker, Recorder]]]:
-    made: list[SpeechWorker] = []
-
+def make_worker(
+    closing: Callable[[SpeechWorker], SpeechWorker],
+) -> Callable[..., tuple[SpeechWorker, Recorder]]:
     def make(
         config: SpeechConfig = FAST, engine: str = ENGINE, **kwargs: int
     ) -> tuple[SpeechWorker, Recorder]:
         recorder = Recorder()
         worker = SpeechWorker(config, recorder, engine_factory=engine, **kwargs)
-        made.append(worker)
-        return worker, recorder
+        return closing(worker), recorder
 
-    yield make
-    for worker in made:
-        worker.close()
+    return make
 
 
 def ready(worker: SpeechWorker) -> SpeechWorker:

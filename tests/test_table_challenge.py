@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from companion.core.errors import ActionError
 from companion.core.events import Challenge, Play, Press
 
-from .tables import hands, owed, run, table
+from .tables import hands, owed, refused, run, table
 
 
 def classic(**rules: object):
@@ -17,9 +14,8 @@ def classic(**rules: object):
 def test_challenge_is_off_by_default():
     engine = table(deck="classic")
     engine.handle(Play("draw4", "red"))
-    with pytest.raises(ActionError) as err:
-        engine.handle(Challenge(guilty=True))
-    assert err.value.key == "decks.error_no_challenge"
+    err = refused(engine, Challenge(guilty=True))
+    assert err.key == "decks.error_no_challenge"
 
 
 def test_guilty_player_presses_four_instead():
@@ -73,8 +69,7 @@ def test_only_before_the_first_press():
     engine = classic()
     engine.handle(Play("draw4", "red"))
     engine.handle(Press())
-    with pytest.raises(ActionError):
-        engine.handle(Challenge(guilty=True))
+    refused(engine, Challenge(guilty=True))
 
 
 def test_extreme_any_deck_and_flip_wilds_can_be_challenged():
@@ -97,5 +92,4 @@ def test_flip_draw_colour_challenge_lost_adds_two_after_the_colour():
 def test_a_plain_card_cannot_be_challenged():
     engine = classic()
     engine.handle(Play("draw2", "red"))
-    with pytest.raises(ActionError):
-        engine.handle(Challenge(guilty=True))
+    refused(engine, Challenge(guilty=True))

@@ -7,7 +7,7 @@ import pytest
 from companion.core.errors import ActionError
 from companion.core.events import Lacked, Play, Press, RoundWon
 
-from .tables import owed, run, says, table
+from .tables import owed, refused, run, says, table
 
 
 def toy_story(**rules: object):
@@ -48,8 +48,7 @@ def test_lotso_player_cannot_lack_and_a_lotso_can_be_the_last_card():
     ainsi perdre sa chance de gagner! »: the round is not won while the table answers."""
     engine = toy_story()
     run(engine, "hand Bruno 1", "play lotso blue")
-    with pytest.raises(ActionError):
-        engine.handle(RoundWon("Bruno"))
+    refused(engine, RoundWon("Bruno"))
     with pytest.raises(ActionError) as err:
         engine.handle(Lacked(("Bruno",)))
     assert err.value.key == "decks.error_lotso_self"

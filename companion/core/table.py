@@ -528,23 +528,12 @@ class TableEngine:
         else:
             self._check_round_running()
         if st.owed:
-            presser = st.owed[0].seat
-            if ev.player is not None and self._seat_of(ev.player) != presser:
-                raise ActionError(
-                    "not_your_press",
-                    f"{self._name(presser)} must press first",
-                    {"player": self._name(presser)},
-                    status=409,
-                )
+            presser, refusal, message = st.owed[0].seat, "not_your_press", "{} must press first"
         else:
-            presser = st.active
-            if ev.player is not None and self._seat_of(ev.player) != presser:
-                raise ActionError(
-                    "not_your_turn",
-                    f"it is {self._name(presser)}'s turn",
-                    {"player": self._name(presser)},
-                    status=409,
-                )
+            presser, refusal, message = st.active, "not_your_turn", "it is {}'s turn"
+        if ev.player is not None and self._seat_of(ev.player) != presser:
+            name = self._name(presser)
+            raise ActionError(refusal, message.format(name), {"player": name}, status=409)
         if self.launcher.empty or st.jam:
             # 000 §X.C: reshuffle and reload when it can no longer serve. The press is not used up.
             return [Cue("error"), Say("table.reload_needed", {}, Priority.WARNING)]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from companion.core.commands import Cue, Eject, Say, Turn
-from companion.core.errors import ActionError
 from companion.core.events import (
     CallUno,
     ContreUno,
@@ -98,9 +97,8 @@ def test_start_plain_cards_left_of_dealer_starts(card):
 def test_start_wild_draw4_goes_back():
     """000 §V: a Super Joker as first card "le donneur doit la remettre dans la pioche"."""
     engine = table(any_deck=True)
-    with pytest.raises(ActionError) as err:
-        engine.handle(StartRound(start_card="draw4"))
-    assert err.value.key == "errors.start_card_back"
+    err = refused(engine, StartRound(start_card="draw4"))
+    assert err.key == "errors.start_card_back"
 
 
 def test_start_draw2_any_deck_presses_two():
@@ -147,9 +145,8 @@ def test_refusing_to_play_is_a_press():
 def test_press_by_wrong_player_is_refused_and_changes_nothing():
     engine = table()
     before = engine.snapshot()
-    with pytest.raises(ActionError) as err:
-        engine.handle(Press("David"))
-    assert err.value.status == 409
+    err = refused(engine, Press("David"))
+    assert err.status == 409
     assert engine.snapshot() == before
 
 
@@ -163,8 +160,7 @@ def test_hit2_next_presses_twice_and_loses_turn():
     assert owed(engine) == [("Chloé", 2, "hit2")]
     assert Turn(2, "Chloé") in out.commands  # the launcher turns to whoever owes the press
     assert "table.press_owed" in says(out)
-    with pytest.raises(ActionError):
-        engine.handle(Play("number", "red", value=5))  # David may not play before Chloé presses
+    refused(engine, Play("number", "red", value=5))  # David may not play before Chloé presses
     engine.handle(Press())
     engine.handle(Press())
     assert engine.snapshot()["active"] == "David"
@@ -206,9 +202,8 @@ def test_coup_extreme_resume_second_option():
 
 def test_coup_extreme_needs_target():
     engine = table()
-    with pytest.raises(ActionError) as err:
-        engine.handle(Play("coup_extreme", "red"))
-    assert err.value.key == "errors.needs_target"
+    err = refused(engine, Play("coup_extreme", "red"))
+    assert err.key == "errors.needs_target"
 
 
 def test_discard_all_lays_down_count():
@@ -340,9 +335,8 @@ def test_wild_all_hit_each_other_player_from_the_left():
 
 
 def test_wild_all_hit_needs_option():
-    with pytest.raises(ActionError) as err:
-        table().handle(Play("wild_all_hit", "red"))
-    assert err.value.key == "errors.card_not_in_deck"
+    err = refused(table(), Play("wild_all_hit", "red"))
+    assert err.key == "errors.card_not_in_deck"
 
 
 def test_hit_fire_presses_until_it_fires():
@@ -503,17 +497,15 @@ def test_undo_takes_back_a_play_but_not_a_press():
     snap = engine.snapshot()
     assert snap["direction"] == "left" and snap["active"] == "Bruno"
     engine.handle(Press())
-    with pytest.raises(ActionError) as err:
-        engine.handle(Undo())
-    assert err.value.key == "errors.nothing_to_undo"
+    err = refused(engine, Undo())
+    assert err.key == "errors.nothing_to_undo"
 
 
 def test_unknown_player_is_404_and_changes_nothing():
     engine = table()
     before = engine.snapshot()
-    with pytest.raises(ActionError) as err:
-        engine.handle(ContreUno("Zed"))
-    assert err.value.status == 404
+    err = refused(engine, ContreUno("Zed"))
+    assert err.status == 404
     assert engine.snapshot() == before
 
 
@@ -534,9 +526,8 @@ def test_contre_uno_twice_is_refused():
     engine.handle(SetHand("Bruno", 2))
     engine.handle(Play("number", "red", value=4))
     engine.handle(ContreUno("Bruno"))
-    with pytest.raises(ActionError) as err:
-        engine.handle(ContreUno("Bruno"))
-    assert err.value.status == 409
+    err = refused(engine, ContreUno("Bruno"))
+    assert err.status == 409
     assert owed(engine) == [("Bruno", 2, "contre_uno")]
 
 
@@ -558,9 +549,8 @@ def test_first_start_is_round_one_redealt():
 def test_no_new_round_after_the_game_is_won():
     engine = table(["Alice", "Bruno"])
     engine.handle(Eliminate("Alice"))
-    with pytest.raises(ActionError) as err:
-        engine.handle(StartRound())
-    assert err.value.key == "errors.game_over"
+    err = refused(engine, StartRound())
+    assert err.key == "errors.game_over"
 
 
 def test_sensor_report_about_another_firing_is_ignored():

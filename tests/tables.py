@@ -9,7 +9,7 @@ import pytest
 from companion.core.actions import table_event
 from companion.core.commands import Say
 from companion.core.errors import ActionError
-from companion.core.events import Event
+from companion.core.events import Event, Play, SetHand
 from companion.core.options import LauncherOptions, ProfileOptions, RulesOptions
 from companion.core.script import parse_line
 from companion.core.table import Outcome, TableEngine
@@ -33,6 +33,15 @@ def never_fires() -> LauncherOptions:
 def table(players: list[str] = FOUR, **rules: Any) -> TableEngine:
     launcher = rules.pop("launcher", never_fires())
     return TableEngine(players, rules=RulesOptions(**rules), launcher=launcher, seed=7)
+
+
+def bruno_left_with_one_card() -> TableEngine:
+    """A table where Bruno (first to play) has just laid his second-last card without saying
+    UNO: the Contre-UNO window is open on him."""
+    engine = table()
+    engine.handle(SetHand("Bruno", 2))
+    engine.handle(Play("number", "red", value=4))
+    return engine
 
 
 def refused(engine: TableEngine, event: Event) -> ActionError:

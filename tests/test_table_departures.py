@@ -13,7 +13,17 @@ from companion.core.events import ContreUno, Play, Press, Reload, RoundWon, SetH
 from companion.core.scoring.rulesets import builtin_ruleset
 from companion.i18n import Catalog
 
-from .tables import fixed, hands, never_fires, owed, refused, run, says, table
+from .tables import (
+    bruno_left_with_one_card,
+    fixed,
+    hands,
+    never_fires,
+    owed,
+    refused,
+    run,
+    says,
+    table,
+)
 
 # -- 1. Coup Extrême aims at the target -----------------------------------------------------------
 
@@ -54,9 +64,7 @@ def test_coup_extreme_attacker_prompt_names_the_target():
 def test_contre_uno_refused_once_the_next_player_has_played():
     """000 §VI: « S'il oublie et que l'un de ses adversaires le lui fait remarquer (en criant
     CONTRE-UNO) avant que le joueur suivant n'ait joué » (also 001, 002, 004)."""
-    engine = table()
-    engine.handle(SetHand("Bruno", 2))
-    engine.handle(Play("number", "red", value=4))  # Bruno forgets UNO
+    engine = bruno_left_with_one_card()  # Bruno forgets UNO
     engine.handle(Play("number", "red", value=5))  # Chloé plays: too late
     err = refused(engine, ContreUno("Bruno"))
     assert err.key == "decks.error_contre_uno_late" and err.status == 409
@@ -66,18 +74,14 @@ def test_contre_uno_refused_once_the_next_player_has_played():
 
 def test_contre_uno_refused_once_the_next_player_has_pressed():
     """A press instead of a play is the next player's turn too (000 §X.B)."""
-    engine = table()
-    engine.handle(SetHand("Bruno", 2))
-    engine.handle(Play("number", "red", value=4))
+    engine = bruno_left_with_one_card()
     engine.handle(Press("Chloé"))
     refused(engine, ContreUno("Bruno"))
 
 
 def test_contre_uno_in_time_costs_two_presses():
     """000 §X.B: « S'il ne le fait pas, il doit appuyer 2 fois sur le bouton »."""
-    engine = table()
-    engine.handle(SetHand("Bruno", 2))
-    engine.handle(Play("number", "red", value=4))
+    engine = bruno_left_with_one_card()
     engine.handle(ContreUno("Bruno"))
     assert owed(engine) == [("Bruno", 2, "contre_uno")]
 

@@ -26,7 +26,7 @@ from companion.core.events import (
 )
 from companion.core.options import LauncherOptions
 
-from .tables import fixed, owed, profile, refused, says, table
+from .tables import bruno_left_with_one_card, fixed, owed, profile, refused, says, table
 
 # -- 000 §III/§IV: the deal and who starts -------------------------------------------------------
 
@@ -142,11 +142,15 @@ def test_refusing_to_play_is_a_press():
     assert engine.snapshot()["active"] == "Chloé"
 
 
-def test_press_by_wrong_player_is_refused_and_changes_nothing():
+@pytest.mark.parametrize(
+    ("event", "status"),
+    [(Press("David"), 409), (ContreUno("Zed"), 404)],
+    ids=["press-by-the-wrong-player", "unknown-player"],
+)
+def test_a_refused_event_changes_nothing(event, status):
     engine = table()
     before = engine.snapshot()
-    err = refused(engine, Press("David"))
-    assert err.status == 409
+    assert refused(engine, event).status == status
     assert engine.snapshot() == before
 
 
@@ -282,18 +286,14 @@ def test_contre_uno_two_presses():
 
 
 def test_uno_called_closes_window():
-    engine = table()
-    engine.handle(SetHand("Bruno", 2))
-    engine.handle(Play("number", "red", value=4))
+    engine = bruno_left_with_one_card()
     engine.handle(CallUno("Bruno"))
     assert engine.snapshot()["contre_uno_window"] is None
 
 
 def test_contre_uno_window_closes_when_next_player_plays():
     """000 §VI: caught "avant que le joueur suivant n'ait joué"."""
-    engine = table()
-    engine.handle(SetHand("Bruno", 2))
-    engine.handle(Play("number", "red", value=4))
+    engine = bruno_left_with_one_card()
     engine.handle(Play("number", "red", value=5))  # Chloé plays
     assert engine.snapshot()["contre_uno_window"] is None
 
@@ -501,14 +501,6 @@ def test_undo_takes_back_a_play_but_not_a_press():
     assert err.key == "errors.nothing_to_undo"
 
 
-def test_unknown_player_is_404_and_changes_nothing():
-    engine = table()
-    before = engine.snapshot()
-    err = refused(engine, ContreUno("Zed"))
-    assert err.status == 404
-    assert engine.snapshot() == before
-
-
 def test_names_are_matched_without_case():
     engine = table()
     engine.handle(Press("bruno"))
@@ -522,9 +514,7 @@ def test_wild_colour_is_announced():
 
 def test_contre_uno_twice_is_refused():
     """Two phones catching the same forgotten UNO: one penalty (000 §X.B: 2 presses)."""
-    engine = table()
-    engine.handle(SetHand("Bruno", 2))
-    engine.handle(Play("number", "red", value=4))
+    engine = bruno_left_with_one_card()
     engine.handle(ContreUno("Bruno"))
     err = refused(engine, ContreUno("Bruno"))
     assert err.status == 409

@@ -4,6 +4,9 @@ another thread."""
 from __future__ import annotations
 
 import math
+import random
+import signal
+import subprocess
 import time
 from collections.abc import Callable
 from typing import Any
@@ -51,3 +54,23 @@ def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = ""
             raise AssertionError(f"timed out after {timeout} s waiting for {what or condition}")
         time.sleep(delay)  # back off: 1 ms, 2 ms, ... 50 ms between looks
         delay = min(delay * 2, 0.05)
+
+
+def kill_after_lines(
+    child: subprocess.Popen[str], word: str, count: int, rng: random.Random, jitter: float
+) -> tuple[list[str], str]:
+    """Let ``child`` print ``count`` lines starting with ``word``, run on for a random moment
+    of up to ``jitter`` seconds, then SIGKILL it: a kill in the middle of its work, however fast
+    the machine. Returns every line it printed and its standard error."""
+    assert child.stdout is not None
+    lines: list[str] = []
+    while count > 0:
+        line = child.stdout.readline()
+        if not line:
+            break  # the child ended on its own: the caller's checks say why
+        lines.append(line)
+        count -= line.startswith(word)
+    time.sleep(rng.uniform(0.0, jitter))
+    child.send_signal(signal.SIGKILL)
+    out, err = child.communicate(timeout=10)
+    return lines + out.splitlines(keepends=True), err

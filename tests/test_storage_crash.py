@@ -7,17 +7,18 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from companion.storage import Storage
+from tests.helpers import kill_after_lines
 
 CHILD = r"""
 import sys
 from companion.core.scoring import GameSetup, HandEntry, builtin_ruleset
 from companion.storage import Storage
+from tests.helpers import kill_after_lines
 
 storage = Storage.open(sys.argv[1], backups=0)
 game_id = storage.settings_get("crash_game")
@@ -50,12 +51,14 @@ def test_acknowledged_rounds_survive_sigkill(tmp_path: Path) -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
+            text=True,
         )
-        time.sleep(rng.uniform(0.05, 0.45))
-        child.send_signal(signal.SIGKILL)
-        out, err = child.communicate(timeout=10)
-        assert child.returncode == -signal.SIGKILL, err.decode()
-        acked |= {int(line.split()[1]) for line in out.decode().splitlines() if line}
+        # One kill in five lands while the child starts (opening, creating the game); the
+        # others after a few acknowledged rounds, at a random moment of the next write.
+        acks = 0 if rng.random() < 0.2 else rng.randint(1, 8)
+        lines, err = kill_after_lines(child, "ack", acks, rng, jitter=0.1 if acks == 0 else 0.01)
+        assert child.returncode == -signal.SIGKILL, err
+        acked |= {int(line.split()[1]) for line in lines if line.strip()}
         with Storage.open(tmp_path, backups=0) as storage:
             assert storage.integrity_check() == "ok"
             game_id = storage.settings_get("crash_game")

@@ -11,7 +11,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 import types
 import typing
 from pathlib import Path
@@ -27,6 +26,7 @@ from companion.core.events import Play, Press, SetHand, Setup, StartRound
 from companion.core.table import TableEngine, TableState
 from companion.daemon import score_storage
 from companion.storage import Storage
+from tests.helpers import kill_after_lines
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
 
@@ -272,11 +272,13 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
                 late_score = in_flight is not None and in_flight[0] == "score.record_round"
                 assert acked_scores <= restored_scores <= acked_scores + late_score
             acked, acked_scores, in_flight = restored_table, restored_scores, None
-            time.sleep(rng.uniform(0.3, 0.8))
+            # A few events in, then a kill at a random moment of the next one.
+            out, _ = kill_after_lines(child, "done", rng.randint(6, 20), rng, jitter=0.01)
         finally:
-            child.send_signal(signal.SIGKILL)
-            out, _ = child.communicate(timeout=10)
-        for line in out.splitlines():
+            if child.returncode is None:
+                child.send_signal(signal.SIGKILL)
+                child.communicate(timeout=10)
+        for line in out:
             word, fields = parse(line)
             if word == "doing":
                 in_flight = (fields[0], json.loads(fields[1]))

@@ -7,6 +7,7 @@ Bad input must give a 4xx with a message, never a 5xx, and change nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -113,9 +114,15 @@ def make_hub() -> Hub:
     return hub
 
 
+@functools.cache
+def catalog() -> Catalog:
+    """The phrase catalog, read once (it is never changed)."""
+    return Catalog.load()
+
+
 def make_app(hub: Hub, clock: Clock | None = None, **web: Any) -> Flask:
     config = WebConfig(**web)
-    app = create_app(hub, config, Catalog.load(), clock=clock or Clock())
+    app = create_app(hub, config, catalog(), clock=clock or Clock())
     app.testing = True
     return app
 

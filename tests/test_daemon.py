@@ -7,12 +7,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from companion.app.motion import MotionWatcher
 from companion.config import Config, LauncherConfig, TableConfig
 from companion.core.commands import Cue
 from companion.daemon import Daemon, DaemonOptions
@@ -268,3 +270,28 @@ def test_reload_clears_a_reported_jam(tmp_path: Path):
         assert state["device"]["jam"] is False and state["table"]["jam"] is False
     finally:
         daemon.stop()
+
+
+class BusyLauncher:
+    """A launcher that never becomes idle (a long burst still running)."""
+
+    def __init__(self) -> None:
+        self.asked = threading.Event()
+        self._never = threading.Event()
+
+    def wait_idle(self, timeout: float | None = None, *, sound: bool = True) -> bool:
+        self.asked.set()
+        return self._never.wait(timeout)
+
+
+def test_stopping_does_not_wait_for_the_launcher_to_finish_moving() -> None:
+    launcher = BusyLauncher()
+    moved = threading.Event()
+    watcher = MotionWatcher(None, launcher, moved)  # type: ignore[arg-type]
+    before = set(threading.enumerate())
+    watcher.start()
+    (thread,) = set(threading.enumerate()) - before
+    moved.set()
+    assert launcher.asked.wait(5)  # the watcher waits for the motion to end
+    watcher.stop()
+    assert not thread.is_alive()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from .hub import Hub
@@ -34,6 +35,10 @@ class MotionWatcher:
             self._moved.clear()
             if self._stopped.is_set():
                 return
-            self._hardware.wait_idle(timeout=30, sound=False)
+            # In short slices, so stop() is not held up by a launcher still emptying its queue.
+            deadline = time.monotonic() + 30
+            while not self._hardware.wait_idle(timeout=0.1, sound=False):
+                if self._stopped.is_set() or time.monotonic() > deadline:
+                    break
             if not self._stopped.is_set():
                 self._hub.call(lambda: self._hub.changed("device"))

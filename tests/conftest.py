@@ -78,3 +78,16 @@ def ejector_on_12(
 @pytest.fixture
 def recording_player() -> RecordingPlayer:
     return RecordingPlayer()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Long modules first (the browser's, and those with a ``slow`` test), each kept whole so
+    module fixtures are built once: dealt first, they share out evenly between the two
+    ``-n 2`` workers, instead of one worker running a long test dealt last while the other
+    waits."""
+    long_modules = {
+        item.path
+        for item in items
+        if item.get_closest_marker("slow") or item.path.name.startswith("test_browser")
+    }
+    items.sort(key=lambda item: item.path not in long_modules)

@@ -19,6 +19,7 @@ from companion.devices.config import EjectorConfig, TurretConfig
 from hardware.tools import scad
 
 X, Y, Z = 0, 1, 2
+pytestmark = pytest.mark.slow  # the first run renders every part with OpenSCAD
 
 
 @pytest.fixture(scope="module")

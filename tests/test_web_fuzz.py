@@ -69,6 +69,7 @@ def body_of(case: Any, mutation: str) -> str | bytes | None:
     return json.dumps(body)  # ASCII: a surrogate travels as \\ud800, as a browser sends it
 
 
+@pytest.mark.slow
 def test_every_route_survives_the_fuzzer(box: tuple[Flask, Any]) -> None:
     app, operations = box
     client = app.test_client()

@@ -283,6 +283,10 @@ class SpeechWorker:
                     self._count("errors")
                     log.warning("speech engine refused %r: %s", line.text, reply[1])
                 elif reply[0] == "closing":
+                    # Mid-line: the line is dropped anyway, and a hung engine would not read
+                    # a polite "quit", so closing does not wait for it.
+                    engine.stop(grace=0.0)
+                    engine = None
                     return
                 else:  # "hung" or "died": the line is dropped, it may be what broke the engine
                     log.warning("speech engine %s on %r, restarting it", reply[1], line.text)

@@ -51,10 +51,15 @@ class ApiError(Exception):
         self.params = params
 
 
+def error_body(key: str, message: str) -> dict[str, Any]:
+    """What every refusal says, whoever refuses: the catalog key and its text."""
+    return {"error": {"key": key, "message": message}}
+
+
 def error_response(
     key: str, message: str, status: int, headers: dict[str, str] | None = None
 ) -> Response:
-    response = jsonify({"error": {"key": key, "message": message}})
+    response = jsonify(error_body(key, message))
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value

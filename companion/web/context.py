@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from flask import Flask, current_app, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from companion.i18n import LANGUAGES, Catalog
 from companion.web.config import WebConfig
@@ -52,10 +54,14 @@ class WebContext:
 
     def language(self) -> str:
         """The language for this request: ``?lang=``, then Accept-Language, then the table's."""
-        asked = request.args.get("lang")
+        return self.language_for(request.args.get("lang"), request.headers.get("Accept-Language"))
+
+    def language_for(self, asked: str | None, accept_language: str | None) -> str:
+        """The language for a request asking ``?lang=asked`` with this Accept-Language header
+        (also for the requests the server refuses before the app sees them)."""
         if asked in LANGUAGES:
             return str(asked)
-        best = request.accept_languages.best_match(LANGUAGES)
+        best = parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES)
         return best if best else self.table_language()
 
     def text(self, key: str, params: dict[str, Any] | None = None, lang: str | None = None) -> str:
@@ -64,4 +70,9 @@ class WebContext:
 
 def web() -> WebContext:
     """The :class:`WebContext` of the app handling the current request."""
-    return cast(WebContext, current_app.extensions[EXTENSION])
+    return context_of(current_app)
+
+
+def context_of(app: Flask) -> WebContext:
+    """The :class:`WebContext` of ``app`` (outside a request too)."""
+    return cast(WebContext, app.extensions[EXTENSION])

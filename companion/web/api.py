@@ -359,7 +359,7 @@ class _Refused(ApiError):
         self.message = message
 
 
-def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator[str]:
+def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator[bytes]:
     """Server-Sent Events: the state now, then after every change; comments keep it open.
 
     ``gone`` (from waitress) says whether the phone has closed the connection."""
@@ -367,8 +367,8 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
     keepalive = ctx.config.keepalive_seconds
     poll = min(keepalive, 0.5)  # how soon a stopping server or a phone gone is noticed
     try:
-        yield "retry: 3000\n\n"
-        yield _event(ctx.hub.state())
+        yield b"retry: 3000\n\n"
+        yield ctx.state_event(_event)
         quiet = 0.0
         while not ctx.stopping.is_set() and not (gone is not None and gone()):
             notice = subscription.get(poll)
@@ -376,17 +376,17 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
                 quiet += poll
                 if quiet >= keepalive:
                     quiet = 0.0
-                    yield ": keep-alive\n\n"
+                    yield b": keep-alive\n\n"
                 continue
             # Several changes queued up: one fresh state covers them all.
             while subscription.get(0) is not None:
                 pass
             quiet = 0.0
-            yield _event(ctx.hub.state())
+            yield ctx.state_event(_event)
     finally:
         subscription.close()
 
 
-def _event(state: dict[str, Any]) -> str:
+def _event(state: dict[str, Any]) -> bytes:
     data = json.dumps(public_state(state), separators=(",", ":"), ensure_ascii=False)
-    return f"id: {state.get('revision', 0)}\nevent: state\ndata: {data}\n\n"
+    return f"id: {state.get('revision', 0)}\nevent: state\ndata: {data}\n\n".encode()

@@ -20,7 +20,8 @@ from companion.i18n import LANGUAGES, Catalog
 from .audio import audio_device
 from .config import SpeechConfig
 from .engine import DEFAULT_ENGINE
-from .output import AplayPlayer, AudioOutput, Player
+from .output import AudioOutput, Player
+from .player_process import PlayerProcess
 from .sounds import CueSounds
 from .worker import SpeechStats, SpeechWorker
 
@@ -112,7 +113,7 @@ class Voice:
         speaker = (
             player
             if player is not None
-            else AplayPlayer(audio_device(config.audio_device, config.audio_output))
+            else PlayerProcess(audio_device(config.audio_device, config.audio_output))
         )
         self.output = AudioOutput(speaker)
         self.worker = SpeechWorker(config, self.output.play_speech, engine_factory=engine_factory)

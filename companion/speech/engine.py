@@ -147,10 +147,9 @@ def child_main(conn: Connection, factory: str, workdir: str) -> None:
     """
     # Ctrl-C in a terminal reaches the whole process group: the parent stops this process itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Loading espeak-ng happens once, at nice 19 (in the idle class a busy box could starve the
-    # start for good); synthesis then takes a core for a while and must never delay a press: it
-    # runs in the idle class.
-    lower_priority()
+    # Loading espeak-ng happens once, at start, at the daemon's priority (in the idle class a busy
+    # box could starve it for good); synthesis then takes a core for a while and must never
+    # delay a press: from "ready" on, this process runs in the idle class at nice 19.
     # pyttsx3 prints "Audio saved to ..." for every line; the parent's stdout is not a log.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     try:

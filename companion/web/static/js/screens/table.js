@@ -181,6 +181,9 @@ function renderChips(tb) {
   if (!players().includes(local.chosen)) local.chosen = null;
   const chips = $("chips");
   chips.textContent = "";
+  // Even rows: four players two by two, otherwise three to a row.
+  const count = (tb.players || []).length;
+  chips.style.setProperty("--cols", String(count === 2 || count === 4 ? 2 : 3));
   (tb.players || []).forEach((p) => {
     const chosen = local.chosen ? local.chosen === p.name : tb.active === p.name;
     const chip = el("button", {

@@ -7,6 +7,7 @@ Fixtures: ``tests/browser.py``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -112,6 +113,21 @@ def test_every_screen_fits_a_small_phone_in_both_languages(phone: Page, api: Api
                 phone.click("#display-close")
 
 
+def test_the_press_banners_follow_a_language_switch(phones: tuple[Page, Page], api: Api) -> None:
+    """A press's banner (the Table screen's and the table display's) is redrawn in the new
+    language: it stayed French on an English page."""
+    seat_four(api)
+    page, other = phones
+    other.click("#open-display")
+    api.act("table.press")
+    expect(page.locator("#fired-banner")).to_have_text(re.compile(r"(cartes? pour|rien pour) "))
+    expect(other.locator("#display-fired")).to_have_text(re.compile(r"(cartes? pour|rien pour) "))
+    api.act("settings.update", language="en")
+    english = re.compile(r"^(★ \d+ cards? for|Click… nothing for) Chloé!$")
+    expect(page.locator("#fired-banner")).to_have_text(english)
+    expect(other.locator("#display-fired")).to_have_text(english)
+
+
 def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Api) -> None:
     """The score chart uses the colours picked at setup, as the names on the page do."""
     seat_four(api)
@@ -123,6 +139,8 @@ def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Ap
     )
     tab(phone, "score")
     expect(phone.locator("#standings .name").first).to_have_class("name pc0")  # Chloé leads
+    expect(phone.locator("#kind-pad .pts").first).to_have_text("1 pt")  # not "1 pts"
+    expect(phone.locator("#kind-pad .pts").nth(1)).to_have_text("2 pts")
     lines = phone.evaluate(
         "fetch('/api/chart.svg').then(r => r.text()).then(t => [...new DOMParser()"
         ".parseFromString(t, 'image/svg+xml').querySelectorAll('polyline')]"

@@ -196,7 +196,7 @@ function renderEntry() {
     const b = el("button", { type: "button", class: "kind", "data-kind": k.kind,
       "aria-label": k.label + " (" + k.points + ")" + (n ? " ×" + n : ""),
       onclick: () => tapKind(k.kind) });
-    b.append(el("span", { class: "label" }, k.label), el("span", { class: "pts" }, k.points + " pts"),
+    b.append(el("span", { class: "label" }, k.label), el("span", { class: "pts" }, t("kind_points", { count: k.points })),
       el("span", { class: "count" }, n ? "×" + n : ""));
     pad.append(b);
   });

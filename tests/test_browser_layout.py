@@ -31,7 +31,7 @@ LAYOUT_FAULTS = """(thumb) => {
     + (e.dataset.i18n ? '[' + e.dataset.i18n + ']' : '')
     + ' "' + e.textContent.trim().slice(0, 24) + '"';
   const faults = {scroll: document.documentElement.scrollWidth - width,
-    wide: [], small: [], keys: []};
+    wide: [], small: [], clipped: [], keys: []};
   const scope = document.querySelectorAll(
     '#screens > section:not([hidden]) *, #tabs *, .top *');
   for (const e of [...scope].filter(shown)) {
@@ -40,6 +40,9 @@ LAYOUT_FAULTS = """(thumb) => {
       faults.wide.push(what(e) + ' ' + Math.round(box.right));
     }
     if (!e.matches('button, select, input, a, summary') || e.type === 'range') continue;
+    if (e.matches('button') && e.scrollWidth > e.clientWidth + 1) {
+      faults.clipped.push(what(e) + ' ' + e.scrollWidth + '>' + e.clientWidth);
+    }
     const label = e.matches('[type=checkbox], [type=radio]') && e.closest('label');
     const hit = (label || e).getBoundingClientRect();
     if (hit.width < thumb || hit.height < thumb) {
@@ -76,7 +79,9 @@ def check_screen(page: Page, name: str) -> list[str]:
         if faults["scroll"] > 0:
             found.append(f"{where}: {faults['scroll']} px of sideways scrolling")
         found.extend(
-            f"{where}: {kind} {item}" for kind in ("wide", "small", "keys") for item in faults[kind]
+            f"{where}: {kind} {item}"
+            for kind in ("wide", "small", "clipped", "keys")
+            for item in faults[kind]
         )
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)

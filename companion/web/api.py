@@ -261,7 +261,8 @@ def create_api() -> Blueprint:
     def get_chart() -> Response:
         """Running totals over the rounds of the current game."""
         ctx = web()
-        score = ctx.hub.state().get("score") or {}
+        state = ctx.hub.state()
+        score = state.get("score") or {}
         svg = chart.totals_svg(
             scoreview.parties_of(score),
             scoreview.round_points(score),
@@ -269,6 +270,8 @@ def create_api() -> Blueprint:
             ctx.text("web.chart_empty"),
             scoreview.target_of(score),
             to_go=ctx.text("web.chart_to_go"),
+            # The players' colours chosen at setup, so a line has its player's colour on the page.
+            colours=(state.get("page") or {}).get("colours") or None,
         )
         response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"

@@ -75,3 +75,40 @@ def test_colours_are_shared_and_checked(hub: Hub, store: MemoryStore) -> None:
         with pytest.raises(ActionError):
             hub.dispatch("page.colours", {"colours": colours})
     assert hub.state()["page"] == {"colours": {"Ana": 3, "Bo": 0}}
+
+
+EIGHT = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+def test_either_tables_game_is_seated_at_the_box_and_colours_stay(store: MemoryStore) -> None:
+    """Eight players on two tables: the box's table takes the game picked, table 1 or table 2,
+    partners across; every evening player keeps one colour whoever sits at the box."""
+    hub = Hub(TableEngine(EIGHT, seed=1))
+    EveningService(hub, store).attach()
+    with hub.running():
+        hub.dispatch("page.colours", {"colours": {"Bo": 5, "Zed": 1}})
+        state = hub.dispatch("evening.start", {"players": EIGHT})
+        colours = state["page"]["colours"]
+        assert colours["Bo"] == 5 and "Zed" not in colours  # a chosen colour is kept
+        assert sorted(colours) == sorted(EIGHT) and len(set(colours.values())) == 8
+        for number, table in ((1, 2), (1, 1), (2, 2)):
+            teams = next(
+                g["teams"]
+                for g in hub.state()["evening"]["games"]
+                if (g["number"], g["table"]) == (number, table)
+            )
+            state = hub.dispatch("evening.seat", {"game": number, "table": table})
+            seats = [p["name"] for p in state["table"]["players"]]
+            assert seats == [teams[0][0], teams[1][0], teams[0][1], teams[1][1]]
+            assert state["page"]["colours"] == colours
+        assert store.saved["colours"] == colours
+        with pytest.raises(ActionError):
+            hub.dispatch("evening.seat", {"game": 29, "table": 1})
+        assert [p["name"] for p in hub.state()["table"]["players"]] == seats
+
+
+def test_seating_needs_a_running_evening(hub: Hub) -> None:
+    with pytest.raises(ActionError) as refused:
+        hub.dispatch("evening.seat", {"game": 1, "table": 1})
+    assert refused.value.key == "evening.error_none"
+    assert [p["name"] for p in hub.state()["table"]["players"]] == FOUR

@@ -178,3 +178,35 @@ def test_the_001_evening_of_partner_games(phones: tuple[Page, Page], api: Api) -
     expect(other.locator("#evening-consolation")).to_contain_text(" & ".join(losers))
     shots(other, "evening-end", api)
     no_serious_violations(other, "evening")
+
+
+def test_eight_players_seat_either_tables_game_at_the_box(
+    phones: tuple[Page, Page], api: Api
+) -> None:
+    """Two tables of four play at once and the box serves one: the game of table 2 is seated at
+    the box as well as table 1's, and every player keeps one colour whoever sits at the box."""
+    eight = ["Alice", "Bruno", "Zoé", "Chloé", "Élise", "Farid", "Gaël", "Hugo"]
+    api.act("table.setup", players=eight, dealer="Alice")
+    page, other = phones
+    tab(page, "evening")
+    tab(other, "evening")
+    page.click("#evening-start")
+    expect(other.locator("#evening-progress")).to_have_text("0 jeux joués sur 56")
+    colours = api.state()["page"]["colours"]
+    assert sorted(colours) == sorted(eight) and len(set(colours.values())) == 8
+    pending = {g["table"]: g["teams"] for g in api.state()["evening"]["pending"]}
+    for table in (2, 1):
+        teams = pending[table]
+        seats = [teams[0][0], teams[1][0], teams[0][1], teams[1][1]]
+        other.click(f'[data-game="1-{table}"] [data-seat-game]')
+        for phone in (page, other):
+            expect(phone.locator(f'[data-game="1-{table}"] .badge')).to_have_text("avec le lanceur")
+            expect(phone.locator(f'[data-game="1-{3 - table}"] [data-seat-game]')).to_be_visible()
+        assert [p["name"] for p in api.state()["table"]["players"]] == seats
+        assert api.state()["page"]["colours"] == colours
+        for player, index in colours.items():  # the marks keep everyone's colour
+            expect(page.locator(f'#evening-marks [data-player="{player}"] .name')).to_have_class(
+                f"name pc{index}"
+            )
+    shots(page, "evening-eight", api)
+    no_serious_violations(page, "evening of eight")

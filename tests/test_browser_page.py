@@ -185,7 +185,7 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
     api = four_players
     page = phone
     tab(page, "device")
-    expect(page.locator("#sim-seats circle")).to_have_count(4)
+    expect(page.locator("#sim-seats .seat-dot")).to_have_count(4)
     expect(page.locator("#qr")).to_have_js_property("complete", True)
     assert page.evaluate("document.getElementById('qr').naturalWidth") > 0
     expect(page.locator("#urls")).to_contain_text(api.url)

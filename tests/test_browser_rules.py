@@ -29,7 +29,7 @@ def test_house_rules_decks_and_the_tables_questions(
     shot(page, "house-rules")
     wide = page.evaluate(
         "[...document.querySelectorAll('#screen-rules *')]"
-        ".filter(e => e.getBoundingClientRect().right > innerWidth + 1)"
+        ".filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)"
         ".map(e => e.tagName + '#' + e.id + ' ' + e.getBoundingClientRect().right)"
     )
     assert wide == [], wide  # nothing sticks out sideways on a 390 px phone

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
 
 import pytest
 
-from companion.speech import AplayPlayer, AudioOutput, CueSounds, PlayerError
+from companion.speech import AplayPlayer, AudioOutput, CueSounds, PlayerError, PlayerProcess
 from tests.doubles import ManualClock
 from tests.helpers import wait_for
 
@@ -171,3 +172,36 @@ def test_aplay_runs_at_the_lowest_priority(tmp_path):
     player.chmod(0o755)
     AplayPlayer(command=str(player)).play(CueSounds().wav("ding"))
     assert seen.read_text().strip() == "19"
+
+
+def test_player_process_plays_in_a_child_and_answers_when_done(tmp_path):
+    """The daemon never starts aplay itself: its player process does, and says how it went."""
+    heard = tmp_path / "heard"
+    fake = tmp_path / "fake-aplay"
+    fake.write_text(f"#!/bin/sh\necho $PPID > {tmp_path}/parent\ncat >> {heard}\n")
+    fake.chmod(0o755)
+    player = PlayerProcess(command=str(fake))
+    try:
+        ding = CueSounds().wav("ding")
+        player.play(ding)
+        player.play(ding)
+        assert heard.read_bytes() == ding + ding
+        assert int((tmp_path / "parent").read_text()) != os.getpid()
+    finally:
+        player.close()
+
+
+def test_player_process_reports_aplay_failures_and_survives_its_own_death(tmp_path):
+    player = PlayerProcess("no_such_device")
+    try:
+        with pytest.raises(PlayerError, match="no_such_device"):
+            player.play(CueSounds().wav("ding"))
+        assert player._process is not None
+        player._process.kill()
+        with pytest.raises(PlayerError, match="stopped"):
+            player.play(CueSounds().wav("ding"))
+        player.device = "null"  # the next sound starts a new process, which plays it
+        player.play(CueSounds().wav("ding"))
+    finally:
+        player.close()
+    assert player._process is None

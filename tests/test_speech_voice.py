@@ -100,6 +100,26 @@ def test_cues_play_on_the_speaker_unless_disabled(make_voice):
     assert quiet_player.played == [marker]
 
 
+def test_cues_are_rendered_off_the_press_path(make_voice, monkeypatch):
+    voice, player = make_voice()
+    quiet = voice.cues
+    wait_for(lambda: len(quiet._cache) == 6 + 21, timeout=10, what="every cue rendered")
+
+    rendered: list[tuple[object, ...]] = []
+    monkeypatch.setattr("companion.speech.sounds.tone_frames", lambda *a: rendered.append(a))
+    for level in range(21):
+        voice.handle(Cue("suspense", level / 20))
+    voice.handle(Cue("error"))
+    assert player.wait_for_count(1, timeout=5)
+    assert rendered == []  # every WAV came from the cache
+    monkeypatch.undo()
+    # A new volume is rendered aside; the cues in use are swapped once it is ready.
+    voice.set_volume(0.5)
+    wait_for(lambda: voice.cues is not quiet, timeout=10, what="the new volume's cues")
+    assert voice.cues.volume == pytest.approx(quiet.volume * 0.5)
+    assert len(voice.cues._cache) == len(quiet._cache)
+
+
 def test_disabled_speech_still_plays_cues_and_starts_no_engine(make_voice):
     voice, player = make_voice(enabled=False)
     voice.handle(Say("table.turn", {"player": "Alice", "reason": "skip"}))

@@ -22,7 +22,7 @@ from companion.config import RulesConfig
 from companion.core.actions import table_event
 from companion.core.codec import from_data, to_data
 from companion.core.errors import ActionError
-from companion.core.events import Play, Press, SetHand, Setup, StartRound
+from companion.core.events import Play, Press, Reload, SetHand, Setup, StartRound, Undo
 from companion.core.table import TableEngine, TableState
 from companion.daemon import score_storage
 from companion.storage import Storage
@@ -141,6 +141,36 @@ def test_a_restart_puts_the_table_back_exactly() -> None:
     ]
 
 
+def test_undo_takes_back_the_same_changes_after_a_restart() -> None:
+    engine = played_table()
+    for event in (SetHand("Alice", 4), Reload(50), SetHand("Chloé", 2)):
+        engine.handle(event)
+    steps = len(engine.undo_history)
+    assert steps == 3
+    store = DictStore()
+    memory = TableMemory(store, engine)
+    memory.journal()
+    again = TableEngine(PLAYERS, seed=99)
+    assert TableMemory(store, again).restore()
+    assert again.undo_history == engine.undo_history
+    for _ in range(steps):
+        engine.handle(Undo())
+        again.handle(Undo())
+        assert again.snapshot() == engine.snapshot()
+    assert not again.snapshot()["can_undo"]
+    # A step that does not fit drops the history, not the table.
+    store.data[MEMORY_KEY]["undo"][0]["state"]["active"] = 42
+    third = TableEngine(PLAYERS, seed=99)
+    assert TableMemory(store, third).restore()
+    assert third.state == from_data(TableState, store.data[MEMORY_KEY]["state"])
+    assert not third.undo_history
+    # Each step is encoded once: the same data object comes back while the step waits.
+    engine.handle(SetHand("Alice", 5))
+    first = memory.capture()["undo"][0]
+    engine.handle(SetHand("Alice", 6))
+    assert memory.capture()["undo"][0] is first
+
+
 def test_rules_come_back_unless_the_configuration_changed() -> None:
     engine = TableEngine(PLAYERS, rules=RulesConfig(contre_uno_presses=2), seed=1)
     store = DictStore()
@@ -202,7 +232,7 @@ actions = [
     ("table.play", {"card": "number", "value": 4}), ("table.play", {"card": "skip"}),
     ("table.play", {"card": "reverse"}), ("table.play", {"card": "hit2"}),
     ("table.set_hand", {"player": "Bruno", "cards": 5}), ("table.reload", {"cards": 90}),
-    ("score.record_round", None),
+    ("table.undo", {}), ("score.record_round", None),
 ]
 while True:
     name, payload = rng.choice(actions)
@@ -250,7 +280,7 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
     acked: dict[str, Any] | None = None
     acked_scores = 0
     in_flight: tuple[str, dict[str, Any]] | None = None
-    events = 0
+    events = undoable_restarts = 0
     for cycle in range(cycles):
         child = subprocess.Popen(
             [sys.executable, "-c", CHILD, str(tmp_path), str(cycle)],
@@ -271,6 +301,11 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
                 assert restored_table in allowed, f"cycle {cycle}: the table was not put back"
                 late_score = in_flight is not None and in_flight[0] == "score.record_round"
                 assert acked_scores <= restored_scores <= acked_scores + late_score
+            if restored_table["undo"]:  # "Undo" still takes back the last change
+                undone = one_event_later(restored_table, "table.undo", {})
+                assert undone["state"] == restored_table["undo"][-1]["state"]
+                assert len(undone["undo"]) == len(restored_table["undo"]) - 1
+                undoable_restarts += 1
             acked, acked_scores, in_flight = restored_table, restored_scores, None
             # A few events in, then a kill at a random moment of the next one.
             out, _ = kill_after_lines(child, "done", rng.randint(6, 20), rng, jitter=0.01)
@@ -286,6 +321,7 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
                 acked, acked_scores, in_flight = json.loads(fields[0]), int(fields[1]), None
                 events += 1
     assert events > cycles * 5  # the children really played between the kills
+    assert undoable_restarts  # and some kills left changes to take back
     with Storage.open(tmp_path, backups=0) as storage:
         assert storage.integrity_check() == "ok"
 

@@ -1,7 +1,8 @@
 """Every route of the published OpenAPI document, fuzzed by schemathesis (valid and invalid
 requests), then made worse: lone surrogates and control characters in every string, nesting
 far deeper than any payload, bodies beyond the limit. No answer may be a server error, every
-refusal is a JSON error with a message, and the state still reads after each request.
+refusal is a JSON error with a message, and the state still reads after each request. The
+same text goes into path parameters and query strings, as escaped bytes no browser sends.
 
 The box is wired as the daemon wires it: the real hub, table engine, score keeper and score
 database (``UNO_FUZZ_EXAMPLES`` sets how many requests; ``make test`` runs a short form).
@@ -14,6 +15,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import schemathesis
@@ -56,6 +58,26 @@ def worsen(value: Any, mutation: str) -> Any:
     return value
 
 
+# The same attacks in the address: percent-escaped bytes no browser sends (a lone surrogate as
+# WTF-8, NUL and ESC), or a query value far beyond any real one.
+URL_TAILS = {"surrogate": "%ED%A0%80", "control": "%00%1B", "huge": "x" * 100_000}
+
+
+def address_of(case: Any, mutation: str) -> tuple[str, str | None]:
+    """The path and query string of ``case``, every parameter value worsened by ``mutation``."""
+    tail = URL_TAILS.get(mutation, "")
+    path = case.path
+    for name, value in (case.path_parameters or {}).items():
+        path = path.replace(f"{{{name}}}", quote(str(value), safe="") + tail)
+    pairs = [
+        (str(name), str(item))
+        for name, value in (case.query or {}).items()
+        for item in (value if isinstance(value, list) else [value])
+    ]
+    query = "&".join(f"{quote(name)}={quote(item)}{tail}" for name, item in pairs)
+    return path, query or None
+
+
 def body_of(case: Any, mutation: str) -> str | bytes | None:
     body = case.body
     if not isinstance(body, dict | list | str | int | float | bool | None.__class__):
@@ -93,12 +115,13 @@ def test_every_route_survives_the_fuzzer(box: tuple[Flask, Any]) -> None:
         if case.method == "POST":
             headers["X-CSRF-Token"] = token
             headers["Content-Type"] = "application/json"
+        path, query = address_of(case, mutation)
         response = client.open(
-            case.formatted_path,
+            path,
             method=case.method,
             data=body_of(case, mutation) if case.method == "POST" else None,
             headers=headers,
-            query_string=case.query or None,
+            query_string=query,
         )
         seen[operation.label] = seen.get(operation.label, 0) + 1
         if response.status_code == 200 and mutation in ("surrogate", "control"):

@@ -231,17 +231,65 @@ def get_status(port: int, path: str = "/api/state", timeout: float = 3.0) -> int
     return int(head.split()[1])
 
 
-def test_a_huge_body_is_refused_before_it_is_read(served: tuple[Hub, Any, WebServer]) -> None:
-    port = served[2].port
+def exchange(port: int, *parts: bytes) -> tuple[int, dict[str, str], Any]:
+    """Send ``parts`` on a fresh socket; the status, headers and JSON body of the answer."""
+    received = b""
     with socket.create_connection(("127.0.0.1", port), timeout=3) as sock:
-        sock.sendall(
-            b"POST /api/actions/table.press HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: application/json\r\nContent-Length: 500000000\r\n\r\n"
-        )
-        sock.sendall(b"x" * 65536)  # the first of 500 MB: refused without waiting for the rest
-        answer = sock.recv(200).decode()
-    assert answer.split()[1] == "413"
-    assert get_status(port) == 200
+        try:
+            for part in parts:
+                sock.sendall(part)
+        except (BrokenPipeError, ConnectionResetError):  # refused while the body still came
+            pass
+        try:
+            while chunk := sock.recv(65536):
+                received += chunk
+        except ConnectionResetError:  # closed on unread body: the answer had come first
+            pass
+    head, _, body = received.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, json.loads(body)
+
+
+def test_what_the_server_refuses_itself_is_json_in_the_phones_language(
+    served: tuple[Hub, Any, WebServer],
+) -> None:
+    port = served[2].port
+    post = b"POST /api/actions/table.press HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    english = b"Accept-Language: en-GB,en;q=0.8\r\n"
+    chunk = b"%x\r\n" % 65536 + b"x" * 65536 + b"\r\n"
+    attacks = {
+        # 500 MB announced: refused from its Content-Length, without waiting for the rest.
+        "huge body": (413, (post + b"Content-Length: 500000000\r\n\r\n", b"x" * 65536)),
+        # No length announced: refused once past the limit (8 MB), not at the end.
+        "chunked": (413, (post + b"Transfer-Encoding: chunked\r\n\r\n", *[chunk] * 130)),
+        "request line": (400, (b"GET /api/state HTTP/1.1 and more\r\nHost: 127.0.0.1\r\n\r\n",)),
+        "headers": (431, (post + b"X-Pad: " + b"p" * 20_000 + b"\r\n\r\n",)),
+        "encoding": (501, (post + b"Transfer-Encoding: gzip\r\n\r\n",)),
+    }
+    keys = set()
+    for name, (status, parts) in attacks.items():
+        for language, head in (("fr", b""), ("en", english)):
+            first = parts[0].replace(b"\r\n", b"\r\n" + head, 1)
+            got, headers, answer = exchange(port, first, *parts[1:])
+            if name == "headers":
+                language = "fr"  # headers too large are not read: the table's language
+            assert got == status, (name, language, got, answer)
+            assert headers["content-type"] == "application/json", name
+            assert headers["content-language"] == language, name
+            keys.add(answer["error"]["key"])
+            message = answer["error"]["message"]
+            assert message == Catalog.load().text(answer["error"]["key"], language), name
+        assert get_status(port) == 200, name
+    assert keys == {
+        "web.error_too_large",
+        "web.error_bad_request",
+        "web.error_headers_too_large",
+        "web.error_not_implemented",
+    }
+    # ?lang= wins over the header, as on the app's own errors.
+    lang_en = post.replace(b"press", b"press?lang=en") + b"Content-Length: 9000000\r\n\r\n"
+    assert exchange(port, lang_en)[1]["content-language"] == "en"
 
 
 def test_idle_sockets_of_one_address_cannot_lock_the_others_out(

@@ -4,6 +4,9 @@ State sections: ``evening`` (the schedule with results, the games to play now, e
 mark, the winner and consolation prize at the end; empty when no evening runs) and ``page``
 (each player's colour, a palette index chosen at setup, so every phone shows the same colours).
 Both are kept in the settings store, so a restart keeps them.
+
+With eight players the two tables play at once and the box serves one of them: ``evening.seat``
+seats the launcher's table with the game the players picked, whichever table it is.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 from companion.core.actions import object_schema
 from companion.core.errors import ActionError
+from companion.core.events import Setup
 from companion.core.limits import MAX_NAME, MAX_PLAYERS
 from companion.core.scoring.evening import MAX_POINTS, SIZES, Evening
 
@@ -57,6 +61,7 @@ class EveningService:
             "evening.start", object_schema(["players"], players=sizes), self.start, "evening"
         )
         number = {"type": "integer", "minimum": 1, "maximum": 1000}
+        two_tables = {"type": "integer", "minimum": 1, "maximum": 2}
         hub.register_action(
             "evening.record",
             object_schema(
@@ -73,6 +78,12 @@ class EveningService:
             "evening.forget",
             object_schema(["game", "table"], game=number, table={"type": "integer", "minimum": 1}),
             self.forget,
+            "evening",
+        )
+        hub.register_action(
+            "evening.seat",
+            object_schema(["game", "table"], game=number, table=two_tables),
+            self.seat,
             "evening",
         )
         hub.register_action("evening.end", object_schema([]), self.end, "evening")
@@ -106,6 +117,27 @@ class EveningService:
     def start(self, payload: dict[str, Any]) -> None:
         self.evening = Evening.start(payload["players"])
         self._save()
+        self._keep_colours(self.evening.players)
+
+    def seat(self, payload: dict[str, Any]) -> None:
+        """Seat the box's table with game ``game`` of table ``table`` (partners across)."""
+        evening = self._running()
+        game = evening.game(payload["game"], payload["table"])
+        self._keep_colours(evening.players)
+        # Queued behind this action, as the score keeper does: the table engine handles it next.
+        self._hub.post(Setup(game.seats()))
+
+    def _keep_colours(self, players: tuple[str, ...]) -> None:
+        """Give each evening player without a chosen colour one of their own (the first free
+        ones, in seat order): reseating for each game, or playing at the other table, must not
+        change anyone's colour on the phones. Colours of people not in the evening are dropped."""
+        kept = {p: self.colours[p] for p in players if p in self.colours}
+        free = [i for i in range(PALETTE_SIZE) if i not in kept.values()]
+        colours = {p: kept[p] if p in kept else free.pop(0) for p in players}
+        if colours != self.colours:
+            self.colours = colours
+            if self._store is not None:
+                self._store.settings_put(COLOURS_KEY, self.colours)
 
     def record(self, payload: dict[str, Any]) -> None:
         self.evening = self._running().record(

@@ -7,13 +7,17 @@ owed presses, hand estimates and whatever the rules add to it later), the launch
 its presses since the last firing and its random sequence, and the rule options in effect.
 On the next start the table is put back exactly as it was.
 
+The undo history is kept too (bounded as the engine bounds it): after a restart, "Undo" takes
+back the last changes as it would have before. Each step is encoded once, when it is first
+written: a step never changes while it waits to be undone.
+
 The state is written with :mod:`companion.core.codec`, read from the dataclasses' type hints: a
-field added to the engine's state is remembered with no change here. What is not kept: the undo
-history (after a restart the last change cannot be taken back) and the ejection profile, which
-the settings keep.
+field added to the engine's state is remembered with no change here. What is not kept: the
+ejection profile, which the settings keep.
 
 Rule options come back only if the configuration file still says what it said when they were
-saved; after an edit of the file, the file wins.
+saved; after an edit of the file, the file wins (and the undo history, made under the old rules,
+is dropped).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any, Protocol
 from companion.core.codec import from_data, to_data
 from companion.core.errors import ActionError
 from companion.core.events import Reload, Setup
-from companion.core.table import Outcome, TableEngine
+from companion.core.table import Outcome, TableEngine, UndoStep
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,8 @@ class TableMemory:
         self._configured_rules = to_data(engine.rules)
         self.saved = 0  # writes since the start
         self.failing: str | None = None  # why the last write failed (None: it did not)
+        # Undo steps already encoded, by identity (the step is held, so its id stays its own).
+        self._encoded: dict[int, tuple[UndoStep, Any]] = {}
 
     # ------------------------------------------------------------------ writing
 
@@ -75,7 +81,13 @@ class TableMemory:
             "configured_rules": self._configured_rules,
             "events_handled": engine.events_handled,
             "last_fired": engine.last_fired,
+            "undo": self._undo_data(engine.undo_history),
         }
+
+    def _undo_data(self, steps: tuple[UndoStep, ...]) -> list[Any]:
+        known = self._encoded
+        self._encoded = {id(step): known.get(id(step)) or (step, to_data(step)) for step in steps}
+        return [self._encoded[id(step)][1] for step in steps]
 
     def journal(self, outcome: Outcome | None = None) -> None:
         """Write the table now (durable when it returns); a storage failure is logged and kept
@@ -136,6 +148,28 @@ class TableMemory:
             engine.state, engine.rules, engine.events_handled, engine.last_fired = fresh
             launcher.magazine, launcher.presses_since_fire = fresh_launcher
             raise
+        if saved.get("configured_rules") == self._configured_rules:
+            self._restore_undo(saved.get("undo", []))
+
+    def _restore_undo(self, saved: Any) -> None:
+        """Put the undo history back; a step that does not fit drops the history, not the
+        table (the table is already back)."""
+        engine = self._engine
+        launcher = engine.launcher
+        now = (engine.state, launcher.magazine, launcher.presses_since_fire)
+        try:
+            steps = [from_data(UndoStep, item, "undo") for item in saved]
+            for step in steps:  # each must be a table the engine can show
+                _integer(step.magazine, 0, 10_000)
+                _integer(step.presses_since_fire, 0, 1_000)
+                engine.state = step.state
+                engine.snapshot()
+        except Exception as exc:
+            log.warning("the undo history was not restored: %s", exc)
+            steps = []
+        finally:
+            engine.state, launcher.magazine, launcher.presses_since_fire = now
+        engine.undo_history = steps
 
     def _restore_seats_only(self) -> bool:
         saved = self._store.settings_get(OLD_TABLE_KEY)

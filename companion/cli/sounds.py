@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-import typing
 from pathlib import Path
 from typing import Any
 
 from companion.core.commands import CueName
+from companion.core.cues import CUE_NAMES
 from companion.speech import AplayPlayer, CueSounds, PlayerError, wav_duration
 from companion.speech.audio import audio_device
 
@@ -25,7 +25,7 @@ from .say import speech_settings
 def cue_list() -> list[tuple[str, CueName, float]]:
     """``(label, cue, level)`` for every cue, the suspense cue at three tempos."""
     cues: list[tuple[str, CueName, float]] = []
-    for name in typing.get_args(CueName):
+    for name in CUE_NAMES:
         if name == "suspense":
             cues += [(f"suspense-{level:.1f}", name, level) for level in (0.0, 0.5, 1.0)]
         else:

@@ -7,12 +7,16 @@ to a fixed list), so the buzzer sounds the same on pigpio, lgpio, RPi.GPIO and t
 
 from __future__ import annotations
 
+from typing import get_args
+
 from .commands import CueName
 
 # Frequencies pigpio produces exactly at the default 5 µs sample rate, within a piezo's range.
 BUZZER_SAFE_HZ: tuple[int, ...] = (320, 400, 500, 800, 1000, 1600, 2000)
 
 Step = tuple[int, float]
+# Every cue the box knows, in the order the type lists them.
+CUE_NAMES: tuple[CueName, ...] = get_args(CueName)
 
 _FIXED_CUES: dict[str, tuple[Step, ...]] = {
     # The launcher's "ding" on every accepted press.

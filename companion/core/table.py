@@ -131,6 +131,16 @@ def _shallow(obj: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class UndoStep:
+    """The table as it was before one event that :class:`Undo` can take back, with the
+    launcher's count then (the magazine and the presses since its last firing)."""
+
+    state: TableState
+    magazine: int
+    presses_since_fire: int
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What handling one event produced."""
 
@@ -181,7 +191,7 @@ class TableEngine:
         self.seed = seed
         self.events_handled = 0
         self.last_fired = 0
-        self._history: list[tuple[TableState, int, int]] = []
+        self._history: list[UndoStep] = []
         self.state = TableState(seats=[], rules=rules or RulesOptions())
         self._seat_players(players, dealer)
         self._handlers: dict[type, Callable[[Any], list[Command]]] = {
@@ -224,12 +234,14 @@ class TableEngine:
         handler = self._handlers.get(type(event))
         if handler is None:
             raise ActionError("unknown_event", f"unknown event {event!r}")
-        before = (self.state.copy(), self.launcher.magazine, self.launcher.presses_since_fire)
+        before = UndoStep(
+            self.state.copy(), self.launcher.magazine, self.launcher.presses_since_fire
+        )
         before_facing = self.facing_seat()
         try:
             commands = handler(event)
         except ActionError:
-            self.state, self.launcher.magazine, self.launcher.presses_since_fire = before
+            self._put_back(before)
             raise
         if isinstance(event, Press | CardsSeen | Jam):
             self._history.clear()  # cards are out on the table: no taking that back
@@ -241,6 +253,16 @@ class TableEngine:
         self.events_handled += 1
         self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
         return Outcome(_event_name(event), tuple(commands), self.last_fired, self.snapshot())
+
+    @property
+    def undo_history(self) -> tuple[UndoStep, ...]:
+        """What :class:`Undo` can take back, oldest first (at most :data:`UNDO_DEPTH` steps;
+        cards on the table clear it). Never changed in place: the table's memory keeps it."""
+        return tuple(self._history)
+
+    @undo_history.setter
+    def undo_history(self, steps: Sequence[UndoStep]) -> None:
+        self._history = list(steps)[-UNDO_DEPTH:]
 
     def facing_seat(self) -> int:
         """The seat the launcher must face: whoever gets the owed presses' cards, else the
@@ -1233,8 +1255,13 @@ class TableEngine:
                 "nothing to undo (a press cannot be taken back: correct the hand instead)",
                 status=409,
             )
-        self.state, self.launcher.magazine, self.launcher.presses_since_fire = self._history.pop()
+        self._put_back(self._history.pop())
         return [Say("table.undone", {})]
+
+    def _put_back(self, step: UndoStep) -> None:
+        self.state = step.state
+        self.launcher.magazine = step.magazine
+        self.launcher.presses_since_fire = step.presses_since_fire
 
     # ------------------------------------------------------------------ after every event
 

@@ -2,7 +2,8 @@
 
 - :class:`Voice` is what the daemon uses: ``voice.handle(command)`` for ``Say`` and ``Cue``.
 - :class:`SpeechWorker` owns the one pyttsx3/espeak-ng engine in a child process.
-- :class:`AudioOutput` plays speech and cues through one ``aplay``, one sound at a time.
+- :class:`AudioOutput` plays speech and cues one sound at a time, through ``aplay`` run by a
+  :class:`PlayerProcess` of its own.
 - :class:`SpeechConfig` is the ``[speech]`` section of the configuration file.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from .config import SpeechConfig, load_speech_config, parse_speech_config
 from .output import AplayPlayer, AudioOutput, Player, PlayerError
+from .player_process import PlayerProcess
 from .sounds import CueSounds, render_steps, wav_duration
 from .voice import Voice
 from .worker import SpeechStats, SpeechWorker
@@ -20,6 +22,7 @@ __all__ = [
     "CueSounds",
     "Player",
     "PlayerError",
+    "PlayerProcess",
     "SpeechConfig",
     "SpeechStats",
     "SpeechWorker",

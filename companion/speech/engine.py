@@ -147,8 +147,9 @@ def child_main(conn: Connection, factory: str, workdir: str) -> None:
     """
     # Ctrl-C in a terminal reaches the whole process group: the parent stops this process itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Synthesis takes a core for a while: it must never delay a press (idle class, nice 19).
-    lower_priority(idle=True)
+    # Loading espeak-ng happens once, at start, at the daemon's priority (in the idle class a busy
+    # box could starve it for good); synthesis then takes a core for a while and must never
+    # delay a press: from "ready" on, this process runs in the idle class at nice 19.
     # pyttsx3 prints "Audio saved to ..." for every line; the parent's stdout is not a log.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     try:
@@ -156,6 +157,7 @@ def child_main(conn: Connection, factory: str, workdir: str) -> None:
     except Exception as exc:  # ImportError, OSError (no libespeak-ng), RuntimeError (init)
         conn.send(("no-engine", f"{type(exc).__name__}: {exc}"))
         return
+    lower_priority(idle=True)
     conn.send(("ready",))
     path = os.path.join(workdir, f"line-{os.getpid()}.wav")
     while True:

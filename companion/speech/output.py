@@ -183,6 +183,9 @@ class AudioOutput:
             speech.finished.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        close_player = getattr(self.player, "close", None)
+        if close_player is not None:  # a player with a process of its own
+            close_player()
 
     def _start(self) -> None:
         if self._thread is None:

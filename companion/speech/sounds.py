@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Iterable
 
 from companion.core.commands import CueName
-from companion.core.cues import Step, cue_steps
+from companion.core.cues import CUE_NAMES, Step, cue_steps
 
 SAMPLE_RATE = 22050
 FADE_SECONDS = 0.005
@@ -22,21 +22,27 @@ FADE_SECONDS = 0.005
 LEVEL_STEPS = 20
 
 
+def tone_frames(frequency: int, seconds: float, amplitude: float) -> bytes:
+    """Mono 16-bit frames of one step: a sine with 5 ms fades, or silence for 0 Hz."""
+    count = round(seconds * SAMPLE_RATE)
+    if frequency <= 0 or amplitude == 0:
+        return bytes(2 * count)
+    fade = max(1, min(round(FADE_SECONDS * SAMPLE_RATE), count // 2))
+    step = 2 * math.pi * frequency / SAMPLE_RATE
+    samples = array(
+        "h",
+        (
+            round(amplitude * min(1.0, i / fade, (count - 1 - i) / fade) * math.sin(step * i))
+            for i in range(count)
+        ),
+    )
+    return samples.tobytes()
+
+
 def render_steps(steps: Iterable[Step], volume: float = 0.5) -> bytes:
     """A WAV file (bytes) playing ``steps`` of ``(frequency_hz, seconds)``; 0 Hz is a rest."""
     amplitude = 32767 * min(1.0, max(0.0, volume))
-    samples = array("h")
-    for frequency, seconds in steps:
-        count = round(seconds * SAMPLE_RATE)
-        if frequency <= 0 or amplitude == 0:
-            samples.frombytes(bytes(2 * count))
-            continue
-        fade = max(1, min(round(FADE_SECONDS * SAMPLE_RATE), count // 2))
-        step = 2 * math.pi * frequency / SAMPLE_RATE
-        for i in range(count):
-            envelope = min(1.0, i / fade, (count - 1 - i) / fade)
-            samples.append(round(amplitude * envelope * math.sin(step * i)))
-    return wav_bytes(samples.tobytes())
+    return wav_bytes(b"".join(tone_frames(f, s, amplitude) for f, s in steps))
 
 
 def wav_bytes(frames: bytes, rate: int = SAMPLE_RATE) -> bytes:
@@ -62,12 +68,18 @@ def wav_duration(data: bytes) -> float:
 class CueSounds:
     """Renders each cue once and keeps the WAV bytes (a cue is a few kilobytes).
 
-    ``volume`` 0..1 sets the loudness of every cue.
+    ``volume`` 0..1 sets the loudness of every cue. Cues share their steps (the suspense ticks
+    are one tone at every tempo), so each distinct step is computed once: the sample loop is
+    pure Python and, run on a press, would hold the interpreter lock for milliseconds.
+    Call :meth:`render_all` off the press path (at start, after a volume change) so no press
+    ever pays for it.
     """
 
     def __init__(self, volume: float = 0.5) -> None:
         self.volume = volume
+        self._amplitude = 32767 * min(1.0, max(0.0, volume))
         self._cache: dict[tuple[str, int], bytes] = {}
+        self._steps: dict[Step, bytes] = {}
 
     def wav(self, name: CueName, level: float = 0.0) -> bytes:
         """The WAV bytes of cue ``name`` (``level`` 0..1 for the suspense tempo).
@@ -76,7 +88,21 @@ class CueSounds:
         """
         quantised = round(min(1.0, max(0.0, level)) * LEVEL_STEPS) if name == "suspense" else 0
         key = (name, quantised)
-        if key not in self._cache:
+        wav = self._cache.get(key)
+        if wav is None:
             steps = cue_steps(name, quantised / LEVEL_STEPS)
-            self._cache[key] = render_steps(steps, self.volume)
-        return self._cache[key]
+            wav = self._cache[key] = wav_bytes(b"".join(map(self._step_frames, steps)))
+        return wav
+
+    def render_all(self) -> None:
+        """Render every cue at every suspense tempo now (about 25 ms on a PC, once)."""
+        for name in CUE_NAMES:
+            levels = range(LEVEL_STEPS + 1) if name == "suspense" else (0,)
+            for level in levels:
+                self.wav(name, level / LEVEL_STEPS)
+
+    def _step_frames(self, step: Step) -> bytes:
+        frames = self._steps.get(step)
+        if frames is None:
+            frames = self._steps[step] = tone_frames(step[0], step[1], self._amplitude)
+        return frames

@@ -10,6 +10,7 @@ and nothing raises into the caller: a press is never delayed or lost because of 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -19,7 +20,8 @@ from companion.i18n import LANGUAGES, Catalog
 from .audio import audio_device
 from .config import SpeechConfig
 from .engine import DEFAULT_ENGINE
-from .output import AplayPlayer, AudioOutput, Player
+from .output import AudioOutput, Player
+from .player_process import PlayerProcess
 from .sounds import CueSounds
 from .worker import SpeechStats, SpeechWorker
 
@@ -107,10 +109,11 @@ class Voice:
         self.catalog = catalog
         self.language = language if language in LANGUAGES else LANGUAGES[0]
         self.cues = CueSounds(config.cue_volume)
+        self._render_cues(self.cues)
         speaker = (
             player
             if player is not None
-            else AplayPlayer(audio_device(config.audio_device, config.audio_output))
+            else PlayerProcess(audio_device(config.audio_device, config.audio_output))
         )
         self.output = AudioOutput(speaker)
         self.worker = SpeechWorker(config, self.output.play_speech, engine_factory=engine_factory)
@@ -144,7 +147,19 @@ class Voice:
         """Loudness 0..1 of speech and cues from now on (the page's slider)."""
         level = min(1.0, max(0.0, level))
         self.worker.config = replace(self.worker.config, volume=self.config.volume * level)
-        self.cues = CueSounds(self.config.cue_volume * level)
+        self._render_cues(CueSounds(self.config.cue_volume * level))
+
+    def _render_cues(self, cues: CueSounds) -> None:
+        """Render ``cues`` on a thread of their own, then play them: a press only ever picks
+        a ready WAV (until then, the cues already in use go on playing)."""
+        self._wanted_cues = cues
+
+        def render() -> None:
+            cues.render_all()
+            if self._wanted_cues is cues:  # not replaced by a newer volume meanwhile
+                self.cues = cues
+
+        threading.Thread(target=render, name="cue-render", daemon=True).start()
 
     def set_language(self, language: str) -> None:
         """Speak ``"fr"`` or ``"en"`` from now on (lines already queued keep theirs)."""

@@ -51,10 +51,15 @@ class ApiError(Exception):
         self.params = params
 
 
+def error_body(key: str, message: str) -> dict[str, Any]:
+    """What every refusal says, whoever refuses: the catalog key and its text."""
+    return {"error": {"key": key, "message": message}}
+
+
 def error_response(
     key: str, message: str, status: int, headers: dict[str, str] | None = None
 ) -> Response:
-    response = jsonify({"error": {"key": key, "message": message}})
+    response = jsonify(error_body(key, message))
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -256,7 +261,8 @@ def create_api() -> Blueprint:
     def get_chart() -> Response:
         """Running totals over the rounds of the current game."""
         ctx = web()
-        score = ctx.hub.state().get("score") or {}
+        state = ctx.hub.state()
+        score = state.get("score") or {}
         svg = chart.totals_svg(
             scoreview.parties_of(score),
             scoreview.round_points(score),
@@ -264,6 +270,8 @@ def create_api() -> Blueprint:
             ctx.text("web.chart_empty"),
             scoreview.target_of(score),
             to_go=ctx.text("web.chart_to_go"),
+            # The players' colours chosen at setup, so a line has its player's colour on the page.
+            colours=(state.get("page") or {}).get("colours") or None,
         )
         response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
@@ -354,7 +362,7 @@ class _Refused(ApiError):
         self.message = message
 
 
-def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator[str]:
+def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator[bytes]:
     """Server-Sent Events: the state now, then after every change; comments keep it open.
 
     ``gone`` (from waitress) says whether the phone has closed the connection."""
@@ -362,8 +370,8 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
     keepalive = ctx.config.keepalive_seconds
     poll = min(keepalive, 0.5)  # how soon a stopping server or a phone gone is noticed
     try:
-        yield "retry: 3000\n\n"
-        yield _event(ctx.hub.state())
+        yield b"retry: 3000\n\n"
+        yield ctx.state_event(_event)
         quiet = 0.0
         while not ctx.stopping.is_set() and not (gone is not None and gone()):
             notice = subscription.get(poll)
@@ -371,17 +379,17 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
                 quiet += poll
                 if quiet >= keepalive:
                     quiet = 0.0
-                    yield ": keep-alive\n\n"
+                    yield b": keep-alive\n\n"
                 continue
             # Several changes queued up: one fresh state covers them all.
             while subscription.get(0) is not None:
                 pass
             quiet = 0.0
-            yield _event(ctx.hub.state())
+            yield ctx.state_event(_event)
     finally:
         subscription.close()
 
 
-def _event(state: dict[str, Any]) -> str:
+def _event(state: dict[str, Any]) -> bytes:
     data = json.dumps(public_state(state), separators=(",", ":"), ensure_ascii=False)
-    return f"id: {state.get('revision', 0)}\nevent: state\ndata: {data}\n\n"
+    return f"id: {state.get('revision', 0)}\nevent: state\ndata: {data}\n\n".encode()

@@ -16,26 +16,41 @@ lock the others out:
 - at most :data:`OUTPUT_BUFFER` bytes (64 KB) wait for one connection: a phone that reads its stream
   slowly gets the latest state when it catches up instead of every state piling up in memory.
 
-Only the body and header limits answer in waitress's own words (plain text); every answer of the
-app itself is JSON.
+What waitress refuses itself, before the app sees the request (a body or headers too large, a
+malformed request, a chunked body past the limit), is answered like the app's own refusals: a
+JSON error in the phone's language (:class:`_JsonErrorTask`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
-from typing import Any
+from typing import Any, cast
+from urllib.parse import parse_qs
 
 from flask import Flask
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import create_server
+from waitress.task import ErrorTask
+from waitress.utilities import Error
 
+from companion.web.api import error_body
 from companion.web.app import stop_streams
 from companion.web.config import MAX_UPLOAD, WebConfig
+from companion.web.context import context_of
 
 log = logging.getLogger(__name__)
 
 OUTPUT_BUFFER = 64 * 1024  # bytes waiting for one connection before its thread waits
+# The catalog key of each refusal waitress makes itself (by HTTP status); others: a bad request.
+SERVER_REFUSALS = {
+    413: "web.error_too_large",
+    431: "web.error_headers_too_large",
+    500: "web.error_internal",
+    501: "web.error_not_implemented",
+}
 
 
 class WebServer:
@@ -63,7 +78,9 @@ class WebServer:
             outbuf_high_watermark=OUTPUT_BUFFER,
             clear_untrusted_proxy_headers=True,
         )
-        self._server.channel_class = _channel_class(config.per_client_connections)  # type: ignore[union-attr]
+        self._server.channel_class = _channel_class(  # type: ignore[union-attr]
+            config.per_client_connections, _error_task_class(app)
+        )
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
 
     @property
@@ -101,9 +118,52 @@ class WebServer:
         server.task_dispatcher.shutdown(timeout=int(timeout))
 
 
-def _channel_class(per_client: int) -> type[HTTPChannel]:
+def _error_task_class(app: Flask) -> type[ErrorTask]:
+    context = context_of(app)
+
+    class _JsonErrorTask(ErrorTask):
+        """waitress's own refusal, said as the app says its refusals: JSON in the phone's
+        language (``?lang=``, Accept-Language, else the table's), with waitress's status."""
+
+        def execute(self) -> None:
+            # (waitress's type stubs call the task's request an Error: it is the parser.)
+            request = cast(HTTPRequestParser, self.request)
+            error = request.error or Error("")
+            try:
+                body, language = _json_refusal(request, error)
+            except Exception:  # the answer to a bad request must not fail: waitress's own then
+                log.exception("a refusal could not be said in JSON")
+                super().execute()
+                return
+            self.status = f"{error.code} {error.reason}"
+            self.response_headers = [
+                *self.response_headers,
+                ("Content-Type", "application/json"),
+                ("Content-Language", language),
+                ("Cache-Control", "no-store"),
+                ("X-Content-Type-Options", "nosniff"),
+            ]
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    def _json_refusal(request: HTTPRequestParser, error: Error) -> tuple[bytes, str]:
+        key = SERVER_REFUSALS.get(error.code, "web.error_bad_request")
+        # waitress keeps header names upper-case with "_" for "-", and the query undecoded.
+        asked = parse_qs(getattr(request, "query", "") or "").get("lang", [""])[0]
+        language = context.language_for(asked, request.headers.get("ACCEPT_LANGUAGE"))
+        body = json.dumps(error_body(key, context.text(key, lang=language)), ensure_ascii=False)
+        return body.encode("utf-8"), language
+
+    return _JsonErrorTask
+
+
+def _channel_class(per_client: int, error_task: type[ErrorTask]) -> type[HTTPChannel]:
     class PerClientChannel(HTTPChannel):
-        """A connection that closes at once when its address already holds ``per_client``."""
+        """A connection that closes at once when its address already holds ``per_client``;
+        its refusals are JSON (``error_task``)."""
+
+        error_task_class = error_task
 
         def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:
             client = addr[0] if isinstance(addr, tuple) else addr

@@ -21,10 +21,10 @@ SIZE = "--imgsize=1000,750"
 STYLE = "--colorscheme=Tomorrow"
 # name: (camera tx,ty,tz,rx,ry,rz,distance, OpenSCAD -D settings)
 VIEWS: dict[str, tuple[str, list[str]]] = {
-    "box": ("30,0,50,62,0,40,620", []),
-    "box_roller": ("30,0,50,62,0,40,620", ['variant="roller"', "turret=-60"]),
-    "retrofit": ("30,0,50,62,0,40,620", ['variant="retrofit"']),
-    "exploded": ("30,0,95,70,0,40,1150", ["explode=45"]),
+    "box": ("30,0,40,62,0,40,660", []),
+    "box_roller": ("30,0,40,62,0,40,660", ['variant="roller"', "turret=-60"]),
+    "retrofit": ("30,0,40,62,0,40,660", ['variant="retrofit"']),
+    "exploded": ("30,0,85,70,0,40,1380", ["explode=45"]),
     "cutaway_pusher": ("0,0,70,70,0,-35,440", ["cut=true", "ejector_angle=65"]),
     "cutaway_roller": ("0,0,70,70,0,-35,440", ["cut=true", 'variant="roller"']),
     "mouth": ("-50,0,110,65,0,300,260", []),

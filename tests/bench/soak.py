@@ -310,6 +310,15 @@ def report(
         f"memory (daemon RSS): {baseline / 1024:.1f} MB after warm-up → {end / 1024:.1f} MB at "
         f"the end: {100 * (end - baseline) / baseline:+.1f} % (peak {peak / 1024:.1f} MB)"
     )
+    # Still climbing at the end, or levelled off? The curve by tenths of the run, and the last
+    # third's growth on its own.
+    tenths = [kb for i, (_, kb) in enumerate(memory) if i % max(1, len(memory) // 10) == 0]
+    last_third = [kb for t, kb in memory if t >= SECONDS * 2 / 3]
+    print(
+        "memory by tenths of the run: "
+        + " ".join(f"{kb / 1024:.1f}" for kb in [*tenths, end])
+        + f" MB; over the last third {100 * (end - last_third[0]) / last_third[0]:+.1f} %"
+    )
     print(
         f"table events: {tally.table_acked} acknowledged, {events} handled → "
         f"lost {max(0, tally.table_acked - events)}, doubled {max(0, events - tally.table_acked)}"

@@ -11,7 +11,7 @@ let soundNoticeSaid = false;
 const markup = `
 <h2 data-i18n="device"></h2>
 <figure id="sim" class="card">
-  <svg id="sim-svg" viewBox="-120 -120 240 240" role="img" aria-labelledby="sim-caption">
+  <svg id="sim-svg" viewBox="-142 -122 284 244" role="img" aria-labelledby="sim-caption">
     <circle r="100" class="table-top"/>
     <g id="sim-seats"></g>
     <g id="sim-turret"><rect x="-18" y="-18" width="36" height="36" rx="6" class="turret"/>
@@ -52,10 +52,14 @@ function render() {
   list.forEach((p, i) => {
     const a = seatAngle(i, list.length);
     const x = Math.cos(a) * 100, y = Math.sin(a) * 100;
-    const seat = svg("g", {});
+    // The seat's name on a pill (shortened past 10 letters): three letters told Chloé from Chl…
+    const name = p.name.length > 10 ? p.name.slice(0, 9) + "…" : p.name;
+    const w = Math.max(28, name.length * 6.2 + 12);
+    const seat = svg("g", { class: "sim-seat" + (i === tb.facing_seat ? " facing" : ""),
+      "data-seat": p.name });
     seat.append(
-      svg("circle", { cx: x, cy: y, r: 14, class: "seat-dot" + (i === tb.facing_seat ? " facing" : "") }),
-      svg("text", { x, y: y + 4, "text-anchor": "middle" }, p.name.slice(0, 3)));
+      svg("rect", { x: x - w / 2, y: y - 11, width: w, height: 22, rx: 11, class: "seat-dot" }),
+      svg("text", { x, y: y + 4, "text-anchor": "middle" }, name));
     seatsG.append(seat);
   });
   const deg = list.length ? seatAngle(tb.facing_seat ?? 0, list.length) * 180 / Math.PI + 90 : 0;

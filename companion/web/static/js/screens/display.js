@@ -11,6 +11,7 @@ import { firingText } from "./table.js";
 
 const MUTED = "uno-display-muted";
 let shownRevision = -1;
+let lastPress = null;  // the press the banner tells about
 let awake = null;  // the screen wake lock, while the display is shown
 
 const markup = `
@@ -59,10 +60,12 @@ function render() {
   const happened = store.happened;
   if (happened && happened.pressed && happened.revision !== shownRevision) {
     shownRevision = happened.revision;
-    $("display-fired").textContent = firingText(happened);
+    lastPress = happened;
     paint($("display-fired"), happened.to);
     replay($("display-fired"), "pop");
   }
+  // Redrawn every time: the last press stays on show, in the table's language of the moment.
+  if (lastPress) $("display-fired").textContent = firingText(lastPress);
   $("display-sound").setAttribute("aria-pressed", String(sound.enabled));
 }
 

@@ -4,7 +4,7 @@
 // and names the evening's winner and the consolation prize at the end.
 
 import { $, el } from "../dom.js";
-import { act, evening, t, table } from "../store.js";
+import { act, evening, store, t, table } from "../store.js";
 import { paint } from "../components/colours.js";
 
 const markup = `
@@ -69,21 +69,25 @@ function render() {
   });
 }
 
-// The games to play now (one per table), each with its seating and a result form.
+// The games to play now (one per table), each with its seating and a result form. With eight
+// players the box serves one table: either table's game can be seated at it.
 function renderPending(ev) {
   const box = $("evening-pending");
-  const key = JSON.stringify(ev.pending);
+  const seated = (table().players || []).map((p) => p.name).join();
+  const key = JSON.stringify([ev.pending, seated, store.lang]);
   if (box.dataset.key === key) return;  // keep a half-typed result
   box.dataset.key = key;
   box.textContent = "";
   ev.pending.forEach((g) => {
     const card = el("div", { class: "card", "data-game": g.number + "-" + g.table });
-    card.append(el("h3", {}, t("evening_game", { number: g.number, table: g.table })),
-      el("p", {}, teamName(g.teams[0]) + " / " + teamName(g.teams[1])));
-    const seats = [g.teams[0][0], g.teams[1][0], g.teams[0][1], g.teams[1][1]];
-    if (g.table === 1) {
+    const title = el("h3", {}, t("evening_game", { number: g.number, table: g.table }));
+    const atBox = [g.teams[0][0], g.teams[1][0], g.teams[0][1], g.teams[1][1]].join() === seated;
+    if (atBox) title.append(" ", el("span", { class: "badge" }, t("evening_at_box")));
+    card.append(title, el("p", {}, teamName(g.teams[0]) + " / " + teamName(g.teams[1])));
+    if (!atBox) {
       card.append(el("button", { type: "button", class: "secondary", "data-seat-game": "",
-        onclick: () => act("table.setup", { players: seats }) }, t("evening_seat")));
+        onclick: () => act("evening.seat", { game: g.number, table: g.table }, { revision: false }) },
+      t("evening_seat")));
     }
     const points = el("input", { type: "number", inputmode: "numeric", min: "0", max: "10000",
       "aria-label": t("evening_points") });

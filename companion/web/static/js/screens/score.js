@@ -196,7 +196,7 @@ function renderEntry() {
     const b = el("button", { type: "button", class: "kind", "data-kind": k.kind,
       "aria-label": k.label + " (" + k.points + ")" + (n ? " ×" + n : ""),
       onclick: () => tapKind(k.kind) });
-    b.append(el("span", { class: "label" }, k.label), el("span", { class: "pts" }, k.points + " pts"),
+    b.append(el("span", { class: "label" }, k.label), el("span", { class: "pts" }, t("kind_points", { count: k.points })),
       el("span", { class: "count" }, n ? "×" + n : ""));
     pad.append(b);
   });
@@ -223,10 +223,12 @@ function renderHistory() {
     const text = Object.keys(hands).map((p) => p + " " + hands[p].points).join(" · ");
     const won = r.winner ? " (" + t("round_won_by", { player: r.winner }) + ")" : "";
     li.append(el("span", { class: "round-text" }, t("round_n", { round: number }) + " — " + text + won));
-    li.append(el("button", { type: "button", class: "small", "data-edit": String(number),
+    const actions = el("span", { class: "round-actions" });  // the two buttons wrap together
+    li.append(actions);
+    actions.append(el("button", { type: "button", class: "small", "data-edit": String(number),
       "aria-label": t("edit_round_n", { round: number }),
       onclick: () => startEdit(r, number) }, t("edit")));
-    li.append(el("button", { type: "button", class: "small secondary", "data-delete": String(number),
+    actions.append(el("button", { type: "button", class: "small secondary", "data-delete": String(number),
       "aria-label": t("delete_round_n", { round: number }),
       onclick: () => {
         if (confirm(t("confirm_delete", { round: number }))) {

@@ -14,7 +14,7 @@ import {
 import { animateFire } from "./device.js";
 import { card, cardLabel, colours, lowestNumber, playable, rules } from "../components/deck.js";
 
-const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0, lacked: [] };
+const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0, banner: null, lacked: [] };
 
 const markup = `
 <div id="fired-banner" class="fired" role="alert" hidden></div>
@@ -150,6 +150,7 @@ function render() {
   renderColours();
   renderCardButtons();
   renderAsks(tb);
+  if (local.banner && !$("fired-banner").hidden) $("fired-banner").textContent = firingText(local.banner);
   // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
     && device().simulated === false) || Boolean(tb.needs_reload || tb.jam);
@@ -166,6 +167,7 @@ export function firingText(happened) {
 
 function showFiring(happened) {
   const banner = $("fired-banner");
+  local.banner = happened;  // its text is redrawn in the new language if the table switches
   banner.textContent = firingText(happened);
   banner.classList.toggle("empty", !happened.fired);
   paint(banner, happened.to);
@@ -181,6 +183,9 @@ function renderChips(tb) {
   if (!players().includes(local.chosen)) local.chosen = null;
   const chips = $("chips");
   chips.textContent = "";
+  // Even rows: four players two by two, otherwise three to a row.
+  const count = (tb.players || []).length;
+  chips.style.setProperty("--cols", String(count === 2 || count === 4 ? 2 : 3));
   (tb.players || []).forEach((p) => {
     const chosen = local.chosen ? local.chosen === p.name : tb.active === p.name;
     const chip = el("button", {

@@ -1,0 +1,159 @@
+"""Every screen of the phone page as a table sees it, in Debian's Chromium against the real daemon:
+320 and 390 pixels wide, French and English, light and dark. Nothing may be wider than the phone
+(no sideways scrolling), every control must be big enough for a thumb (44 px), and no text may be
+left as its untranslated key. Full-page screenshots of each go to ``tests/artifacts/layout-*.png``.
+Fixtures: ``tests/browser.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytest.register_assert_rewrite("tests.browser")
+from tests.browser import ARTIFACTS, FOUR, Api, seat_four, tab  # noqa: E402
+
+pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
+
+SIZES = ({"width": 320, "height": 640}, {"width": 390, "height": 844})
+TAB_SCREENS = ("table", "score", "evening", "setup", "device")
+THUMB = 44  # px: the smallest control a thumb hits reliably
+
+# What is wrong with the screen on show: elements past the right edge, controls smaller than a
+# thumb (a checkbox counts with its label around it), texts that are still i18n keys.
+LAYOUT_FAULTS = """(thumb) => {
+  const width = document.documentElement.clientWidth;
+  const shown = (e) => e.getClientRects().length > 0 && !e.closest('[hidden], .sr');
+  const what = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+    + (e.dataset.i18n ? '[' + e.dataset.i18n + ']' : '')
+    + ' "' + e.textContent.trim().slice(0, 24) + '"';
+  const faults = {scroll: document.documentElement.scrollWidth - width,
+    wide: [], small: [], clipped: [], keys: []};
+  const scope = document.querySelectorAll(
+    '#screens > section:not([hidden]) *, #tabs *, .top *');
+  for (const e of [...scope].filter(shown)) {
+    const box = e.getBoundingClientRect();
+    if (box.right > width + 1 || box.left < -1) {
+      faults.wide.push(what(e) + ' ' + Math.round(box.right));
+    }
+    if (!e.matches('button, select, input, a, summary') || e.type === 'range') continue;
+    if (e.matches('button') && e.scrollWidth > e.clientWidth + 1) {
+      faults.clipped.push(what(e) + ' ' + e.scrollWidth + '>' + e.clientWidth);
+    }
+    const label = e.matches('[type=checkbox], [type=radio]') && e.closest('label');
+    const hit = (label || e).getBoundingClientRect();
+    if (hit.width < thumb || hit.height < thumb) {
+      faults.small.push(what(e) + ' ' + Math.round(hit.width) + 'x' + Math.round(hit.height));
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    const key = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(text);
+    if (key && shown(node.parentElement)) faults.keys.push(text);
+  }
+  return faults;
+}"""
+
+
+def open_screen(page: Page, screen: str) -> None:
+    """Open ``screen`` the way a user does: its tab, or its button on the Table screen."""
+    if screen in TAB_SCREENS:
+        tab(page, screen)
+        return
+    tab(page, "table")
+    page.click(f"#open-{screen}")
+    expect(page.locator(f"#screen-{screen}")).to_be_visible()
+
+
+def check_screen(page: Page, name: str) -> list[str]:
+    """The screen at each phone size: its faults, and a screenshot light and dark."""
+    found: list[str] = []
+    for size in SIZES:
+        page.set_viewport_size(size)
+        faults: dict[str, Any] = page.evaluate(LAYOUT_FAULTS, THUMB)
+        where = f"{name}-{size['width']}"
+        if faults["scroll"] > 0:
+            found.append(f"{where}: {faults['scroll']} px of sideways scrolling")
+        found.extend(
+            f"{where}: {kind} {item}"
+            for kind in ("wide", "small", "clipped", "keys")
+            for item in faults[kind]
+        )
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            path = (
+                ARTIFACTS
+                / f"layout-{name.split('-')[0]}-{size['width']}-{scheme}-{name.split('-')[1]}.png"
+            )
+            page.screenshot(path=str(path), full_page=True)
+    page.emulate_media(color_scheme="light")
+    return found
+
+
+def test_every_screen_fits_a_small_phone_in_both_languages(phone: Page, api: Api) -> None:
+    seat_four(api)
+    for hands, winner in (
+        ({"Alice": 10, "Bruno": 20, "Zoé": 30}, "Chloé"),
+        ({"Alice": 45, "Chloé": 12, "Zoé": 3}, "Bruno"),
+    ):
+        api.act(
+            "score.record_round",
+            hands={p: {"points": n} for p, n in hands.items()},
+            winner=winner,
+        )
+    api.act("evening.start", players=FOUR)
+    api.act("table.press")
+    for lang, setup_tab in (("fr", "Préparer"), ("en", "Set up")):
+        api.act("settings.update", language=lang)
+        expect(phone.locator("#tab-setup")).to_have_text(setup_tab)  # the page follows live
+        for screen in (*TAB_SCREENS, "rules", "display"):
+            open_screen(phone, screen)
+            found = check_screen(phone, f"{screen}-{lang}")
+            assert found == [], "\n".join(found)
+            if screen == "display":
+                phone.click("#display-close")
+
+
+def test_the_press_banners_follow_a_language_switch(phones: tuple[Page, Page], api: Api) -> None:
+    """A press's banner (the Table screen's and the table display's) is redrawn in the new
+    language: it stayed French on an English page."""
+    seat_four(api)
+    page, other = phones
+    other.click("#open-display")
+    api.act("table.press")
+    expect(page.locator("#fired-banner")).to_have_text(re.compile(r"(cartes? pour|rien pour) "))
+    expect(other.locator("#display-fired")).to_have_text(re.compile(r"(cartes? pour|rien pour) "))
+    api.act("settings.update", language="en")
+    english = re.compile(r"^(★ \d+ cards? for|Click… nothing for) Chloé!$")
+    expect(page.locator("#fired-banner")).to_have_text(english)
+    expect(other.locator("#display-fired")).to_have_text(english)
+
+
+def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Api) -> None:
+    """The score chart uses the colours picked at setup, as the names on the page do."""
+    seat_four(api)
+    api.act("page.colours", colours={"Alice": 3, "Bruno": 2, "Zoé": 1, "Chloé": 0})
+    api.act(
+        "score.record_round",
+        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
+        winner="Chloé",
+    )
+    tab(phone, "score")
+    expect(phone.locator("#standings .name").first).to_have_class("name pc0")  # Chloé leads
+    expect(phone.locator("#kind-pad .pts").first).to_have_text("1 pt")  # not "1 pts"
+    expect(phone.locator("#kind-pad .pts").nth(1)).to_have_text("2 pts")
+    lines = phone.evaluate(
+        "fetch('/api/chart.svg').then(r => r.text()).then(t => [...new DOMParser()"
+        ".parseFromString(t, 'image/svg+xml').querySelectorAll('polyline')]"
+        ".map(l => [l.dataset.player, l.getAttribute('class')]))"
+    )
+    assert sorted(lines) == [
+        ["Alice", "line s3"],
+        ["Bruno", "line s2"],
+        ["Chloé", "line s0"],
+        ["Zoé", "line s1"],
+    ]

@@ -72,5 +72,13 @@ def kill_after_lines(
         count -= line.startswith(word)
     time.sleep(rng.uniform(0.0, jitter))
     child.send_signal(signal.SIGKILL)
-    out, err = child.communicate(timeout=10)
-    return lines + out.splitlines(keepends=True), err
+    # Read the rest through the same buffered file: communicate() would read the pipe itself
+    # and miss what readline() already took into the buffer.
+    with child.stdout:
+        rest = child.stdout.read()
+    err = ""
+    if child.stderr is not None:
+        with child.stderr:
+            err = child.stderr.read()
+    child.wait(timeout=10)
+    return lines + rest.splitlines(keepends=True), err

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .servo import PulseOutput, ServoRange
+from .pulse_output import PulseOutput, PulseRange
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class SysfsPwmChannel:
 class HardwarePwmServoOutput(PulseOutput):
     """A servo on a Pi 5 hardware-PWM channel (a :class:`~.servo.ServoOutput`)."""
 
-    def __init__(self, pin: int, servo_range: ServoRange, chip: Path, channel: int) -> None:
+    def __init__(self, pin: int, servo_range: PulseRange, chip: Path, channel: int) -> None:
         self.range = servo_range
         self.pin = pin
         self._channel = SysfsPwmChannel(chip, channel)

@@ -16,6 +16,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
+from .pulse_output import PulseOutput
+
 logger = logging.getLogger(__name__)
 
 SERVO_FRAME_S = 0.020  # 50 Hz: the pulse rate hobby servos expect
@@ -89,52 +91,6 @@ class GpiozeroServoOutput:
 
     def close(self) -> None:
         self._servo.close()
-
-
-class PulseOutput:
-    """What the outputs that time their own pulses share: the pulse being sent, and a
-    :meth:`close` that stops it and frees the line once, logging instead of raising.
-
-    Subclasses set ``range`` and ``pin`` and implement :meth:`_send`, :meth:`_stop` and
-    :meth:`_release`.
-    """
-
-    range: ServoRange
-    pin: int
-    _pulse: float | None = None
-    _closed = False
-
-    @property
-    def pulse_width(self) -> float | None:
-        return self._pulse
-
-    def set_angle(self, angle: float) -> None:
-        self._pulse = self._send(self.range.pulse_for(angle))
-
-    def detach(self) -> None:
-        self._stop()
-        self._pulse = None
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            self.detach()
-            self._release()
-        except Exception:  # closing must never hide the original error
-            logger.warning("could not release GPIO%d", self.pin, exc_info=True)
-
-    def _send(self, pulse: float) -> float:
-        """Start sending ``pulse`` seconds; return the pulse really sent."""
-        raise NotImplementedError
-
-    def _stop(self) -> None:
-        """Stop the pulses (also called while detached)."""
-        raise NotImplementedError
-
-    def _release(self) -> None:
-        raise NotImplementedError
 
 
 class LgpioServoOutput(PulseOutput):

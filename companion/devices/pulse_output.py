@@ -1,0 +1,60 @@
+"""What the servo outputs that time their own pulses (lgpio, Pi 5 hardware PWM) share."""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+logger = logging.getLogger(__name__)
+
+
+class PulseRange(Protocol):
+    """How angles map to pulse widths (a :class:`~.servo.ServoRange`)."""
+
+    def pulse_for(self, angle: float) -> float: ...
+
+
+class PulseOutput:
+    """What the outputs that time their own pulses share: the pulse being sent, and a
+    :meth:`close` that stops it and frees the line once, logging instead of raising.
+
+    Subclasses set ``range`` and ``pin`` and implement :meth:`_send`, :meth:`_stop` and
+    :meth:`_release`.
+    """
+
+    range: PulseRange
+    pin: int
+    _pulse: float | None = None
+    _closed = False
+
+    @property
+    def pulse_width(self) -> float | None:
+        return self._pulse
+
+    def set_angle(self, angle: float) -> None:
+        self._pulse = self._send(self.range.pulse_for(angle))
+
+    def detach(self) -> None:
+        self._stop()
+        self._pulse = None
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.detach()
+            self._release()
+        except Exception:  # closing must never hide the original error
+            logger.warning("could not release GPIO%d", self.pin, exc_info=True)
+
+    def _send(self, pulse: float) -> float:
+        """Start sending ``pulse`` seconds; return the pulse really sent."""
+        raise NotImplementedError
+
+    def _stop(self) -> None:
+        """Stop the pulses (also called while detached)."""
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        raise NotImplementedError

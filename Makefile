@@ -61,7 +61,8 @@ schematic: $(STAMP)
 	$(BIN)/python -m hardware.tools.schematic
 
 # Two test processes: the tests are independent (own temp dirs, ports, tmux sessions, mock pins).
-PYTEST_ARGS ?= -n 2
+# Tests are dealt two at a time, long modules first (tests/conftest.py), so both finish together.
+PYTEST_ARGS ?= -n 2 --maxschedchunk 2
 unit: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 

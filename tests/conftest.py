@@ -81,10 +81,9 @@ def recording_player() -> RecordingPlayer:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Long modules first (the browser's, and those with a ``slow`` test), each kept whole so
-    module fixtures are built once: dealt first, they share out evenly between the two
-    ``-n 2`` workers, instead of one worker running a long test dealt last while the other
-    waits."""
+    """Long modules first (the browser's, and those with a ``slow`` test), each kept whole.
+    With ``make unit``'s ``--maxschedchunk 2`` the tests are dealt a couple at a time in this
+    order, so the two workers share the long ones and finish together."""
     long_modules = {
         item.path
         for item in items

@@ -240,15 +240,15 @@ def test_a_full_queue_keeps_the_higher_lines(make_worker):
 
 
 def test_stale_lines_are_dropped_not_read_late(make_worker):
-    worker, spoken = make_worker(replace(FAST, stale_after=0.5, timeout=5.0))
+    worker, spoken = make_worker(replace(FAST, stale_after=0.4, timeout=5.0))
     ready(worker)
-    worker.submit("slow 1.2")
+    worker.submit("slow 0.8")
     wait_for(lambda: worker.stats().pending == 0)
     for i in range(3):
         worker.submit(f"late {i}")
     worker.submit("result", Priority.RESULT, max_age=30.0)
     assert worker.wait_idle(20)
-    assert spoken.lines == ["slow 1.2", "result"]
+    assert spoken.lines == ["slow 0.8", "result"]
     assert worker.stats().stale == 3
 
 

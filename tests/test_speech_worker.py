@@ -18,12 +18,17 @@ import pytest
 
 from companion.core.commands import Priority
 from companion.speech import SpeechConfig, SpeechWorker
-from companion.speech.engine import Synthesis
+from companion.speech.engine import Synthesis, SynthesisCache
 from tests.helpers import wait_for
 
 
 class ScriptedEngine:
     """Says the text back; a line starting with a command word misbehaves on purpose."""
+
+    def __init__(self) -> None:
+        self.synthesised = 0
+        # espeak-ng synthesises on a thread it starts when loaded: so does this engine.
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
 
     def synthesise(self, text: str, voice: str, rate: int, volume: float, path: str) -> Synthesis:
         word, _, arg = text.partition(" ")
@@ -35,9 +40,17 @@ class ScriptedEngine:
             time.sleep(float(arg))
         elif word == "bad":
             raise ValueError("cannot say that")
-        elif word == "priority":  # how the scheduler treats this process
-            scheduler = "idle" if os.sched_getscheduler(0) == os.SCHED_IDLE else "other"
-            text = f"nice {os.getpriority(os.PRIO_PROCESS, 0)} {scheduler}"
+        elif word == "count":  # how many times the engine synthesised a line
+            self.synthesised += 1
+            text = f"count {self.synthesised}"
+        elif word == "priority":  # how the scheduler treats each thread of this process
+            seen = set()
+            for tid in map(int, os.listdir("/proc/self/task")):
+                idle = os.sched_getscheduler(tid) == os.SCHED_IDLE
+                seen.add(
+                    f"nice {os.getpriority(os.PRIO_PROCESS, tid)} {'idle' if idle else 'other'}"
+                )
+            text = " / ".join(sorted(seen))
         return Synthesis(text.encode(), "")
 
 
@@ -103,13 +116,35 @@ def ready(worker: SpeechWorker) -> SpeechWorker:
 
 
 def test_synthesis_runs_only_when_a_core_is_idle(make_worker):
-    """The press path must not wait for espeak-ng: the engine process is SCHED_IDLE, nice 19."""
+    """The press path must not wait for espeak-ng: every thread of the engine process is
+    SCHED_IDLE, nice 19."""
     before = os.getpriority(os.PRIO_PROCESS, 0)
     worker, spoken = make_worker()
     worker.submit("priority")
     assert worker.wait_idle(20)
     assert spoken.lines == ["nice 19 idle"]
     assert os.getpriority(os.PRIO_PROCESS, 0) == before  # the daemon keeps its own
+
+
+def test_a_line_said_before_is_not_synthesised_again(make_worker):
+    worker, spoken = make_worker()
+    for text in ("count", "count", "count again", "count"):
+        worker.submit(text)
+        assert worker.wait_idle(20)
+    # "count" was synthesised once and heard three times; "count again" is a new line.
+    assert spoken.lines == ["count 1", "count 1", "count 2", "count 1"]
+
+
+def test_the_synthesis_cache_keeps_the_lines_said_last_within_its_size():
+    cache = SynthesisCache(max_bytes=10)
+    for name in ("a", "b", "c"):
+        cache.put((name,), Synthesis(b"1234", ""))
+    assert cache.get(("a",)) is None  # 12 bytes > 10: the oldest went
+    assert cache.get(("b",)) is not None  # now the most recently said
+    cache.put(("d",), Synthesis(b"1234", ""))
+    assert cache.get(("c",)) is None and cache.get(("b",)) is not None
+    cache.put(("huge",), Synthesis(b"x" * 11, ""))  # bigger than the whole cache: not kept
+    assert cache.get(("huge",)) is None and len(cache) == 2 and cache.size == 8
 
 
 def test_lines_are_spoken_in_order_of_submission(make_worker):

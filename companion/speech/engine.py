@@ -14,6 +14,7 @@ import it; tests pass fakes that hang or crash.
 
 from __future__ import annotations
 
+import collections
 import importlib
 import os
 import signal
@@ -24,11 +25,14 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from .priority import lower_priority
+from .priority import lower_process_priority
 from .sounds import wav_duration
 
 DEFAULT_ENGINE = "companion.speech.engine:pyttsx3_engine"
 FINISH_TIMEOUT = 120.0
+# Lines already synthesised, kept to be said again without espeak-ng: about a hundred lines of a
+# second or two (22050 Hz, 16-bit), in this process, not the daemon's.
+CACHE_BYTES = 8 * 1024 * 1024
 
 
 class Synthesis(NamedTuple):
@@ -130,6 +134,40 @@ class Pyttsx3Synthesiser:
         return target.read_bytes()
 
 
+class SynthesisCache:
+    """The last lines synthesised, up to ``max_bytes`` of WAV, least recently said dropped first.
+
+    A table says the same few lines all evening ("À toi, Bruno.", "Alice, appuie 2 fois."):
+    a line said before costs no synthesis, so espeak-ng takes a core only for new sentences
+    (and the line is heard at once).
+    """
+
+    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._lines: collections.OrderedDict[tuple[object, ...], Synthesis] = (
+            collections.OrderedDict()
+        )
+
+    def get(self, key: tuple[object, ...]) -> Synthesis | None:
+        found = self._lines.get(key)
+        if found is not None:
+            self._lines.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[object, ...], synthesis: Synthesis) -> None:
+        if len(synthesis.wav) > self.max_bytes or key in self._lines:
+            return
+        self._lines[key] = synthesis
+        self.size += len(synthesis.wav)
+        while self.size > self.max_bytes:
+            _, dropped = self._lines.popitem(last=False)
+            self.size -= len(dropped.wav)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+
 def pyttsx3_engine() -> Synthesiser:
     """The real engine: pyttsx3 with its espeak-ng driver (raises if either is missing)."""
     import pyttsx3
@@ -149,7 +187,8 @@ def child_main(conn: Connection, factory: str, workdir: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Loading espeak-ng happens once, at start, at the daemon's priority (in the idle class a busy
     # box could starve it for good); synthesis then takes a core for a while and must never
-    # delay a press: from "ready" on, this process runs in the idle class at nice 19.
+    # delay a press: from "ready" on, every thread of this process (espeak-ng synthesises on one
+    # of its own) runs in the idle class at nice 19.
     # pyttsx3 prints "Audio saved to ..." for every line; the parent's stdout is not a log.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     try:
@@ -157,9 +196,10 @@ def child_main(conn: Connection, factory: str, workdir: str) -> None:
     except Exception as exc:  # ImportError, OSError (no libespeak-ng), RuntimeError (init)
         conn.send(("no-engine", f"{type(exc).__name__}: {exc}"))
         return
-    lower_priority(idle=True)
+    lower_process_priority(idle=True)
     conn.send(("ready",))
     path = os.path.join(workdir, f"line-{os.getpid()}.wav")
+    cache = SynthesisCache()
     while True:
         try:
             message = conn.recv()
@@ -168,9 +208,13 @@ def child_main(conn: Connection, factory: str, workdir: str) -> None:
         if message[0] != "say":
             return
         _, text, voice, rate, volume = message
-        try:
-            result = synthesiser.synthesise(text, voice, rate, volume, path)
-        except Exception as exc:  # one bad line must not end the engine
-            conn.send(("error", f"{type(exc).__name__}: {exc}"))
-        else:
-            conn.send(("wav", result.wav, result.note))
+        key = (text, voice, rate, volume)
+        result = cache.get(key)
+        if result is None:
+            try:
+                result = synthesiser.synthesise(text, voice, rate, volume, path)
+            except Exception as exc:  # one bad line must not end the engine
+                conn.send(("error", f"{type(exc).__name__}: {exc}"))
+                continue
+            cache.put(key, result)
+        conn.send(("wav", result.wav, result.note))

@@ -19,7 +19,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
 from .output import AplayPlayer, PlayerError
-from .priority import lower_priority
+from .priority import lower_process_priority
 from .sounds import wav_duration
 
 # How long past a sound's own length the child may take to answer (aplay's own watchdog fires at
@@ -34,7 +34,7 @@ def player_main(conn: Connection, device: str, command: str) -> None:
     Out: ``("played",)`` or ``("failed", reason)`` per sound.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the daemon stops this process itself
-    lower_priority()
+    lower_process_priority()
     player = AplayPlayer(device, command)
     while True:
         try:

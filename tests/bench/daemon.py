@@ -3,8 +3,11 @@
 - HIT pin edge → first buzzer or ejector pin change, p50/p99 over many presses through the whole
   daemon (debounce, hub thread, engine, actuator lanes), next to a bare gpiozero Button callback
   on the same pin factory in the same run (the floor).
-- The same press latency with the voice on (real pyttsx3/espeak-ng, played to ALSA's null
-  device) and off, in alternating rounds of the same run: the press path never waits on speech.
+- The same press latency with the voice on (real pyttsx3/espeak-ng) and off, in alternating
+  rounds of the same run: the press path never waits on speech. The sounds go through the real
+  player process to a stand-in for ``aplay`` that takes as long as the sound, as a speaker does
+  (ALSA's null device swallows a line at once, so the box would synthesise every line, even
+  those a real speaker would never reach before a newer one replaced them).
 - CPU used by the idle daemon (page served, nobody connected) over 30 s, and resident memory.
 """
 
@@ -19,6 +22,7 @@ from typing import Any
 
 from companion.config import Config, LauncherConfig
 from companion.daemon import Daemon, DaemonOptions
+from companion.speech import PlayerProcess
 from tests.helpers import wait_for
 
 PRESSES = int(os.environ.get("BENCH_PRESSES", "1000"))
@@ -43,13 +47,35 @@ def rss_mb() -> float:
     return float("nan")
 
 
+# A speaker for ``aplay -q -D device -``: reads the WAV (22050 Hz mono 16-bit), takes its length.
+PACED_APLAY = """#!/bin/sh
+bytes=$(wc -c)
+sleep "$(printf '%d.%02d' $((bytes / 44100)) $(((bytes % 44100) * 100 / 44100)))"
+"""
+
+
+def paced_player(folder: Path) -> PlayerProcess:
+    script = folder / "paced-aplay"
+    script.write_text(PACED_APLAY)
+    script.chmod(0o755)
+    return PlayerProcess(command=str(script))
+
+
 def make_daemon(state_dir: Path, voice: bool, web: bool = False) -> Daemon:
     config = Config(
         launcher=LauncherConfig(magazine=200),
         extra={"hardware": HARDWARE, "speech": {"audio_device": "null", "stale_after": 2.0}},
     )
+    state_dir.mkdir(parents=True, exist_ok=True)
     options = DaemonOptions(
-        simulate=True, state_dir=state_dir, seed=1, web=web, voice=voice, host="127.0.0.1", port=0
+        simulate=True,
+        state_dir=state_dir,
+        seed=1,
+        web=web,
+        voice=voice,
+        host="127.0.0.1",
+        port=0,
+        voice_player=paced_player(state_dir) if voice else None,
     )
     return Daemon(config, options).start()
 

@@ -13,6 +13,7 @@ the machine notes ask for; Playwright starts it with a new empty profile directo
 from __future__ import annotations
 
 import json
+import os
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,7 @@ from tests.doubles import ECHO_ENGINE, RecordingPlayer
 from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
+SCREENSHOTS_WANTED = "UNO_SCREENSHOTS"  # environment variable: "1" saves screenshots for review
 FOUR = ["Alice", "Bruno", "Zoé", "Chloé"]
 
 
@@ -211,8 +213,10 @@ def both_on(phones: tuple[Page, Page], name: str) -> tuple[Page, Page]:
     return phones
 
 
-def shot(page: Page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+def shot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """Save ``tests/artifacts/<name>.png`` when screenshots are wanted (see the module doc)."""
+    if os.environ.get(SCREENSHOTS_WANTED) == "1":
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def axe_check(page: Page) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from companion.core.cues import cue_steps
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import ARTIFACTS, Api, axe_check, both_on, seat_four, tab  # noqa: E402
+from tests.browser import Api, axe_check, both_on, seat_four, shot, tab  # noqa: E402
 
 pytest_plugins = ["tests.browser"]
 
@@ -32,7 +32,7 @@ def shots(page: Page, name: str, api: Api) -> None:
         page.set_viewport_size(viewport)
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            page.screenshot(path=str(ARTIFACTS / f"evening-{name}-{size}-{scheme}-{lang}.png"))
+            shot(page, f"evening-{name}-{size}-{scheme}-{lang}", full_page=False)
         # Nothing wider than the phone (no sideways scrolling).
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], name
     page.set_viewport_size(SIZES["390"])
@@ -102,7 +102,7 @@ def test_a_whole_game_on_two_phones_to_its_end(phones: tuple[Page, Page], api: A
         expect(other.locator("#display-fired")).to_contain_text("rien")
     # The banner pops in (0.5 s): check its contrast once it has fully appeared.
     expect(other.locator("#display-fired")).to_have_css("opacity", "1")
-    other.screenshot(path=str(ARTIFACTS / "evening-table-display-landscape.png"))
+    shot(other, "evening-table-display-landscape", full_page=False)
     no_serious_violations(other, "table display")
     other.click("#display-close")
     other.set_viewport_size(SIZES["390"])

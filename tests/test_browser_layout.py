@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import ARTIFACTS, FOUR, Api, seat_four, tab  # noqa: E402
+from tests.browser import FOUR, Api, seat_four, shot, tab  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -85,11 +85,8 @@ def check_screen(page: Page, name: str) -> list[str]:
         )
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            path = (
-                ARTIFACTS
-                / f"layout-{name.split('-')[0]}-{size['width']}-{scheme}-{name.split('-')[1]}.png"
-            )
-            page.screenshot(path=str(path), full_page=True)
+            screen, lang = name.split("-")
+            shot(page, f"layout-{screen}-{size['width']}-{scheme}-{lang}")
     page.emulate_media(color_scheme="light")
     return found
 

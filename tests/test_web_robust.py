@@ -361,3 +361,22 @@ def test_a_phone_reading_slowly_does_not_pile_states_up_in_memory(
         assert get_status(port) == 200  # the others are served meanwhile
     finally:
         slow.close()
+
+
+def test_stopping_the_server_twice_or_after_its_loop_ended_is_quiet(
+    served: tuple[Hub, Any, WebServer],
+) -> None:
+    """The daemon's stop and a test's (or a signal's) may both stop the page: the second stop
+    must not write to the loop's closed wake-up pipe."""
+    server = served[2]
+    port = server.port
+    server.stop()
+    server.stop()  # and the fixture stops it a third time
+    with pytest.raises(OSError):
+        get_status(port, timeout=0.5)
+    hub = make_hub()
+    config = WebConfig(host="127.0.0.1", port=0)
+    never_started = WebServer(create_app(hub, config, Catalog.load()), config)
+    never_started.stop()  # no loop to ask: the listening socket is closed here
+    with pytest.raises(OSError):
+        get_status(never_started.port, timeout=0.5)

@@ -82,6 +82,7 @@ class WebServer:
             config.per_client_connections, _error_task_class(app)
         )
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+        self._stopping = False
 
     @property
     def port(self) -> int:
@@ -100,7 +101,10 @@ class WebServer:
             log.exception("the web server stopped")
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Close every connection, end the loop, wait for the worker threads."""
+        """Close every connection, end the loop, wait for the worker threads; once."""
+        if self._stopping:
+            return
+        self._stopping = True
         stop_streams(self._app)
         server = self._server
         from waitress import wasyncore
@@ -113,8 +117,15 @@ class WebServer:
             wasyncore.close_all(server._map)  # type: ignore[union-attr]
 
         # Close sockets from the server's own loop thread: asyncore maps are not thread-safe.
-        server.trigger.pull_trigger(close_everything)  # type: ignore[union-attr]
-        self._thread.join(timeout)
+        # A loop that has already ended (or never started) cannot be asked: close them here.
+        try:
+            if not self._thread.is_alive():
+                raise OSError("the server loop is not running")
+            server.trigger.pull_trigger(close_everything)  # type: ignore[union-attr]
+        except OSError:
+            close_everything()
+        else:
+            self._thread.join(timeout)
         server.task_dispatcher.shutdown(timeout=int(timeout))
 
 

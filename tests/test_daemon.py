@@ -295,3 +295,32 @@ def test_stopping_does_not_wait_for_the_launcher_to_finish_moving() -> None:
     assert launcher.asked.wait(5)  # the watcher waits for the motion to end
     watcher.stop()
     assert not thread.is_alive()
+
+
+@pytest.mark.parametrize(
+    ("action", "payload", "moved"),
+    [
+        ("device.test_fire", {"cards": 2}, lambda d: d["cards_fired"] == 2),
+        ("device.face", {"seat": 2}, lambda d: d["turret_angle"] == d["seat_angles"][2]),
+    ],
+)
+def test_the_phones_hear_when_a_device_action_has_finished_moving(
+    make_daemon, action, payload, moved
+):
+    """A test fire or a turn from the Launcher screen moves the launcher after the action's
+    answer: the phones must be told again once it has stopped, with what it did."""
+    daemon = make_daemon()
+    wait_for(daemon.hardware.wait_idle, what="the start-up movements")
+    settled(daemon)
+    daemon.hub.dispatch(action, payload)
+    during = daemon.hub.state()["device"]  # what a phone reads while the launcher moves
+    assert not daemon.hardware.wait_idle(timeout=0)
+    assert not moved(during)
+    subscription = daemon.hub.subscribe()
+    try:
+        assert daemon.hardware.wait_idle(timeout=10)
+        notice = subscription.get(5)
+        assert notice is not None and notice["section"] == "device"
+        assert moved(daemon.hub.state()["device"])
+    finally:
+        subscription.close()

@@ -80,7 +80,7 @@ class DeviceActions:
         register(
             "device.test_fire",
             object_schema([], cards={"type": "integer", "minimum": 1, "maximum": 5}),
-            lambda p: self.hardware.execute([Eject(p.get("cards", 1)), Cue("burst")]),
+            lambda p: self.execute([Eject(p.get("cards", 1)), Cue("burst")]),
             "device",
         )
         register("device.face", object_schema(["seat"], seat=_SEAT), self.face, "device")
@@ -143,7 +143,7 @@ class DeviceActions:
 
     def face(self, payload: dict[str, Any]) -> None:
         seat = payload["seat"]
-        self.hardware.execute([Turn(seat, f"seat {seat}")])
+        self.execute([Turn(seat, f"seat {seat}")])
 
     def calibrate_seat(self, payload: dict[str, Any]) -> None:
         turret = self.hardware.turret

@@ -99,11 +99,12 @@ class Ejector:
         """Strokes completed since start (cards the mechanism tried to push out)."""
         return self._cards_fired
 
-    def home(self) -> None:
-        """Pusher: park the arm at rest, then detach. Roller: make sure it is stopped."""
+    def home(self, stop: threading.Event | None = None) -> None:
+        """Pusher: park the arm at rest, then detach. Roller: make sure it is stopped. A set
+        ``stop`` cuts the wait short."""
         if self.config.mode == "pusher":
             self._servo.set_angle(self.config.rest_angle)
-            Pacer(threading.Event(), self._clock).hold(self.config.retract_s)
+            Pacer(stop or threading.Event(), self._clock).hold(self.config.retract_s)
         self._servo.detach()
 
     def fire(

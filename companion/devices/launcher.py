@@ -312,8 +312,8 @@ class LauncherHardware:
 
     def _perform(self, kind: str, command: Any) -> None:
         if kind == "home":
-            self.ejector.home()
-            self.turret.home()
+            self.ejector.home(self._stop)
+            self.turret.home(self._stop)
         elif kind == "turn":
             try:
                 self.turret.face(command.seat, self._stop)

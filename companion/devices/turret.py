@@ -120,12 +120,13 @@ class Turret:
             self.seat_angles.append(self.range.clamp(self.config.home_angle))
         self.seat_angles[seat] = self.range.clamp(angle)
 
-    def home(self) -> None:
-        """Jump to ``home_angle`` (position unknown: no slew possible), settle, detach."""
+    def home(self, stop: threading.Event | None = None) -> None:
+        """Jump to ``home_angle`` (position unknown: no slew possible), settle, detach; a set
+        ``stop`` cuts the settling short."""
         target = equivalent_angle(
             self.config.home_angle, None, self.config.min_angle, self.config.max_angle
         )
-        self._run([self.range.clamp(self.config.home_angle if target is None else target)], None)
+        self._run([self.range.clamp(self.config.home_angle if target is None else target)], stop)
 
     def face(self, seat: int, stop: threading.Event | None = None) -> float:
         """Turn to face ``seat``; returns the angle reached."""

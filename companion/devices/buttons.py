@@ -68,7 +68,7 @@ class TableButton:
         debounce_s: float = 0.03,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        from gpiozero import Button
+        from gpiozero import DigitalInputDevice
 
         self.name = name
         self.when_pressed: Callable[[float], None] | None = None
@@ -76,15 +76,17 @@ class TableButton:
         self._lock = threading.Lock()
         self._presses = 0
         self._last_press_at: float | None = None
+        # A plain input, not gpiozero's Button: long holds are watched by the box's own hold
+        # watcher, and Button's hold thread only adds a tenth of a second to every close.
         # bounce_time=None: gpiozero must pass every edge through; we debounce below.
-        self._button = Button(pin, pull_up=True, bounce_time=None, pin_factory=factory)
+        self._button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=factory)
         now = clock()
         # A line already high at start counts as long released: the first press fires at once.
         # A line already low (stuck or held at boot) must be released first.
-        released_since = None if self._button.is_pressed else now - debounce_s
+        released_since = None if self._button.is_active else now - debounce_s
         self._debouncer = Debouncer(debounce_s, released_since=released_since)
-        self._button.when_pressed = self._on_low
-        self._button.when_released = self._on_high
+        self._button.when_activated = self._on_low
+        self._button.when_deactivated = self._on_high
 
     @property
     def pin(self) -> Any:
@@ -103,7 +105,7 @@ class TableButton:
 
     @property
     def is_pressed(self) -> bool:
-        return bool(self._button.is_pressed)
+        return bool(self._button.is_active)
 
     def _on_low(self) -> None:
         at = self._clock()

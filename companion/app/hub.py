@@ -279,6 +279,13 @@ class Hub:
             self._subscriptions.append(sub)
         return sub
 
+    def wake_subscribers(self) -> None:
+        """Wake every reader without a change (a server stopping: its streams end at once)."""
+        with self._subs_lock:
+            subscriptions = list(self._subscriptions)
+        for sub in subscriptions:
+            sub.notify({"revision": self.revision, "section": ""})
+
     def _unsubscribe(self, sub: Subscription) -> None:
         with self._subs_lock:
             if sub in self._subscriptions:

@@ -381,6 +381,8 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
                     quiet = 0.0
                     yield b": keep-alive\n\n"
                 continue
+            if ctx.stopping.is_set():
+                break
             # Several changes queued up: one fresh state covers them all.
             while subscription.get(0) is not None:
                 pass

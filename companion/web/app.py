@@ -106,3 +106,4 @@ def stop_streams(app: Flask) -> None:
     context = app.extensions.get("uno_web")
     if isinstance(context, WebContext):
         context.stopping.set()
+        context.hub.wake_subscribers()  # rather than at each stream's next poll

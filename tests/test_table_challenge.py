@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.core.events import Challenge, Play, Press
+from companion.core.events import Challenge, Eliminate, Play, Press
 
 from .tables import hands, owed, refused, run, table
 
@@ -93,3 +93,17 @@ def test_a_plain_card_cannot_be_challenged():
     engine = classic()
     engine.handle(Play("draw2", "red"))
     refused(engine, Challenge(guilty=True))
+
+
+def test_a_proven_bluff_by_a_player_who_has_left_cancels_the_four():
+    """Nobody can press for a bluffer who has left the game since (found by the property test:
+    the turn went to an eliminated player). The challenger was right: nobody presses."""
+    for reading in ("instead", "plus_two", "replay"):
+        engine = classic(challenge_guilty=reading)
+        engine.handle(Play("draw4", "red"))  # Bruno hits Chloé
+        engine.handle(Eliminate("Bruno"))
+        outcome = engine.handle(Challenge(guilty=True))
+        snap = engine.snapshot()
+        assert owed(engine) == [], reading
+        assert snap["active"] != "Bruno" and snap["facing"] == snap["active"], reading
+        assert outcome.commands[0].key == "decks.challenge_guilty_gone"

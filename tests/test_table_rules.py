@@ -16,6 +16,7 @@ from companion.core.events import (
     Jam,
     Play,
     Press,
+    Reinstate,
     Reload,
     RoundWon,
     SetHand,
@@ -437,6 +438,12 @@ def test_elimination_skips_player_and_last_one_wins():
     snap = engine.snapshot()
     assert snap["game_over"] and snap["winner"] == "Bruno"
     assert "table.game_won" in says(out)
+    # The winner cannot be eliminated in turn (found by the property test: a player reinstated
+    # afterwards then found the turn with an eliminated player).
+    assert refused(engine, Eliminate("Bruno")).key == "errors.game_over"
+    engine.handle(Reinstate("Alice"))
+    snap = engine.snapshot()
+    assert not snap["game_over"] and snap["active"] == "Bruno"
 
 
 def test_eliminated_player_cannot_act():

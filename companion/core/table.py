@@ -961,7 +961,12 @@ class TableEngine:
         culprit = head.by
         victim = head.seat
         rules = st.rules
-        if ev.guilty:
+        if ev.guilty and st.seats[culprit].eliminated:
+            # The bluffer has left the game since: nobody can press in their place, and the
+            # challenger was right not to. The +4 is simply cancelled.
+            st.owed.pop(0)
+            key = "decks.challenge_guilty_gone"
+        elif ev.guilty:
             st.owed.pop(0)
             presses = head.presses
             if rules.challenge_guilty == "plus_two":
@@ -1211,6 +1216,8 @@ class TableEngine:
         # 000 §X.I "Jeu défi": at the points limit a player leaves; the last one wins.
         seat = self._in_play(ev.player)
         st = self.state
+        if st.phase == "game_over":  # the last one in has won: there is nobody to leave
+            raise ActionError("game_over", "the game is over: seat the players again", status=409)
         st.seats[seat].eliminated = True
         st.seats[seat].hand = 0
         st.owed = [o for o in st.owed if o.seat != seat and o.gets != seat]
@@ -1243,6 +1250,8 @@ class TableEngine:
             return []
         st.seats[seat].eliminated = False
         st.seats[seat].hand = HAND_SIZE  # back with a fresh hand, as at a deal
+        if st.seats[st.active].eliminated:  # nobody else was left to play
+            st.active = seat
         if st.phase == "game_over":
             st.phase = "playing"
             st.winner = None

@@ -162,6 +162,13 @@ def test_the_001_evening_of_partner_games(phones: tuple[Page, Page], api: Api) -
         "fetch('/api/state').then(r => r.json()).then(s => s.table.players.map(p => p.name)"
         f".join() === {','.join(seats)!r})"
     )
+    # Points typed on a card stay typed when the card is drawn again (here, in English).
+    page.locator('[data-game="1-1"] input').fill("10")
+    api.act("settings.update", language="en")
+    expect(page.locator("#evening-progress")).to_have_text("0 of 12 games played")
+    expect(page.locator('[data-game="1-1"] input')).to_have_value("10")
+    api.act("settings.update", language="fr")
+    expect(page.locator("#evening-progress")).to_have_text("0 jeux joués sur 12")
     # The first team wins every game, 10 points each time: its members lead.
     for number in range(1, 13):
         card = page.locator(f'[data-game="{number}-1"]')

@@ -77,6 +77,9 @@ function renderPending(ev) {
   const key = JSON.stringify([ev.pending, seated, store.lang]);
   if (box.dataset.key === key) return;  // keep a half-typed result
   box.dataset.key = key;
+  // Drawn again (the seating changed, another phone...): points already typed stay typed.
+  const typed = new Map([...box.querySelectorAll("[data-game]")].map((card) =>
+    [card.dataset.game, card.querySelector("input").value]));
   box.textContent = "";
   ev.pending.forEach((g) => {
     const card = el("div", { class: "card", "data-game": g.number + "-" + g.table });
@@ -91,6 +94,7 @@ function renderPending(ev) {
     }
     const points = el("input", { type: "number", inputmode: "numeric", min: "0", max: "10000",
       "aria-label": t("evening_points") });
+    points.value = typed.get(g.number + "-" + g.table) || "";
     const row = el("div", { class: "cards" });
     g.teams.forEach((team, i) => {
       row.append(el("button", { type: "button", class: "primary", "data-winners": String(i),

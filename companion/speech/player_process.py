@@ -1,10 +1,10 @@
 """The speaker's player in a process of its own, so playing a sound costs the daemon nothing.
 
-Starting ``aplay`` from the daemon holds its interpreter lock for about a millisecond per sound
-(pipes, the fork, a watchdog thread): with a cue on every press and a line to speak, that was
-enough to delay about one press in a hundred. :class:`PlayerProcess` hands each WAV over a pipe
-to a small child process that runs :class:`~companion.speech.output.AplayPlayer` and answers when
-the sound has played; the daemon's thread waits on the pipe without holding the lock.
+Starting ``aplay`` from the daemon would hold its interpreter lock for a moment on every sound
+(pipes, the fork, a watchdog thread), and there is a cue on every press. :class:`PlayerProcess`
+hands each WAV over a pipe to a small child process that runs
+:class:`~companion.speech.output.AplayPlayer` and answers when the sound has played; the daemon's
+thread waits on the pipe without holding the lock.
 
 The child is spawned (not forked: the daemon has threads) when the player is made, at nice 19
 like ``aplay`` itself; if it dies it is started again with the next sound.

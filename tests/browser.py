@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from companion.config import Config
 from companion.daemon import Daemon, DaemonOptions
 from tests.doubles import ECHO_ENGINE, RecordingPlayer
-from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE
+from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE, wait_for
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 SCREENSHOTS_WANTED = "UNO_SCREENSHOTS"  # environment variable: "1" saves screenshots for review
@@ -164,6 +164,13 @@ def open_phone(
     page.on("dialog", dialogs.answer)
     page.goto(url, wait_until="commit")  # the phones load side by side; live() waits
     return page
+
+
+def until_in_page(page: Page, expression: str, timeout: float = 5.0) -> None:
+    """Wait until ``expression`` (which may give a promise) is true in the page. Playwright's
+    ``wait_for_function`` evaluates a string with ``new Function`` while it polls, which the
+    page's own policy (script-src 'self', no eval) forbids; ``evaluate`` goes through DevTools."""
+    wait_for(lambda: bool(page.evaluate(expression)), timeout, f"the page: {expression}")
 
 
 def live(page: Page) -> Page:

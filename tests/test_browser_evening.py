@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from companion.core.cues import cue_steps
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import Api, axe_check, both_on, seat_four, shot, tab  # noqa: E402
+from tests.browser import Api, axe_check, both_on, seat_four, shot, tab, until_in_page  # noqa: E402
 
 pytest_plugins = ["tests.browser"]
 
@@ -92,7 +92,7 @@ def test_a_whole_game_on_two_phones_to_its_end(phones: tuple[Page, Page], api: A
     before = api.state()["table"]
     page.click("#hit")
     expect(other.locator("#display-fired")).not_to_be_empty()
-    other.wait_for_function("window.__cues.includes('ding')")
+    until_in_page(other, "window.__cues.includes('ding')")
     # The same cues as the box's buzzer, played from its own steps.
     served = other.evaluate("fetch('/api/cues').then(r => r.json())")
     assert served["ding"] == [list(step) for step in cue_steps("ding")]
@@ -120,7 +120,7 @@ def test_a_whole_game_on_two_phones_to_its_end(phones: tuple[Page, Page], api: A
     expect(page.locator("#score-winner")).to_have_text("Chloé gagne la partie !")
     expect(page.locator("#entry")).to_be_hidden()
     page.locator("#chart").scroll_into_view_if_needed()
-    page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
+    until_in_page(page, "document.getElementById('chart').naturalWidth > 0")
     shots(page, "score-over", api)
     no_serious_violations(page, "score")
 
@@ -158,9 +158,10 @@ def test_the_001_evening_of_partner_games(phones: tuple[Page, Page], api: Api) -
     page.click("[data-seat-game]")
     first = games[0]["teams"]
     seats = [first[0][0], first[1][0], first[0][1], first[1][1]]
-    page.wait_for_function(
+    until_in_page(
+        page,
         "fetch('/api/state').then(r => r.json()).then(s => s.table.players.map(p => p.name)"
-        f".join() === {','.join(seats)!r})"
+        f".join() === {','.join(seats)!r})",
     )
     # Points typed on a card stay typed when the card is drawn again (here, in English).
     page.locator('[data-game="1-1"] input').fill("10")

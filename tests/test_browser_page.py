@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import Api, both_on, shot, tab  # noqa: E402
+from tests.browser import Api, both_on, shot, tab, until_in_page  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -87,10 +87,11 @@ def test_play_a_turn_sequence_with_coup_extreme(
     for _ in range(15):
         before = api.state()["table"]
         page.click("#hit")
-        page.wait_for_function(
+        until_in_page(
+            page,
             "fetch('/api/state').then(r => r.json())"
             f".then(s => s.table.events > {before['events']})",
-            timeout=5000,
+            timeout=5,
         )
         # Every press shows on the page, even one that fires nothing.
         expect(banner).to_be_visible()
@@ -106,9 +107,10 @@ def test_play_a_turn_sequence_with_coup_extreme(
     cards = "1 carte" if fired == 1 else f"{fired} cartes"
     expect(banner).to_contain_text(f"{cards} pour {receiver}")
     # The mock ejector runs after the turret has turned (its own thread): wait for it.
-    page.wait_for_function(
+    until_in_page(
+        page,
         "fetch('/api/state').then(r => r.json()).then(s => s.device.cards_fired > 0)",
-        timeout=10_000,
+        timeout=10,
     )
     expect(other.locator("#magazine")).to_have_text(f"{state['table']['magazine']} cartes")
     shot(page, "table-fired")
@@ -164,9 +166,10 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
     assert history[0]["edits"] == [1, 2]  # recorded, then corrected: both kept in the log
 
     # The chart: a server-side SVG with one line per player, and it loaded in the page.
-    page.wait_for_function(
+    until_in_page(
+        page,
         "document.getElementById('chart').complete && "
-        "document.getElementById('chart').naturalWidth > 0"
+        "document.getElementById('chart').naturalWidth > 0",
     )
     with urllib.request.urlopen(f"{api.url}api/chart.svg", timeout=5) as response:
         svg = response.read().decode()
@@ -191,9 +194,10 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
     expect(page.locator("#urls")).to_contain_text(api.url)
     before = api.state()["device"]["cards_fired"]
     page.click("#test-fire")
-    page.wait_for_function(
+    until_in_page(
+        page,
         f"fetch('/api/state').then(r => r.json()).then(s => s.device.cards_fired > {before})",
-        timeout=5000,
+        timeout=5,
     )
     # A test fire shows what came out.
     expect(page.locator("#fire-note")).to_have_text(
@@ -208,9 +212,10 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
     expect(rows.nth(1).locator("[data-calibrate]")).to_be_disabled()
     rows.nth(1).locator("input[type=range]").fill("150")
     page.click('#calibration [data-calibrate="1"]')
-    page.wait_for_function(
+    until_in_page(
+        page,
         "fetch('/api/state').then(r => r.json()).then(s => s.device.seat_angles[1] === 150)",
-        timeout=5000,
+        timeout=5,
     )
     assert api.state()["device"]["seat_angles"][0] == angles[0]
     shot(page, "device")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from typing import Protocol
 
 logger = logging.getLogger(__name__)
@@ -14,7 +15,7 @@ class PulseRange(Protocol):
     def pulse_for(self, angle: float) -> float: ...
 
 
-class PulseOutput:
+class PulseOutput(ABC):
     """What the outputs that time their own pulses share: the pulse being sent, and a
     :meth:`close` that stops it and frees the line once, logging instead of raising.
 
@@ -48,13 +49,14 @@ class PulseOutput:
         except Exception:  # closing must never hide the original error
             logger.warning("could not release GPIO%d", self.pin, exc_info=True)
 
+    @abstractmethod
     def _send(self, pulse: float) -> float:
         """Start sending ``pulse`` seconds; return the pulse really sent."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _stop(self) -> None:
         """Stop the pulses (also called while detached)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _release(self) -> None:
-        raise NotImplementedError
+        """Free the line."""

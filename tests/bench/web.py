@@ -26,6 +26,7 @@ from flask import Flask
 from companion.config import Config
 from companion.daemon import Daemon, DaemonOptions
 from companion.web import WebConfig, serve
+from tests.browser import until_in_page
 
 CLIENTS = 20
 STREAMS = 20
@@ -163,7 +164,7 @@ def first_load(url: str) -> dict[str, Any]:
         page.goto(url)
         page.wait_for_selector("#live.on", timeout=10_000)
         page.click("#tab-device")  # the QR code is on this screen
-        page.wait_for_function("document.getElementById('qr').complete")
+        until_in_page(page, "document.getElementById('qr').complete")
         page.wait_for_timeout(300)
         stream_bytes = len(page.evaluate("fetch('/api/state').then(r => r.text())").encode())
         page.remove_listener("requestfinished", finished)  # the open stream ends at close

@@ -12,6 +12,11 @@ DEBIAN_TEST_PACKAGES += openscad xvfb xauth
 
 .PHONY: simulate run test lint typecheck unit bench soak system-deps clean pi-check install
 
+# Python's bytecode cache, which some shells turn off: without it every test process, spawned
+# speech engine and command under test compiles the program (and pytest rewrites every test
+# module) again, about a third of the test suite's time on two cores.
+unexport PYTHONDONTWRITEBYTECODE
+
 # The program alone (simulate, run); the test tools come with the dev extra (test, lint, bench).
 $(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -2,8 +2,11 @@
 phone uses it, Debian's Chromium through Playwright and two phones on the page.
 
 The daemon runs in simulation (gpiozero mock pins, the real hub, engine, score keeper, SQLite
-storage, voice with a silent player, waitress). Each test gets its own daemon and phones (the
-browser is shared by a module), so the tests run in any order. Screenshots go to
+storage, voice with a silent player, waitress). Each test gets its own daemon and freshly loaded
+phones, so the tests run in any order. The browser and its phone tabs are kept for the session
+(a new tab costs Chromium a renderer process): between tests a tab goes back to a blank page
+with no cookies, its phone size and light colours, and each test's daemon is another origin
+(its own port), so nothing of one test's page reaches the next. Screenshots go to
 ``tests/artifacts/`` (git-ignored).
 
 Chromium: ``/usr/bin/chromium`` (Debian package, ``make system-deps``), headless, with the flags
@@ -149,21 +152,57 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-def open_phone(
-    browser: Browser, url: str, scheme: str, dialogs: Dialogs, errors: list[str]
-) -> Page:
-    context = browser.new_context(
-        viewport=PHONE,
-        color_scheme=scheme,  # type: ignore[arg-type]
-        device_scale_factor=1,
-        is_mobile=True,
-        has_touch=True,
-    )
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("dialog", dialogs.answer)
-    page.goto(url, wait_until="commit")  # the phones load side by side; live() waits
-    return page
+class PhoneTabs:
+    """Phone-sized tabs kept for the test session, each in a browser context of its own."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.idle: list[Page] = []
+        self.listeners: dict[Page, list[tuple[str, Any]]] = {}
+
+    def open(self, url: str, scheme: str, dialogs: Dialogs, errors: list[str]) -> Page:
+        """A tab with the page at ``url`` loading (``live()`` waits); its errors go to ``errors``
+        and its dialogs to ``dialogs``."""
+        if self.idle:
+            page = self.idle.pop()
+            page.set_viewport_size(PHONE)
+        else:
+            context = self.browser.new_context(
+                viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
+            )
+            page = context.new_page()
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+
+        def on_error(exc: Any) -> None:
+            errors.append(str(exc))
+
+        self.listeners[page] = [("pageerror", on_error), ("dialog", dialogs.answer)]
+        for event, listener in self.listeners[page]:
+            page.on(event, listener)  # type: ignore[call-overload]
+        page.goto(url, wait_until="commit")  # the phones load side by side; live() waits
+        return page
+
+    def give_back(self, page: Page) -> None:
+        """Blank, without cookies, routes or permissions, for the next test; a tab that cannot
+        be reset is closed."""
+        for event, listener in self.listeners.pop(page):
+            page.remove_listener(event, listener)
+        try:
+            page.unroute_all()
+            page.goto("about:blank")  # closes the page's event stream before its daemon stops
+            page.context.unroute_all()
+            page.context.clear_cookies()
+            page.context.clear_permissions()
+            page.context.set_offline(False)
+        except Exception:
+            page.context.close()
+            raise
+        self.idle.append(page)
+
+
+@pytest.fixture(scope="session")
+def phone_tabs(browser: Browser) -> PhoneTabs:
+    return PhoneTabs(browser)
 
 
 def until_in_page(page: Page, expression: str, timeout: float = 5.0) -> None:
@@ -179,33 +218,33 @@ def live(page: Page) -> Page:
 
 
 @pytest.fixture
-def phone(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[Page]:
+def phone(phone_tabs: PhoneTabs, daemon: Daemon, dialogs: Dialogs) -> Iterator[Page]:
     """One phone on the page (light); page errors fail the test."""
     errors: list[str] = []
-    page = live(open_phone(browser, daemon.url or "", "light", dialogs, errors))
-    yield page
+    page = phone_tabs.open(daemon.url or "", "light", dialogs, errors)
     try:
+        yield live(page)
         assert not errors, errors
     finally:
-        page.context.close()
+        phone_tabs.give_back(page)
 
 
 @pytest.fixture
-def phones(browser: Browser, daemon: Daemon, dialogs: Dialogs) -> Iterator[tuple[Page, Page]]:
+def phones(phone_tabs: PhoneTabs, daemon: Daemon, dialogs: Dialogs) -> Iterator[tuple[Page, Page]]:
     """Two phones on the page, one dark and one light; page errors fail the test."""
     errors: list[str] = []
-    pages = [open_phone(browser, daemon.url or "", s, dialogs, errors) for s in ("dark", "light")]
-    for page in pages:
-        live(page)
-    # A mark that a reload would wipe: the second phone must follow without reloading.
-    pages[1].evaluate("window.__noReload = 42")
-    yield pages[0], pages[1]
+    pages = [phone_tabs.open(daemon.url or "", s, dialogs, errors) for s in ("dark", "light")]
     try:
+        for page in pages:
+            live(page)
+        # A mark that a reload would wipe: the second phone must follow without reloading.
+        pages[1].evaluate("window.__noReload = 42")
+        yield pages[0], pages[1]
         assert not errors, errors
         assert pages[1].evaluate("window.__noReload") == 42
     finally:
         for page in pages:
-            page.context.close()
+            phone_tabs.give_back(page)
 
 
 def tab(page: Page, name: str) -> None:

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import Api, both_on, shot, tab, until_in_page  # noqa: E402
+from tests.browser import FOUR, Api, both_on, shot, tab, until_in_page  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -182,6 +182,27 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
     page.locator("#chart").scroll_into_view_if_needed()
     shot(page, "score")
     shot(other, "score-second-phone")
+
+    # A phone on the table screen follows the table, not the hidden score sheet: no new chart
+    # from the box at each press. Back on the score screen, all is up to date at once.
+    charts: list[str] = []
+    other.on("request", lambda request: charts.append(request.url) if "chart" in request.url else 0)
+    tab(other, "table")
+    for _ in range(3):
+        api.act("table.press")
+    api.act(
+        "score.record_round",
+        winner="Alice",
+        hands={p: {"points": 10 if p == "Bruno" else 0} for p in FOUR},
+    )
+    expect(other.locator("#actor-name")).not_to_be_empty()
+    assert charts == []
+    tab(other, "score")
+    expect(other.locator("#standings li").first).to_contain_text("Chloé")
+    expect(other.locator("#standings")).to_contain_text("Alice10")
+    revision = api.state()["revision"]
+    until_in_page(other, f"document.getElementById('chart').src.endsWith('rev={revision}')")
+    assert len(charts) == 1, charts
 
 
 def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api) -> None:

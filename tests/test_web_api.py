@@ -187,6 +187,23 @@ def test_catalogs_have_the_same_keys_in_both_languages(client: FlaskClient) -> N
     assert_refused(client.get("/api/i18n/" + "x" * 5000), 404)
 
 
+def test_the_page_asks_for_all_its_modules_at_once(client: FlaskClient) -> None:
+    import re
+    from pathlib import Path
+
+    static = Path(__file__).parents[1] / "companion" / "web" / "static"
+    response = client.get("/")
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "no-cache"
+    html = response.get_data(as_text=True)
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/(js/[\w/]+\.js)">', html)
+    modules = {p.relative_to(static).as_posix() for p in (static / "js").rglob("*.js")}
+    assert sorted(preloaded) == preloaded and set(preloaded) == modules - {"js/main.js"}
+    assert html.index('src="/static/js/main.js"') < html.index("modulepreload")
+    for module in preloaded:  # each one served, as JavaScript
+        with client.get(f"/static/{module}") as served:
+            assert served.status_code == 200 and "javascript" in served.mimetype
+
+
 def test_every_text_the_page_uses_is_in_the_catalog(client: FlaskClient) -> None:
     import re
     from pathlib import Path

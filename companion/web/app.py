@@ -56,7 +56,7 @@ def create_app(
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     WebContext(hub=hub, config=config, catalog=catalog, guard=Guard(config, clock)).init_app(app)
     app.register_blueprint(create_api())
-    app.register_blueprint(create_pages())
+    app.register_blueprint(create_pages(STATIC))
 
     @app.before_request
     def _known_host() -> Response | None:

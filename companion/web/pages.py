@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Blueprint, Response, current_app, send_from_directory
 
+MAIN_SCRIPT = '<script type="module" src="/static/js/main.js"></script>'
 
-def create_pages() -> Blueprint:
+
+def page_shell(static: Path) -> str:
+    """``index.html`` with a ``modulepreload`` link for each of the page's modules: a phone
+    fetches them all at once instead of discovering them import by import (three round trips
+    on the box's Wi-Fi otherwise)."""
+    html = (static / "index.html").read_text(encoding="utf-8")
+    modules = sorted(p.relative_to(static).as_posix() for p in (static / "js").rglob("*.js"))
+    links = "".join(
+        f'<link rel="modulepreload" href="/static/{m}">\n' for m in modules if m != "js/main.js"
+    )
+    return html.replace(MAIN_SCRIPT, MAIN_SCRIPT + "\n" + links.rstrip("\n"), 1)
+
+
+def create_pages(static: Path) -> Blueprint:
     pages = Blueprint("pages", __name__)
+    shell = page_shell(static)  # read once: the page's files do not change while it runs
 
     @pages.get("/")
     def index() -> Response:
         """The phone page."""
-        response = _static("index.html", "text/html")
+        response = Response(shell, mimetype="text/html")
         response.headers["Cache-Control"] = "no-cache"
         return response
 

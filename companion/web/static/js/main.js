@@ -2,11 +2,11 @@
 // Every phone at the table runs this; the box sends each change to all of them live (SSE).
 // This module builds the screens listed in screens/index.js, their tabs and the header.
 
-import { $, el, fill } from "./dom.js";
+import { $, el, fill, toast } from "./dom.js";
 import { wirePin } from "./components/pin.js";
 import {
-  act, connect, loadTexts, onChange, onConnection, onTexts, refreshSession, reloadState, store, t,
-  table, translate,
+  act, connect, device, loadTexts, onChange, onConnection, onTexts, refreshSession, reloadState,
+  store, t, table, translate,
 } from "./store.js";
 import screens from "./screens/index.js";
 import { loadCues, soundFor } from "./sound.js";
@@ -42,8 +42,11 @@ function show(id) {
     $("screen-" + screen.id).hidden = screen.id !== id;
     const tab = $("tab-" + screen.id);
     if (tab) tab.setAttribute("aria-selected", String(screen.id === id));
-    if (screen.id === id && screen.shown) screen.shown();
   });
+  // Only the open screen follows the table (see renderAll): bring this one up to date first.
+  const opened = screens.find((screen) => screen.id === id);
+  if (opened.shown) opened.shown();
+  if (store.state) opened.render();
   // The address names the screen (/#score), so a reload or a bookmark opens it again.
   const hash = id === screens[0].id ? "" : "#" + id;
   if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
@@ -66,9 +69,16 @@ function renderLive() {
   $("live").className = store.online ? "live on" : "live";
 }
 
+// Every change redraws the header and the open screen only: a phone left on the table screen
+// does not rebuild the score sheet, nor fetch a new chart from the box, at every press.
 function renderAll() {
   renderHeader();
-  screens.forEach((screen) => screen.render());
+  screens.find((screen) => screen.id === current).render();
+  // The box has no sound card: said once, whichever screen is open (the device screen says why).
+  if ((device().voice || {}).sound_problem && !soundNoticeSaid) {
+    soundNoticeSaid = true;
+    toast(t("no_sound_card"));
+  }
   const happened = store.happened;
   if (happened && happened.revision !== heard) {
     heard = happened.revision;
@@ -76,6 +86,7 @@ function renderAll() {
   }
 }
 let heard = -1;
+let soundNoticeSaid = false;
 
 async function boot() {
   build();
@@ -86,9 +97,11 @@ async function boot() {
   onChange(renderAll);
   onTexts(renderLive);
   onConnection(renderLive);
-  await refreshSession();
-  await loadTexts(store.session.language || "fr");
-  await loadCards();
+  // The session (which names the language) and the card table at once, then the state.
+  await Promise.all([
+    refreshSession().then(() => loadTexts(store.session.language || "fr")),
+    loadCards(),
+  ]);
   await reloadState();
   connect();
   loadCues();

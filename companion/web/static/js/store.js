@@ -7,7 +7,8 @@ export const store = {
   session: null, texts: {}, lang: "fr", state: null, revision: -1,
   cards: null,     // the box's card table and house rules (GET /api/cards), fetched once
   // What happened at the table since the previous state, for banners and sounds:
-  // {pressed, fired, to (who received the cards), reloaded, revision}; null when nothing did.
+  // {pressed, fired, to (who received the cards), reloaded, revision, at (performance.now())};
+  // null when nothing did.
   happened: null,
   online: false,   // the live stream is open
 };
@@ -191,12 +192,16 @@ export function happenedBetween(prev, now) {
   return { pressed, fired, to: fired ? to : prev.facing || null, reloaded };
 }
 
+/** Whether `happened` is recent enough to announce (a screen opened later shows it only then). */
+export const recent = (happened) => Boolean(happened) && performance.now() - happened.at < 5000;
+
 export function render(state) {
   if (!state || typeof state.revision !== "number") return;
   if (store.state && state.revision < store.revision) return;  // an older answer arrived late
   const newer = store.state && state.revision > store.revision;
   const happened = newer ? happenedBetween(store.state.table || {}, state.table || {}) : null;
-  store.happened = happened ? Object.assign(happened, { revision: state.revision }) : null;
+  store.happened = happened
+    ? Object.assign(happened, { revision: state.revision, at: performance.now() }) : null;
   store.state = state;
   store.revision = state.revision;
   const lang = state.settings && state.settings.language;

@@ -1,12 +1,11 @@
 // Device screen: a drawing of the table with the turret and the cards it fires, test fire,
 // reload, volume, voice, turret calibration, the page's addresses and QR code, PIN lock.
 
-import { $, el, replay, svg, toast } from "../dom.js";
+import { $, el, replay, svg } from "../dom.js";
 import { act, device, hasAction, post, refreshSession, store, t, table, tn } from "../store.js";
 import { sound } from "../sound.js";
 
-let firedSeen = null;  // the launcher's count of cards fired, as last drawn
-let soundNoticeSaid = false;
+let firedSeen = null;  // the launcher's count of cards fired, as last drawn (null: not open)
 
 const markup = `
 <h2 data-i18n="device"></h2>
@@ -76,13 +75,9 @@ function render() {
   firedSeen = dv.cards_fired ?? 0;
   $("phone-sound").checked = sound.enabled;
   const voice = dv.voice || {};
-  // No sound card on the box: said here, and once as a message wherever the player is.
+  // No sound card on the box: said here (and once wherever the player is: main.js).
   $("sound-note").hidden = !voice.sound_problem;
   $("sound-note").textContent = voice.sound_problem ? t("no_sound_card") : "";
-  if (voice.sound_problem && !soundNoticeSaid) {
-    soundNoticeSaid = true;
-    toast(t("no_sound_card"));
-  }
   if (document.activeElement !== $("volume")) $("volume").value = voice.volume ?? 7;
   $("voice").checked = voice.enabled !== false;
   $("volume").disabled = !hasAction("device.volume");
@@ -157,4 +152,7 @@ function wire() {
   $("logout").addEventListener("click", async () => { await post("/api/logout", {}); refreshSession(); });
 }
 
-export default { id: "device", tab: "tab_device", markup, wire, render };
+// Cards fired while the screen was closed are not drawn when it opens again.
+function hidden() { firedSeen = null; }
+
+export default { id: "device", tab: "tab_device", markup, wire, render, hidden };

@@ -3,7 +3,7 @@
 // presses owed, the magazine and the last firing. Sound is on here by default (mutable).
 
 import { $, replay } from "../dom.js";
-import { standings, store, t, table } from "../store.js";
+import { recent, standings, store, t, table } from "../store.js";
 import { paint } from "../components/colours.js";
 import { gameOver, renderActor } from "../components/flow.js";
 import { sound } from "../sound.js";
@@ -58,7 +58,7 @@ function render() {
   });
   $("display-magazine").textContent = t("cards_count", { count: tb.magazine ?? 0 });
   const happened = store.happened;
-  if (happened && happened.pressed && happened.revision !== shownRevision) {
+  if (recent(happened) && happened.pressed && happened.revision !== shownRevision) {
     shownRevision = happened.revision;
     lastPress = happened;
     paint($("display-fired"), happened.to);
@@ -76,7 +76,6 @@ function shown() {
   if (navigator.wakeLock) {
     navigator.wakeLock.request("screen").then((lock) => { awake = lock; }).catch(() => {});
   }
-  render();
 }
 
 function hidden() {

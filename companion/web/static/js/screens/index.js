@@ -3,8 +3,9 @@
 // id: the section is #screen-<id> and its tab #tab-<id>; tab: the i18n key of the tab's label, or
 // null for a screen without a tab (opened with show(id) or the address #<id>); markup: the
 // section's static HTML (texts as data-i18n keys, no user data); wire(show): called once after the
-// markup is in the page, `show(id)` opens another screen; render(): after every state or language
-// change; shown() / hidden(): when it is opened / left. Adding a screen is one new module and one
+// markup is in the page, `show(id)` opens another screen; render(): when it is opened and after
+// every state or language change while it is open (hidden screens are not redrawn); shown() /
+// hidden(): when it is opened (before render) / left. Adding a screen is one new module and one
 // line here.
 
 import table from "./table.js";

@@ -160,4 +160,4 @@ function wire() {
   $("apply-setup").addEventListener("click", apply);
 }
 
-export default { id: "setup", tab: "tab_setup", markup, wire, render, shown: render };
+export default { id: "setup", tab: "tab_setup", markup, wire, render };

@@ -5,7 +5,7 @@
 
 import { $, el, replay } from "../dom.js";
 import {
-  act, device, hasAction, players, score, store, t, table, tn,
+  act, device, hasAction, players, recent, score, store, t, table, tn,
 } from "../store.js";
 import { paint } from "../components/colours.js";
 import {
@@ -142,7 +142,7 @@ function render() {
     ? (tb.winner ? t("round_won_by", { player: tb.winner }) : t("round_over"))
     : t("round_number", { round: tb.round ?? 0 });
   const happened = store.happened;
-  if (happened && happened.pressed && local.lastRevision !== happened.revision) {
+  if (recent(happened) && happened.pressed && local.lastRevision !== happened.revision) {
     local.lastRevision = happened.revision;
     showFiring(happened);
   }

@@ -18,7 +18,16 @@ from playwright.sync_api import Page, expect
 from companion.core.cues import cue_steps
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import Api, axe_check, both_on, seat_four, shot, tab, until_in_page  # noqa: E402
+from tests.browser import (  # noqa: E402
+    Api,
+    axe_check,
+    both_on,
+    screenshot_schemes,
+    seat_four,
+    shot,
+    tab,
+    until_in_page,
+)
 
 pytest_plugins = ["tests.browser"]
 
@@ -30,7 +39,7 @@ def shots(page: Page, name: str, api: Api) -> None:
     lang = api.state()["settings"]["language"]
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
-        for scheme in ("light", "dark"):
+        for scheme in screenshot_schemes():
             page.emulate_media(color_scheme=scheme)
             shot(page, f"evening-{name}-{size}-{scheme}-{lang}", full_page=False)
         # Nothing wider than the phone (no sideways scrolling).

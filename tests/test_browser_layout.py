@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import FOUR, Api, seat_four, shot, tab  # noqa: E402
+from tests.browser import FOUR, Api, screenshot_schemes, seat_four, shot, tab  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -83,7 +83,7 @@ def check_screen(page: Page, name: str) -> list[str]:
             for kind in ("wide", "small", "clipped", "keys")
             for item in faults[kind]
         )
-        for scheme in ("light", "dark"):
+        for scheme in screenshot_schemes():
             page.emulate_media(color_scheme=scheme)
             screen, lang = name.split("-")
             shot(page, f"layout-{screen}-{size['width']}-{scheme}-{lang}")

@@ -13,6 +13,7 @@ A ``colour`` parameter is a colour key (``red``…) and is put in the language's
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -29,16 +30,7 @@ class Catalog:
 
     @classmethod
     def load(cls) -> Catalog:
-        merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
-        for entry in sorted(resources.files(__package__).iterdir(), key=lambda e: e.name):
-            if not entry.name.endswith(".toml"):
-                continue
-            data = tomllib.loads(entry.read_text(encoding="utf-8"))
-            domain = entry.name.removesuffix(".toml")
-            for lang in LANGUAGES:
-                for key, text in data.get(lang, {}).items():
-                    merged[lang][f"{domain}.{key}"] = text
-        return cls(merged)
+        return cls(_packaged_phrases())
 
     def keys(self, lang: str) -> set[str]:
         return set(self._phrases.get(lang, {}))
@@ -67,3 +59,19 @@ def _singular(lang: str, params: Mapping[str, object]) -> bool:
         if isinstance(count, int) and not isinstance(count, bool):
             return count in (0, 1) if lang == "fr" else count == 1
     return False
+
+
+@functools.cache
+def _packaged_phrases() -> Mapping[str, Mapping[str, str]]:
+    """The packaged TOML files, read once per process: they are part of the installed program,
+    and the daemon, the page and the speech process each build a catalog (the Catalog copies)."""
+    merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+    for entry in sorted(resources.files(__package__).iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".toml"):
+            continue
+        data = tomllib.loads(entry.read_text(encoding="utf-8"))
+        domain = entry.name.removesuffix(".toml")
+        for lang in LANGUAGES:
+            for key, text in data.get(lang, {}).items():
+                merged[lang][f"{domain}.{key}"] = text
+    return merged

@@ -4,6 +4,8 @@ include <dims.scad>
 
 // a 2D outline in the YZ plane pushed along X (u = y, v = z)
 module along_x(length) rotate([90, 0, 90]) linear_extrude(length) children();
+// a 2D outline in the XZ plane pushed along Y (u = x, v = z)
+module along_y(length) translate([0, length, 0]) rotate([90, 0, 0]) linear_extrude(length) children();
 
 // an opening with a straight part and a 45-degree roof: prints without supports
 module gable(width, straight) polygon([[-width / 2, 0], [width / 2, 0], [width / 2, straight],
@@ -11,6 +13,26 @@ module gable(width, straight) polygon([[-width / 2, 0], [width / 2, 0], [width /
 
 module insert_hole(depth = m3_insert_h) cylinder(d = m3_insert_d, h = depth + 0.01);
 module nut_trap() cylinder(d = m3_nut_w, h = m3_nut_h, $fn = 6);
+module nut_outline() circle(d = m3_nut_w, $fn = 6);
+
+// How the parts are drawn: OpenSCAD 2021 hands every 3D boolean to CGAL, which takes a good
+// fraction of a second per operation on these parts, while 2D booleans are nearly free. So:
+// - a plate's through-holes are cut in 2D, before it is extruded;
+// - a turned part, grooves and rims included, is one rotate_extrude();
+// - solids that are unioned overlap (each rooted in the other) rather than touch along a face:
+//   CGAL unions them several times faster;
+// - the holes left for 3D are unioned first, then subtracted once;
+// - translations go on the extrusions, never around a union: CGAL moves a finished solid slowly.
+module slab(z0, z1) translate([0, 0, z0]) linear_extrude(z1 - z0) children();   // 2D, z0 to z1
+// translates each child on its own (each must be a single extrusion or primitive)
+module each_at(v) for (i = [0 : $children - 1]) translate(v) children(i);
+
+// an arc-shaped slot with the facets rotate_extrude() would give it
+module arc_slot(r0, r1, angle, fn) {
+    n = max(floor(fn * angle / 360), 1);
+    polygon([for (j = [0 : n]) r1 * [cos(j * angle / n), sin(j * angle / n)],
+             for (j = [n : -1 : 0]) r0 * [cos(j * angle / n), sin(j * angle / n)]]);
+}
 
 base_len = base_x1 - base_x0;
 
@@ -45,25 +67,29 @@ module base_tray() {
 // ---------------------------------------------------------------- deck (the base's lid)
 module deck() {
     top = deck_t + bearing_w;
-    translate([0, 0, -deck_t]) difference() {
-        union() {
-            translate([base_x0, -base_w / 2, 0]) cube([base_len, base_w, deck_t]);
-            cylinder(d = collar_d, h = top);
+    each_at([0, 0, -deck_t]) {
+        linear_extrude(deck_t) difference() {
+            translate([base_x0, -base_w / 2]) square([base_len, base_w]);
+            circle(d = lip_hole_d);
+            for (c = base_corners) translate(c) circle(d = m3_hole);
+            for (b = bracket_screws) translate(b) circle(d = m3_hole);
+            translate([button_x, 0]) circle(d = button_hole_d, $fn = 64);
+            for (i = [-2 : 2]) translate([buzzer_xy[0] + i * 5 - 1, buzzer_xy[1] - 9]) square([2, 18]);
+            // the launcher's cables come down through this arc as the turret turns
+            rotate(180 + home_heading - turret_range / 2 - 10)
+                arc_slot(cable_r - cable_hole_d / 2 - 0.5, cable_r + cable_hole_d / 2 + 0.5, turret_range + 20, 96);
+        }
+        // the collar round the bearing and the tilt ring, rooted inside the plate
+        slab(deck_t / 2, top) {
             difference() {
-                cylinder(r = tilt_ring_r + 3, h = top, $fn = 96);
-                translate([0, 0, -1]) cylinder(r = tilt_ring_r, h = top + 2, $fn = 96);
+                circle(d = collar_d);
+                circle(d = bearing_d + 0.15, $fn = 64);
+            }
+            difference() {
+                circle(r = tilt_ring_r + 3, $fn = 96);
+                circle(r = tilt_ring_r, $fn = 96);
             }
         }
-        translate([0, 0, deck_t]) cylinder(d = bearing_d + 0.15, h = bearing_w + 1, $fn = 64);
-        translate([0, 0, -1]) cylinder(d = lip_hole_d, h = deck_t + 2);
-        for (c = base_corners) translate([c[0], c[1], -1]) cylinder(d = m3_hole, h = deck_t + 2);
-        for (b = bracket_screws) translate([b[0], b[1], -1]) cylinder(d = m3_hole, h = deck_t + 2);
-        translate([button_x, 0, -1]) cylinder(d = button_hole_d, h = deck_t + 2, $fn = 64);
-        for (i = [-2 : 2]) translate([buzzer_xy[0] + i * 5 - 1, buzzer_xy[1] - 9, -1]) cube([2, 18, deck_t + 2]);
-        // the launcher's cables come down through this arc as the turret turns
-        translate([0, 0, -1]) rotate(180 + home_heading - turret_range / 2 - 10)
-            rotate_extrude(angle = turret_range + 20, $fn = 96)
-                translate([cable_r - cable_hole_d / 2 - 0.5, 0]) square([cable_hole_d + 1, deck_t + 2]);
     }
 }
 
@@ -71,16 +97,14 @@ module deck() {
 bracket_t = -deck_t - t_tab_top_z;
 module turret_bracket() {
     s = turret_servo;
-    translate([0, 0, t_tab_top_z]) difference() {
-        translate([-24, -27, 0]) cube([48, 41, bracket_t]);
-        translate([-sv_w(s) / 2 - 0.3, t_body_cy - sv_l(s) / 2 - 0.3, -1])
-            cube([sv_w(s) + 0.6, sv_l(s) + 0.6, bracket_t + 2]);
-        for (dy = [-1, 1]) translate([0, t_body_cy + dy * sv_hole_dx(s) / 2, -1])
-            cylinder(d = m2_pilot, h = bracket_t + 2);
-        for (b = bracket_screws) translate([b[0], b[1], 0]) {
-            translate([0, 0, -1]) cylinder(d = m3_hole, h = bracket_t + 2);
-            translate([0, 0, -0.01]) nut_trap();
+    difference() {
+        slab(t_tab_top_z, t_tab_top_z + bracket_t) difference() {
+            translate([-24, -27]) square([48, 41]);
+            translate([-sv_w(s) / 2 - 0.3, t_body_cy - sv_l(s) / 2 - 0.3]) square([sv_w(s) + 0.6, sv_l(s) + 0.6]);
+            for (dy = [-1, 1]) translate([0, t_body_cy + dy * sv_hole_dx(s) / 2]) circle(d = m2_pilot);
+            for (b = bracket_screws) translate(b) circle(d = m3_hole);
         }
+        slab(t_tab_top_z - 0.01, t_tab_top_z + m3_nut_h - 0.01) for (b = bracket_screws) translate(b) nut_outline();
     }
 }
 
@@ -179,11 +203,11 @@ module magazine() {
 // ---------------------------------------------------------------- gate (sets the throat)
 module gate_flat() {
     w = 2 * gate_screw_y + 8;
-    difference() {
-        translate([-w / 2, 0, 0]) cube([w, gate_h, gate_t]);
-        translate([-gate_notch_w / 2 + (fin_y[0] + fin_y[1]) / 2, -1, -1]) cube([gate_notch_w, gate_notch_h + 1, gate_t + 2]);
+    linear_extrude(gate_t) difference() {
+        translate([-w / 2, 0]) square([w, gate_h]);
+        translate([-gate_notch_w / 2 + (fin_y[0] + fin_y[1]) / 2, -1]) square([gate_notch_w, gate_notch_h + 1]);
         for (s = [-1, 1]) hull() for (dz = [-gate_adjust, gate_adjust])
-            translate([s * gate_screw_y, gate_screw_z - floor_t - throat_h + dz, -1]) cylinder(d = m3_hole, h = gate_t + 2);
+            translate([s * gate_screw_y, gate_screw_z - floor_t - throat_h + dz]) circle(d = m3_hole);
     }
 }
 module gate() {
@@ -232,14 +256,14 @@ module sled_flat() {
 // ---------------------------------------------------------------- pusher arm
 horn_hub_d = 9;            // clears the round horn's hub
 module arm_flat() {
-    difference() {
+    linear_extrude(arm_t) difference() {
         hull() {
-            cylinder(r = 12, h = arm_t);
-            translate([0, arm_l, 0]) cylinder(r = arm_end_r, h = arm_t);
+            circle(r = 12);
+            translate([0, arm_l]) circle(r = arm_end_r);
         }
-        translate([0, 0, -1]) cylinder(d = horn_hub_d, h = arm_t + 2);
-        for (r = [8, 10.5], a = [0 : 90 : 270]) rotate(a + 45) translate([r, 0, -1]) cylinder(d = m2_pilot, h = arm_t + 2);
-        translate([0, arm_l, -1]) cylinder(d = 2.6, h = arm_t + 2);   // M3 pin, self-tapping
+        circle(d = horn_hub_d);
+        for (r = [8, 10.5], a = [0 : 90 : 270]) rotate(a + 45) translate([r, 0]) circle(d = m2_pilot);
+        translate([0, arm_l]) circle(d = 2.6);   // M3 pin, self-tapping
     }
 }
 module arm(angle = rest_angle) {
@@ -251,11 +275,16 @@ module arm(angle = rest_angle) {
 roller_t = roller_y[1] - roller_y[0];
 module wheel_flat() {
     difference() {
-        cylinder(r = tyre_r - 1, h = roller_t, $fn = 64);
-        translate([0, 0, -1]) cylinder(d = horn_hub_d - 2, h = roller_t + 2);
-        for (a = [0 : 90 : 270]) rotate(a + 45) translate([7, 0, -1]) cylinder(d = m2_pilot, h = roller_t + 2);
-        // V groove for a 2 mm O-ring: 45-degree flanks print without supports
-        rotate_extrude($fn = 64) translate([tyre_r - 1, roller_t / 2]) rotate(45) square(2.2, center = true);
+        // turned, with the V groove for a 2 mm O-ring (45-degree flanks print without supports);
+        // from r = 3: the hub's hole takes out the rest
+        rotate_extrude($fn = 64) difference() {
+            translate([3, 0]) square([tyre_r - 1 - 3, roller_t]);
+            translate([tyre_r - 1, roller_t / 2]) rotate(45) square(2.2, center = true);
+        }
+        slab(-1, roller_t + 1) {
+            circle(d = horn_hub_d - 2);
+            for (a = [0 : 90 : 270]) rotate(a + 45) translate([7, 0]) circle(d = m2_pilot);
+        }
     }
 }
 module wheel() {
@@ -281,21 +310,22 @@ module button_dome() {
 // ---------------------------------------------------------------- retrofit plate
 // Carries a real UNO launcher on the turntable instead of the printed magazine and chassis.
 module retrofit_plate() {
-    translate([0, 0, launcher_z0]) difference() {
-        union() {
-            cylinder(d = turntable_d, h = retrofit_t, $fn = 96);
-            difference() {
-                cylinder(d = launcher_d + 2 * wall, h = retrofit_t + retrofit_rim_h, $fn = 96);
-                translate([0, 0, retrofit_t]) cylinder(d = launcher_d, h = retrofit_rim_h + 1, $fn = 96);
+    top = retrofit_t + retrofit_rim_h;
+    difference() {
+        // plate and rim, turned in one piece (from r = 2: the centre hole takes out the rest)
+        translate([0, 0, launcher_z0]) rotate_extrude($fn = 96) polygon([
+            [2, 0], [turntable_d / 2, 0], [turntable_d / 2, retrofit_t], [launcher_d / 2 + wall, retrofit_t],
+            [launcher_d / 2 + wall, top], [launcher_d / 2, top], [launcher_d / 2, retrofit_t], [2, retrofit_t]]);
+        union() {   // one subtraction, not two: each costs about as much as the whole plate
+            slab(launcher_z0 - 1, launcher_z0 + retrofit_t + 1) {
+                for (p = ch_screw) translate(p) circle(d = m3_hole);
+                translate([-cable_r, 0]) circle(d = cable_hole_d);   // it notches the rim
+                circle(d = 6);   // reach the turntable's screw
+                // slots for a hook-and-loop strap over the launcher, left and right
+                for (s = [-1, 1]) translate([-11, s * (launcher_d / 2 - 6) - 2]) square([22, 4]);
             }
+            // the screws' heads sink into the plate (and the rim)
+            slab(launcher_z0 + retrofit_t - 3, launcher_z0 + top + 2) for (p = ch_screw) translate(p) circle(d = m3_head_d + 0.4);
         }
-        for (p = ch_screw) translate([p[0], p[1], -1]) {
-            cylinder(d = m3_hole, h = retrofit_t + 2);
-            translate([0, 0, retrofit_t - 2]) cylinder(d = m3_head_d + 0.4, h = retrofit_rim_h + 5);
-        }
-        translate([-cable_r, 0, -1]) cylinder(d = cable_hole_d, h = retrofit_t + 2);
-        translate([0, 0, -1]) cylinder(d = 6, h = retrofit_t + 2);   // reach the turntable's screw
-        // slots for a hook-and-loop strap over the launcher, left and right
-        for (s = [-1, 1]) translate([-11, s * (launcher_d / 2 - 6) - 2, -1]) cube([22, 4, retrofit_t + 2]);
     }
 }

@@ -11,8 +11,6 @@ module along_y(length) translate([0, length, 0]) rotate([90, 0, 0]) linear_extru
 module gable(width, straight) polygon([[-width / 2, 0], [width / 2, 0], [width / 2, straight],
                                        [0, straight + width / 2], [-width / 2, straight]]);
 
-module insert_hole(depth = m3_insert_h) cylinder(d = m3_insert_d, h = depth + 0.01);
-module nut_trap() cylinder(d = m3_nut_w, h = m3_nut_h, $fn = 6);
 module nut_outline() circle(d = m3_nut_w, $fn = 6);
 
 // How the parts are drawn: OpenSCAD 2021 hands every 3D boolean to CGAL, which takes a good
@@ -37,30 +35,46 @@ module arc_slot(r0, r1, angle, fn) {
 base_len = base_x1 - base_x0;
 
 // ---------------------------------------------------------------- base tray (under the deck)
+vent_z = [12, 34];              // the vents' bottom and top, above the tray's underside
 module base_tray() {
-    translate([0, 0, -deck_t - tray_h]) difference() {
+    z0 = -deck_t - tray_h;
+    difference() {
         union() {
-            difference() {
-                translate([base_x0, -base_w / 2, 0]) cube([base_len, base_w, tray_h]);
-                translate([base_x0 + wall, -base_w / 2 + wall, wall])
-                    cube([base_len - 2 * wall, base_w - 2 * wall, tray_h]);
+            // the floor reaches into the walls, and the bosses, standoffs and tube into the floor
+            translate([base_x0 + wall / 2, -base_w / 2 + wall / 2, z0]) cube([base_len - wall, base_w - wall, wall]);
+            // side walls with the vents beside the Pi
+            for (s = [-1, 1]) translate([0, s > 0 ? base_w / 2 - wall : -base_w / 2, z0]) along_y(wall) difference() {
+                translate([base_x0, 0]) square([base_len, tray_h]);
+                for (i = [0 : 5]) translate([pi_x0 + 12 + i * 9, vent_z[0]]) square([3.5, vent_z[1] - vent_z[0]]);
             }
-            for (c = base_corners) translate([c[0], c[1], 0]) cylinder(d = boss_d + 2, h = tray_h);
-            for (p = pi_holes) translate([p[0], p[1], 0]) cylinder(d = 6, h = wall + standoff_h);
-            translate([buzzer_xy[0], buzzer_xy[1], 0]) cylinder(d = buzzer_d + 4, h = tray_h - 1.2);
+            // front wall with vents; back wall with the cable window (Pi and servo supply leads;
+            // the deck closes it). Both between the side walls, into them.
+            translate([base_x1 - wall, 0, z0]) along_x(wall) difference() {
+                translate([-base_w / 2 + wall / 2, 0]) square([base_w - wall, tray_h]);
+                for (i = [0 : 3]) translate([-30 + i * 9, vent_z[0]]) square([3.5, vent_z[1] - vent_z[0]]);
+            }
+            translate([base_x0, 0, z0]) along_x(wall) difference() {
+                translate([-base_w / 2 + wall / 2, 0]) square([base_w - wall, tray_h]);
+                translate([-25, tray_h - 16]) square([50, 17]);
+            }
+            // insert bosses in the corners
+            slab(z0 + wall / 2, z0 + tray_h) for (c = base_corners) translate(c) circle(d = boss_d + 2);
+            // Pi standoffs with pilot holes
+            slab(z0 + wall / 2, z0 + wall + standoff_h) for (p = pi_holes) translate(p) difference() {
+                circle(d = 6);
+                circle(d = m25_pilot);
+            }
+            // piezo cradle: the disc rests on the tube's rim (radii: bore, tube, seat)
+            translate([buzzer_xy[0], buzzer_xy[1], z0]) rotate_extrude() let(
+                r = [(buzzer_d - 5) / 2, (buzzer_d + 4) / 2, (buzzer_d + 0.8) / 2])
+                polygon([[r[0], wall / 2], [r[1], wall / 2], [r[1], tray_h - 1.2],
+                         [r[2], tray_h - 1.2], [r[2], tray_h - 2.2], [r[0], tray_h - 2.2]]);
         }
-        for (c = base_corners) translate([c[0], c[1], tray_h - m3_insert_h]) insert_hole();
-        for (p = pi_holes) translate([p[0], p[1], wall]) cylinder(d = m25_pilot, h = standoff_h + 1);
-        // piezo cradle: the disc rests on the tube's rim, wires leave through the side
-        translate([buzzer_xy[0], buzzer_xy[1], tray_h - 2.2]) cylinder(d = buzzer_d + 0.8, h = 3);
-        translate([buzzer_xy[0], buzzer_xy[1], wall]) cylinder(d = buzzer_d - 5, h = tray_h);
-        translate([buzzer_xy[0] - 3, buzzer_xy[1] - buzzer_d, tray_h - 10]) cube([6, buzzer_d, 11]);
-        // vents beside the Pi, both sides and the back
-        for (s = [-1, 1], i = [0 : 5])
-            translate([pi_x0 + 12 + i * 9, s * base_w / 2 - 5, 12]) cube([3.5, 10, 22]);
-        for (i = [0 : 3]) translate([base_x1 - 5, -30 + i * 9, 12]) cube([10, 3.5, 22]);
-        // cable window at the back: Pi and servo supply leads; the deck closes it
-        translate([base_x0 - 1, -25, tray_h - 16]) cube([wall + 2, 50, 17]);
+        union() {   // the blind holes, subtracted at once
+            slab(z0 + tray_h - m3_insert_h, z0 + tray_h + 1) for (c = base_corners) translate(c) circle(d = m3_insert_d);
+            // the piezo's wires leave the tube through its side
+            translate([buzzer_xy[0] - 3, buzzer_xy[1] - buzzer_d, z0 + tray_h - 10]) cube([6, buzzer_d, 11]);
+        }
     }
 }
 
@@ -110,94 +124,117 @@ module turret_bracket() {
 
 // ---------------------------------------------------------------- turntable
 module turntable() {
+    counterbore_z = launcher_z0 - 2;   // the screw's head, from the turntable's top
+    // the centre, turned: peg in the bearing's bore, spline bore, rim on the bearing's inner race
+    rotate_extrude() polygon([
+        [spline_bore_d / 2, peg_bottom_z], [bearing_bore / 2 - 0.025, peg_bottom_z],
+        [bearing_bore / 2 - 0.025, bearing_w], [bearing_race_in / 2 - 0.5, bearing_w],
+        [bearing_race_in / 2 - 0.5, turntable_z0 + 0.5], [3, turntable_z0 + 0.5],
+        [3, counterbore_z], [1.1, counterbore_z], [1.1, peg_bottom_z + spline_grip],
+        [spline_bore_d / 2, peg_bottom_z + spline_grip]]);
+    // the disc, round the top of the centre; nut traps underneath
     difference() {
-        union() {
-            translate([0, 0, turntable_z0]) cylinder(d = turntable_d, h = turntable_t, $fn = 96);
-            translate([0, 0, bearing_w]) cylinder(d = bearing_race_in - 1, h = turntable_gap + 0.01);
-            translate([0, 0, peg_bottom_z]) cylinder(d = bearing_bore - 0.05, h = bearing_w - peg_bottom_z + 0.01);
+        slab(turntable_z0, launcher_z0) difference() {
+            circle(d = turntable_d, $fn = 96);
+            circle(d = 4.5);
+            translate([-cable_r, 0]) circle(d = cable_hole_d);
+            for (p = ch_screw) translate(p) circle(d = m3_hole);
         }
-        translate([0, 0, peg_bottom_z - 1]) cylinder(d = spline_bore_d, h = spline_grip + 1);
-        translate([0, 0, peg_bottom_z - 1]) cylinder(d = 2.2, h = launcher_z0 - peg_bottom_z + 2);
-        translate([0, 0, launcher_z0 - 2]) cylinder(d = 4.5, h = 3);
-        translate([-cable_r, 0, turntable_z0 - 1]) cylinder(d = cable_hole_d, h = turntable_t + 2);
-        for (p = ch_screw) translate([p[0], p[1], turntable_z0]) {
-            translate([0, 0, -1]) cylinder(d = m3_hole, h = turntable_t + 2);
-            translate([0, 0, -0.01]) nut_trap();
-        }
+        slab(turntable_z0 - 0.01, turntable_z0 - 0.01 + m3_nut_h) for (p = ch_screw) translate(p) nut_outline();
     }
 }
 
 // ---------------------------------------------------------------- ejector chassis
+// The walls start inside the plate (z = ch_plate_t / 2), see the top of this file.
 module servo_mount_wall(s, body_cx, zc, tab_y, top) {
-    x0 = body_cx - sv_hole_dx(s) / 2 - 4.5;
-    len = sv_hole_dx(s) + 9;
-    difference() {
-        translate([x0, tab_y - 5, 0]) cube([len, 5, top]);
-        translate([body_cx - sv_l(s) / 2 - 0.4, tab_y - 6, zc - sv_w(s) / 2 - 0.4])
-            cube([sv_l(s) + 0.8, 7, top]);
+    translate([0, tab_y - 5, launcher_z0]) along_y(5) difference() {
+        translate([body_cx - sv_hole_dx(s) / 2 - 4.5, ch_plate_t / 2]) square([sv_hole_dx(s) + 9, top - ch_plate_t / 2]);
+        translate([body_cx - sv_l(s) / 2 - 0.4, zc - sv_w(s) / 2 - 0.4]) square([sv_l(s) + 0.8, top]);
         for (dx = [-1, 1], dz = (sv_hole_dw(s) > 0 ? [-1, 1] : [0]))
-            translate([body_cx + dx * sv_hole_dx(s) / 2, tab_y + 1, zc + dz * sv_hole_dw(s) / 2])
-                rotate([90, 0, 0]) cylinder(d = m2_pilot, h = 7);
+            translate([body_cx + dx * sv_hole_dx(s) / 2, zc + dz * sv_hole_dw(s) / 2]) circle(d = m2_pilot);
     }
 }
 
 module chassis(variant = "pusher") {
     len = ch_x1 - ch_x0;
-    translate([0, 0, launcher_z0]) difference() {
-        union() {
-            translate([ch_x0, -mag_y, 0]) cube([len, 2 * mag_y, ch_plate_t]);
-            for (s = [-1, 1]) translate([ch_x0, s > 0 ? pocket_w / 2 : -mag_y, 0]) cube([len, wall, floor_z0]);
-            for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y, 0]) cylinder(d = boss_d, h = floor_z0);
-            if (variant == "pusher") {
-                // ledges carrying the sled, chamfered underneath
-                for (s = [-1, 1]) translate([ch_x0, 0, 0]) along_x(len) scale([s, 1])
-                    polygon([[pocket_w / 2 + 0.01, sled_z0], [pocket_w / 2 - 3, sled_z0],
-                             [pocket_w / 2 + 0.01, sled_z0 - 3.2 - 0.01]]);
-                servo_mount_wall(ejector_servo, e_body_cx, shaft_z, e_tab_y,
-                                 shaft_z + sv_hole_dw(ejector_servo) / 2 + 5);
-            } else {
-                top = roller_zc + 8;
-                servo_mount_wall(roller_servo, r_body_cx, roller_zc, r_tab_y, top);
-                for (dx = [-1, 1])
-                    translate([r_body_cx + dx * (sv_hole_dx(roller_servo) / 2 + 3) - 1.5, -pocket_w / 2 - 0.01, 0])
-                        cube([3, pocket_w / 2 + r_tab_y - 4.9, top]);
-            }
-        }
-        for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y, floor_z0 - m3_insert_h]) insert_hole();
-        for (p = ch_screw) translate([p[0], p[1], -1]) cylinder(d = m3_hole, h = ch_plate_t + 2);
-        translate([-cable_r, 0, -1]) cylinder(d = cable_hole_d, h = ch_plate_t + 2);
+    z0 = launcher_z0;
+    slab(z0, z0 + ch_plate_t) difference() {
+        translate([ch_x0, -mag_y]) square([len, 2 * mag_y]);
+        for (p = ch_screw) translate(p) circle(d = m3_hole);
+        translate([-cable_r, 0]) circle(d = cable_hole_d);
+    }
+    // the side walls, and the ledges carrying the sled (chamfered underneath)
+    translate([ch_x0, 0, z0]) along_x(len) for (s = [-1, 1]) scale([s, 1]) {
+        translate([pocket_w / 2, ch_plate_t / 2]) square([wall, floor_z0 - ch_plate_t / 2]);
+        if (variant == "pusher")
+            polygon([[pocket_w / 2 + 0.01, sled_z0], [pocket_w / 2 - 3, sled_z0],
+                     [pocket_w / 2 + 0.01, sled_z0 - 3.2 - 0.01]]);
+    }
+    // the magazine's bosses, with its inserts
+    difference() {
+        slab(z0, z0 + floor_z0) for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = boss_d);
+        slab(z0 + floor_z0 - m3_insert_h, z0 + floor_z0 + 1)
+            for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_insert_d);
+    }
+    if (variant == "pusher") {
+        servo_mount_wall(ejector_servo, e_body_cx, shaft_z, e_tab_y, shaft_z + sv_hole_dw(ejector_servo) / 2 + 5);
+    } else {
+        top = roller_zc + 8;
+        servo_mount_wall(roller_servo, r_body_cx, roller_zc, r_tab_y, top);
+        slab(z0 + ch_plate_t / 2, z0 + top) for (dx = [-1, 1])
+            translate([r_body_cx + dx * (sv_hole_dx(roller_servo) / 2 + 3) - 1.5, -pocket_w / 2 - 0.01])
+                square([3, pocket_w / 2 + r_tab_y - 4.9]);
     }
 }
 
 // ---------------------------------------------------------------- magazine
 mag_h = floor_t + mag_wall_h;
 arch_top = floor_t + arch_gap + pocket_w / 2 + 6;
+insert_depth = front_t - 0.6;      // the gate's inserts, from the front wall's face
 module magazine() {
-    translate([0, 0, launcher_z0 + floor_z0]) difference() {
-        union() {
-            translate([px0 - wall, -mag_y, 0]) cube([tray_x1 - px0 + wall, 2 * mag_y, floor_t]);
-            for (s = [-1, 1]) {
-                translate([mag_boss_x[0] - 6, s > 0 ? mag_y - 0.01 : -mag_y - flange_w + 0.01, 0])
-                    cube([mag_boss_x[1] - mag_boss_x[0] + 12, flange_w, floor_t]);
-                translate([px0 - wall, s > 0 ? pocket_w / 2 : -mag_y, 0]) cube([pocket_l + wall + 0.01, wall, mag_h]);
-                translate([px0 - wall, s > 0 ? pocket_w / 2 - back_post_w : -pocket_w / 2 - 0.01, 0])
-                    cube([wall, back_post_w + 0.01, mag_h]);
-                translate([gate_x - 0.01, s > 0 ? pocket_w / 2 : -mag_y, 0]) cube([tray_l + 0.01, wall, floor_t + 4]);
+    difference() {
+        each_at([0, 0, launcher_z0 + floor_z0]) {
+            // the floor: flanges over the chassis' bosses, the slot for the pusher's fin and the
+            // roller's wheel (open at the back)
+            linear_extrude(floor_t) difference() {
+                union() {
+                    translate([px0 - wall, -mag_y]) square([tray_x1 - px0 + wall, 2 * mag_y]);
+                    for (s = [-1, 1]) translate([mag_boss_x[0] - 6, s > 0 ? mag_y - 0.01 : -mag_y - flange_w + 0.01])
+                        square([mag_boss_x[1] - mag_boss_x[0] + 12, flange_w]);
+                }
+                translate([px0 - wall - 1, slot_y[0]]) square([tooth_reach_x + 1.5 - px0 + wall, slot_y[1] - slot_y[0]]);
+                for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_hole);
             }
-            translate([px1, -gate_screw_y - 4, 0]) cube([front_t, 2 * gate_screw_y + 8, mag_h]);
-            translate([beam_x - 5, -mag_y, 0]) cube([10, 2 * mag_y, arch_top]);
+            // the side walls, the back's two corner posts and the exit tray's lips, rooted in the floor
+            slab(floor_t / 2, mag_h) for (s = [-1, 1]) {
+                translate([px0 - wall, s > 0 ? pocket_w / 2 : -mag_y]) square([pocket_l + wall + 0.01, wall]);
+                translate([px0 - wall, s > 0 ? pocket_w / 2 - back_post_w : -pocket_w / 2 - 0.01])
+                    square([wall, back_post_w + 0.01]);
+            }
+            slab(floor_t / 2, floor_t + 4) for (s = [-1, 1])
+                translate([gate_x - 0.01, s > 0 ? pocket_w / 2 : -mag_y]) square([tray_l + 0.01, wall]);
+            // the front wall over the throat
+            translate([px1, 0, 0]) along_x(front_t) front_wall_section();
+            // the beam arch over the exit tray
+            translate([beam_x - 5, 0, floor_t / 2]) along_x(10) difference() {
+                translate([-mag_y, 0]) square([2 * mag_y, arch_top - floor_t / 2]);
+                translate([0, floor_t / 2]) gable(pocket_w, arch_gap);
+            }
         }
-        // the throat and the beam arch: straight sides, 45-degree roofs
-        translate([px1 - 1, 0, floor_t]) along_x(front_t + 2) gable(pocket_w, arch_gap + 2);
-        translate([beam_x - 6, 0, floor_t]) along_x(12) gable(pocket_w, arch_gap);
-        // floor slot for the pusher's fin and the roller's wheel, open at the back
-        translate([px0 - wall - 1, slot_y[0], -1]) cube([tooth_reach_x + 1.5 - px0 + wall, slot_y[1] - slot_y[0], floor_t + 2]);
-        // IR break-beam: receiver under the tray floor, emitter in the arch, facing each other
-        translate([beam_x, 0, -1]) cylinder(d = beam_hole_d, h = arch_top + 2);
-        for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y, -1]) cylinder(d = m3_hole, h = floor_t + 2);
-        for (s = [-1, 1]) translate([gate_x + 0.01, s * gate_screw_y, gate_screw_z])
-            rotate([0, -90, 0]) insert_hole(front_t - 0.6);
+        each_at([0, 0, launcher_z0 + floor_z0]) {
+            // IR break-beam: receiver under the tray floor, emitter in the arch, facing each other
+            translate([beam_x, 0, -1]) cylinder(d = beam_hole_d, h = arch_top + 2);
+            // the gate's inserts, in the front wall's face
+            translate([gate_x - insert_depth, 0, 0]) along_x(insert_depth + 0.01)
+                for (s = [-1, 1]) translate([s * gate_screw_y, gate_screw_z]) circle(d = m3_insert_d);
+        }
     }
+}
+// the front wall across the magazine (y, z): the throat, straight sides and a 45-degree roof
+module front_wall_section() difference() {
+    translate([-gate_screw_y - 4, 0]) square([2 * gate_screw_y + 8, mag_h]);
+    translate([0, floor_t]) gable(pocket_w, arch_gap + 2);
+    translate([slot_y[0], -1]) square([slot_y[1] - slot_y[0], floor_t + 2]);   // the floor's slot
 }
 
 // ---------------------------------------------------------------- gate (sets the throat)

@@ -3,9 +3,9 @@
 include <dims.scad>
 
 // a 2D outline in the YZ plane pushed along X (u = y, v = z)
-module along_x(length) rotate([90, 0, 90]) linear_extrude(length) children();
+module along_x(length) rotate([90, 0, 90]) linear_extrude(length, convexity = 10) children();
 // a 2D outline in the XZ plane pushed along Y (u = x, v = z)
-module along_y(length) translate([0, length, 0]) rotate([90, 0, 0]) linear_extrude(length) children();
+module along_y(length) translate([0, length, 0]) rotate([90, 0, 0]) linear_extrude(length, convexity = 10) children();
 
 // an opening with a straight part and a 45-degree roof: prints without supports
 module gable(width, straight) polygon([[-width / 2, 0], [width / 2, 0], [width / 2, straight],
@@ -21,7 +21,9 @@ module nut_outline() circle(d = m3_nut_w, $fn = 6);
 //   CGAL unions them several times faster;
 // - the holes left for 3D are unioned first, then subtracted once;
 // - translations go on the extrusions, never around a union: CGAL moves a finished solid slowly.
-module slab(z0, z1) translate([0, 0, z0]) linear_extrude(z1 - z0) children();   // 2D, z0 to z1
+module slab(z0, z1) translate([0, 0, z0]) linear_extrude(z1 - z0, convexity = 10) children();   // 2D, z0 to z1
+// (convexity = 10 on the extrusions: with fewer, the preview draws a concave one wrongly where
+// another solid cuts it, as in the assembly's cutaway pictures)
 // translates each child on its own (each must be a single extrusion or primitive)
 module each_at(v) for (i = [0 : $children - 1]) translate(v) children(i);
 
@@ -65,7 +67,7 @@ module base_tray() {
                 circle(d = m25_pilot);
             }
             // piezo cradle: the disc rests on the tube's rim (radii: bore, tube, seat)
-            translate([buzzer_xy[0], buzzer_xy[1], z0]) rotate_extrude() let(
+            translate([buzzer_xy[0], buzzer_xy[1], z0]) rotate_extrude(convexity = 10) let(
                 r = [(buzzer_d - 5) / 2, (buzzer_d + 4) / 2, (buzzer_d + 0.8) / 2])
                 polygon([[r[0], wall / 2], [r[1], wall / 2], [r[1], tray_h - 1.2],
                          [r[2], tray_h - 1.2], [r[2], tray_h - 2.2], [r[0], tray_h - 2.2]]);
@@ -82,7 +84,7 @@ module base_tray() {
 module deck() {
     top = deck_t + bearing_w;
     each_at([0, 0, -deck_t]) {
-        linear_extrude(deck_t) difference() {
+        linear_extrude(deck_t, convexity = 10) difference() {
             translate([base_x0, -base_w / 2]) square([base_len, base_w]);
             circle(d = lip_hole_d);
             for (c = base_corners) translate(c) circle(d = m3_hole);
@@ -126,7 +128,7 @@ module turret_bracket() {
 module turntable() {
     counterbore_z = launcher_z0 - 2;   // the screw's head, from the turntable's top
     // the centre, turned: peg in the bearing's bore, spline bore, rim on the bearing's inner race
-    rotate_extrude() polygon([
+    rotate_extrude(convexity = 10) polygon([
         [spline_bore_d / 2, peg_bottom_z], [bearing_bore / 2 - 0.025, peg_bottom_z],
         [bearing_bore / 2 - 0.025, bearing_w], [bearing_race_in / 2 - 0.5, bearing_w],
         [bearing_race_in / 2 - 0.5, turntable_z0 + 0.5], [3, turntable_z0 + 0.5],
@@ -196,7 +198,7 @@ module magazine() {
         each_at([0, 0, launcher_z0 + floor_z0]) {
             // the floor: flanges over the chassis' bosses, the slot for the pusher's fin and the
             // roller's wheel (open at the back)
-            linear_extrude(floor_t) difference() {
+            linear_extrude(floor_t, convexity = 10) difference() {
                 union() {
                     translate([px0 - wall, -mag_y]) square([tray_x1 - px0 + wall, 2 * mag_y]);
                     for (s = [-1, 1]) translate([mag_boss_x[0] - 6, s > 0 ? mag_y - 0.01 : -mag_y - flange_w + 0.01])
@@ -240,7 +242,7 @@ module front_wall_section() difference() {
 // ---------------------------------------------------------------- gate (sets the throat)
 module gate_flat() {
     w = 2 * gate_screw_y + 8;
-    linear_extrude(gate_t) difference() {
+    linear_extrude(gate_t, convexity = 10) difference() {
         translate([-w / 2, 0]) square([w, gate_h]);
         translate([-gate_notch_w / 2 + (fin_y[0] + fin_y[1]) / 2, -1]) square([gate_notch_w, gate_notch_h + 1]);
         for (s = [-1, 1]) hull() for (dz = [-gate_adjust, gate_adjust])
@@ -293,7 +295,7 @@ module sled_flat() {
 // ---------------------------------------------------------------- pusher arm
 horn_hub_d = 9;            // clears the round horn's hub
 module arm_flat() {
-    linear_extrude(arm_t) difference() {
+    linear_extrude(arm_t, convexity = 10) difference() {
         hull() {
             circle(r = 12);
             translate([0, arm_l]) circle(r = arm_end_r);
@@ -314,7 +316,7 @@ module wheel_flat() {
     difference() {
         // turned, with the V groove for a 2 mm O-ring (45-degree flanks print without supports);
         // from r = 3: the hub's hole takes out the rest
-        rotate_extrude($fn = 64) difference() {
+        rotate_extrude($fn = 64, convexity = 10) difference() {
             translate([3, 0]) square([tyre_r - 1 - 3, roller_t]);
             translate([tyre_r - 1, roller_t / 2]) rotate(45) square(2.2, center = true);
         }
@@ -350,7 +352,7 @@ module retrofit_plate() {
     top = retrofit_t + retrofit_rim_h;
     difference() {
         // plate and rim, turned in one piece (from r = 2: the centre hole takes out the rest)
-        translate([0, 0, launcher_z0]) rotate_extrude($fn = 96) polygon([
+        translate([0, 0, launcher_z0]) rotate_extrude($fn = 96, convexity = 10) polygon([
             [2, 0], [turntable_d / 2, 0], [turntable_d / 2, retrofit_t], [launcher_d / 2 + wall, retrofit_t],
             [launcher_d / 2 + wall, top], [launcher_d / 2, top], [launcher_d / 2, retrofit_t], [2, retrofit_t]]);
         union() {   // one subtraction, not two: each costs about as much as the whole plate

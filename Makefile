@@ -5,8 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUNTIME := $(VENV)/.runtime
 # Debian packages the test suite drives for real: speech (espeak-ng, aplay), sound checks (sox),
-# the terminal test (tmux) and the browser tests (chromium).
-DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium fonts-dejavu-core
+# the terminal test (tmux) and the browser tests (Chromium's headless shell, see tests/helpers.py).
+DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium-headless-shell fonts-dejavu-core
 # The launcher's fit tests render the printed parts (openscad); pictures need a display (xvfb).
 DEBIAN_TEST_PACKAGES += openscad xvfb xauth
 

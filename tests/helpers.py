@@ -11,8 +11,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-CHROMIUM = "/usr/bin/chromium"
-# Debian's Chromium, headless as root, with nothing that reaches outside this machine.
+# Debian's Chromium headless shell (package chromium-headless-shell, same sources and version as
+# the chromium package): Chromium's own headless browser, the one Playwright runs for headless
+# tests. `chromium --headless` drives the whole desktop browser, windows, tab strip and address bar
+# included, and keeps them up to date at every navigation: a third more CPU per browser test.
+CHROMIUM = "/usr/bin/chromium-headless-shell"
+# Headless as root, with nothing that reaches outside this machine.
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",

@@ -204,6 +204,37 @@ def test_the_page_asks_for_all_its_modules_at_once(client: FlaskClient) -> None:
             assert served.status_code == 200 and "javascript" in served.mimetype
 
 
+def test_the_page_and_its_data_come_gzipped_to_a_phone_that_accepts_it(
+    client: FlaskClient,
+) -> None:
+    import gzip
+    from pathlib import Path
+
+    static = Path(__file__).parents[1] / "companion" / "web" / "static"
+    phone = {"Accept-Encoding": "gzip, deflate, br"}
+    with client.get("/static/js/store.js", headers=phone) as packed:
+        assert packed.headers["Content-Encoding"] == "gzip"
+        assert "Accept-Encoding" in packed.headers["Vary"]
+        body = gzip.decompress(packed.get_data())
+        assert body == (static / "js" / "store.js").read_bytes()
+        assert len(packed.get_data()) < len(body) / 2
+        etag = packed.headers["ETag"]
+    assert etag.startswith('W/"')  # the gzipped file is weakly the same file
+    # The phone's cached copy is still good: 304, nothing sent again.
+    with client.get("/static/js/store.js", headers={**phone, "If-None-Match": etag}) as again:
+        assert again.status_code == 304 and not again.get_data()
+    # A client that does not ask for gzip gets the file as it is.
+    with client.get("/static/js/store.js") as plain:
+        assert "Content-Encoding" not in plain.headers
+        assert plain.get_data() == (static / "js" / "store.js").read_bytes()
+    # JSON too, above a kilobyte; a small answer is left alone.
+    texts = client.get("/api/i18n/fr", headers=phone)
+    assert texts.headers["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(texts.get_data()))["hit"] == "APPUYER"
+    small = client.get("/api/i18n/de", headers=phone)  # a 404, a few bytes of JSON
+    assert small.status_code == 404 and "Content-Encoding" not in small.headers
+
+
 def test_every_text_the_page_uses_is_in_the_catalog(client: FlaskClient) -> None:
     import re
     from pathlib import Path

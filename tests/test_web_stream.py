@@ -23,7 +23,12 @@ class EventStream:
 
     def __init__(self, port: int, timeout: float = 5.0) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-        self.conn.request("GET", "/api/events", headers={"Accept": "text/event-stream"})
+        # As a phone asks: gzip accepted (the stream must still come plain, state by state).
+        self.conn.request(
+            "GET",
+            "/api/events",
+            headers={"Accept": "text/event-stream", "Accept-Encoding": "gzip, deflate, br"},
+        )
         self.response = self.conn.getresponse()
 
     def next(self) -> dict[str, Any]:
@@ -72,6 +77,7 @@ def test_a_change_reaches_the_stream_with_its_revision(running: tuple[Hub, WebSe
     stream = EventStream(server.port)
     assert stream.response.status == 200
     assert stream.response.getheader("Content-Type", "").startswith("text/event-stream")
+    assert stream.response.getheader("Content-Encoding") is None
     assert stream.next() == {"retry": "3000"}
     first = stream.next_state()
     assert first["revision"] == hub.revision and "pin" not in first["settings"]

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.i18n import Catalog
 from companion.web.api import create_api, error_response
+from companion.web.compress import CompressedFiles, compress
 from companion.web.config import MAX_BODY, WebConfig
 from companion.web.context import WebContext, web
 from companion.web.pages import create_pages
@@ -87,6 +88,12 @@ def create_app(
         # A bug must not stop the table: log it, tell the phone, keep serving.
         log.exception("error while serving %s %s", request.method, request.path)
         return error_response("web.error_internal", web().text("web.error_internal"), 500)
+
+    compressed_files = CompressedFiles()
+
+    @app.after_request
+    def _compress(response: Response) -> Response:
+        return compress(request, response, compressed_files)
 
     @app.after_request
     def _headers(response: Response) -> Response:

@@ -39,7 +39,7 @@ from waitress.utilities import Error
 from companion.web.api import error_body
 from companion.web.app import stop_streams
 from companion.web.config import MAX_UPLOAD, WebConfig
-from companion.web.context import context_of
+from companion.web.context import EXTENSION, context_of
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,8 @@ class WebServer:
 
 
 def _error_task_class(app: Flask) -> type[ErrorTask]:
+    if EXTENSION not in app.extensions:  # another app (the web benchmark's bare "hello")
+        return ErrorTask
     context = context_of(app)
 
     class _JsonErrorTask(ErrorTask):

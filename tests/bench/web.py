@@ -33,6 +33,8 @@ STREAMS = 20
 LOAD_SECONDS = 3.0
 ACTIONS = 30
 THREADS = CLIENTS + STREAMS + 8  # phones + 4 and some: every stream holds a thread
+# Every simulated phone connects from 127.0.0.1: allow them all from that one address.
+WEB = {"threads": THREADS, "per_client_connections": THREADS + 8}
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -175,14 +177,14 @@ def first_load(url: str) -> dict[str, Any]:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as state_dir:
-        config = Config(extra={"web": {"threads": THREADS}})
+        config = Config(extra={"web": WEB})
         options = DaemonOptions(
             simulate=True, state_dir=Path(state_dir), seed=1, host="127.0.0.1", port=0, voice=False
         )
         daemon = Daemon(config, options).start()
         hello = Flask("hello")
         hello.add_url_rule("/", "hello", lambda: "hello")
-        hello_server = serve(hello, WebConfig(host="127.0.0.1", port=0, threads=THREADS))
+        hello_server = serve(hello, WebConfig(host="127.0.0.1", port=0, **WEB))
         try:
             port = daemon.web_server.port
             readers = [StreamReader(port) for _ in range(STREAMS)]

@@ -4,13 +4,15 @@ phone uses it, Debian's Chromium through Playwright and two phones on the page.
 The daemon runs in simulation (gpiozero mock pins, the real hub, engine, score keeper, SQLite
 storage, voice with a silent player, waitress). Each test gets its own daemon and freshly loaded
 phones, so the tests run in any order. The browser and its phone tabs are kept for the session
-(a new tab costs Chromium a renderer process): between tests a tab goes back to a blank page
-with no cookies, its phone size and light colours, and each test's daemon is another origin
-(its own port), so nothing of one test's page reaches the next. Screenshots go to
+(a new tab costs Chromium a renderer process): between tests a tab's page storage is cleared and
+it goes back to a blank page with no cookies, routes or permissions, at its phone size and in
+light colours, and each test's daemon is another origin (its own port), so nothing of one test's
+page reaches the next. Screenshots go to
 ``tests/artifacts/`` (git-ignored).
 
-Chromium: ``/usr/bin/chromium`` (Debian package, ``make system-deps``), headless, with the flags
-the machine notes ask for; Playwright starts it with a new empty profile directory of its own.
+Chromium: Debian's headless shell, ``/usr/bin/chromium-headless-shell`` (package
+chromium-headless-shell, ``make system-deps``; why in ``tests/helpers.py``), with the flags the
+machine notes ask for; Playwright starts it with a new empty profile directory of its own.
 """
 
 from __future__ import annotations
@@ -189,6 +191,8 @@ class PhoneTabs:
             page.remove_listener(event, listener)
         try:
             page.unroute_all()
+            if page.url.startswith("http"):
+                page.evaluate("localStorage.clear(); sessionStorage.clear()")
             page.goto("about:blank")  # closes the page's event stream before its daemon stops
             page.context.unroute_all()
             page.context.clear_cookies()

@@ -156,7 +156,9 @@ def first_load(url: str) -> dict[str, Any]:
         )
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
 
-        on_finished = finished.append
+        def on_finished(request: Any) -> None:
+            finished.append(request)
+
         page.on("requestfinished", on_finished)
         page.on("request", lambda request: hosts.add(request.url.split("/")[2]))
         page.goto(url)

@@ -231,3 +231,28 @@ def test_say_keys_exist_in_catalog():
         for lang in ("fr", "en"):
             assert key in catalog.keys(lang), f"{key} missing in {lang}"
     assert Say("table.turn").priority == Priority.INFO
+
+
+def test_an_outcome_shows_the_table_as_its_event_left_it_whenever_it_is_read():
+    """Snapshots are made when read; one held unread while the table moves on is made first."""
+    from tests.tables import run, table
+
+    engine = table()
+    made: list[str] = []
+    snapshot = engine.snapshot
+
+    def counted() -> dict:
+        made.append("snapshot")
+        return snapshot()
+
+    engine.snapshot = counted  # type: ignore[method-assign]
+    first = run(engine, "play 5 red")
+    for line in ("play 6 red", "play skip blue", "play 8 blue"):
+        run(engine, line)  # each of these outcomes is dropped at once: no snapshot is made
+    assert made == ["snapshot"]  # only the held first one's, before the table moved on
+    assert first.snapshot["last_card"]["value"] == 5
+    assert made == ["snapshot"]  # made once
+    held = run(engine, "play 7 red")
+    engine.rules = replace(engine.rules, stacking=not engine.rules.stacking)
+    assert held.snapshot["last_card"]["value"] == 7
+    assert held.snapshot["rules"] == first.snapshot["rules"]  # before the rules changed

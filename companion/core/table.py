@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import random
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
@@ -140,14 +141,40 @@ class UndoStep:
     presses_since_fire: int
 
 
-@dataclass(frozen=True)
 class Outcome:
-    """What handling one event produced."""
+    """What handling one event produced: the event's name, its commands, the cards it fired and
+    :attr:`snapshot`, the table as the event left it."""
 
-    event: str
-    commands: tuple[Command, ...]
-    fired: int
-    snapshot: dict[str, Any]
+    __slots__ = ("__weakref__", "_make", "_snapshot", "commands", "event", "fired")
+
+    def __init__(
+        self,
+        event: str,
+        commands: tuple[Command, ...],
+        fired: int,
+        snapshot: dict[str, Any] | None = None,
+        *,
+        make: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
+        if snapshot is None and make is None:
+            raise ValueError("an outcome needs its snapshot or a way to make it")
+        self.event = event
+        self.commands = commands
+        self.fired = fired
+        self._snapshot = snapshot
+        self._make = make
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        """Made when first read: the daemon builds the page's state on its own, so most
+        outcomes are never asked for one (see :meth:`TableEngine.handle`)."""
+        if self._snapshot is None:
+            assert self._make is not None
+            self._snapshot, self._make = self._make(), None
+        return self._snapshot
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.event!r}, {self.commands!r}, fired={self.fired})"
 
 
 def profile_from_options(options: LauncherOptions) -> EjectionProfile:
@@ -191,6 +218,7 @@ class TableEngine:
         self.seed = seed
         self.events_handled = 0
         self.last_fired = 0
+        self._unread: weakref.ref[Outcome] | None = None  # the last outcome, until settled
         self._history: list[UndoStep] = []
         self.state = TableState(seats=[], rules=rules or RulesOptions())
         self._seat_players(players, dealer)
@@ -216,6 +244,7 @@ class TableEngine:
             MimicBroken: self._mimic_broken,
             SetRules: self._set_rules,
         }
+        self._event_names = {kind: _event_name(kind) for kind in self._handlers}
 
     @property
     def rules(self) -> RulesOptions:
@@ -225,12 +254,18 @@ class TableEngine:
 
     @rules.setter
     def rules(self, rules: RulesOptions) -> None:
+        self._settle_outcome()
         self.state.rules = rules
 
     # ------------------------------------------------------------------ public API
 
     def handle(self, event: Event) -> Outcome:
-        """Run ``event`` to completion. On :class:`ActionError` the table is unchanged."""
+        """Run ``event`` to completion. On :class:`ActionError` the table is unchanged.
+
+        The outcome's snapshot is made when first read. An outcome still held but unread when
+        the table changes next (here or through :attr:`rules` / :attr:`undo_history`) has its
+        snapshot made first, so it always shows the table as its event left it."""
+        self._settle_outcome()
         handler = self._handlers.get(type(event))
         if handler is None:
             raise ActionError("unknown_event", f"unknown event {event!r}")
@@ -252,7 +287,19 @@ class TableEngine:
         commands += self._epilogue(before_facing)
         self.events_handled += 1
         self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
-        return Outcome(_event_name(event), tuple(commands), self.last_fired, self.snapshot())
+        outcome = Outcome(
+            self._event_names[type(event)], tuple(commands), self.last_fired, make=self.snapshot
+        )
+        self._unread = weakref.ref(outcome)
+        return outcome
+
+    def _settle_outcome(self) -> None:
+        """Before the table changes: the snapshot of the last outcome, if it is still held and
+        has not been read (a dropped outcome costs nothing)."""
+        last = self._unread() if self._unread is not None else None
+        self._unread = None
+        if last is not None:
+            last.snapshot  # noqa: B018  (made now, while the table is as its event left it)
 
     @property
     def undo_history(self) -> tuple[UndoStep, ...]:
@@ -262,6 +309,7 @@ class TableEngine:
 
     @undo_history.setter
     def undo_history(self, steps: Sequence[UndoStep]) -> None:
+        self._settle_outcome()
         self._history = list(steps)[-UNDO_DEPTH:]
 
     def facing_seat(self) -> int:
@@ -1328,6 +1376,7 @@ def _check_colour(colour: str | None, side: str = "") -> None:
         )
 
 
-def _event_name(event: Event) -> str:
-    name = type(event).__name__
+def _event_name(kind: type) -> str:
+    """``PlayCard`` -> ``"play_card"``: the outcome's name for events of ``kind``."""
+    name = kind.__name__
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")

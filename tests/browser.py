@@ -263,15 +263,19 @@ def both_on(phones: tuple[Page, Page], name: str) -> tuple[Page, Page]:
     return phones
 
 
+def screenshots_wanted() -> bool:
+    return os.environ.get(SCREENSHOTS_WANTED) == "1"
+
+
 def screenshot_schemes() -> tuple[str, ...]:
     """The colour schemes to photograph a screen in: both when screenshots are wanted, else
     none (switching schemes only to take no picture would cost a repaint each)."""
-    return ("light", "dark") if os.environ.get(SCREENSHOTS_WANTED) == "1" else ()
+    return ("light", "dark") if screenshots_wanted() else ()
 
 
 def shot(page: Page, name: str, *, full_page: bool = True) -> None:
     """Save ``tests/artifacts/<name>.png`` when screenshots are wanted (see the module doc)."""
-    if os.environ.get(SCREENSHOTS_WANTED) == "1":
+    if screenshots_wanted():
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 

@@ -1377,6 +1377,6 @@ def _check_colour(colour: str | None, side: str = "") -> None:
 
 
 def _event_name(kind: type) -> str:
-    """``PlayCard`` -> ``"play_card"``: the outcome's name for events of ``kind``."""
+    """``CallUno`` -> ``"call_uno"``: the outcome's name for events of ``kind``."""
     name = kind.__name__
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")

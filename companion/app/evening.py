@@ -125,7 +125,7 @@ class EveningService:
         game = evening.game(payload["game"], payload["table"])
         self._keep_colours(evening.players)
         # Queued behind this action, as the score keeper does: the table engine handles it next.
-        self._hub.post(Setup(game.seats()))
+        self._hub.post(Setup(game.seats()), "phone")
 
     def _keep_colours(self, players: tuple[str, ...]) -> None:
         """Give each evening player without a chosen colour one of their own (the first free

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from companion.core.actions import TABLE_ACTION_SCHEMAS, table_event, validate_payload
 from companion.core.commands import Command
 from companion.core.errors import ActionError
-from companion.core.events import Event
+from companion.core.events import Event, Source
 from companion.core.table import Outcome, TableEngine
 
 log = logging.getLogger(__name__)
@@ -138,9 +138,9 @@ class Hub:
 
     # ------------------------------------------------------------------ inputs
 
-    def post(self, event: Event) -> Future[Any]:
-        """Queue a table event (from a button); returns at once."""
-        return self.call(lambda: self._handle_event(event))
+    def post(self, event: Event, source: Source = "button") -> Future[Any]:
+        """Queue a table event from ``source``; returns at once."""
+        return self.call(lambda: self._handle_event(event, source))
 
     def dispatch(
         self, action: str, payload: Any, expected_revision: int | None = None
@@ -177,12 +177,12 @@ class Hub:
 
     def _table_action(self, name: str) -> ActionHandler:
         def handler(payload: dict[str, Any]) -> None:
-            self._handle_event(table_event(name, payload))
+            self._handle_event(table_event(name, payload), "phone")
 
         return handler
 
-    def _handle_event(self, event: Event) -> Outcome:
-        outcome = self.engine.handle(event)
+    def _handle_event(self, event: Event, source: Source) -> Outcome:
+        outcome = self.engine.handle(event, source)
         for journal in self._journals:  # on disk before anything moves or anyone is told
             try:
                 journal(outcome)

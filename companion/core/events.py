@@ -8,6 +8,7 @@ completion, one at a time, by :class:`companion.core.table.TableEngine`. Player 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .cards import CARD_KINDS as CARD_KINDS
 from .cards import WILD_KINDS as WILD_KINDS
@@ -19,6 +20,10 @@ ALL_COLOURS = COLOURS + DARK_COLOURS
 Colour = str  # one of ALL_COLOURS
 # A card kind: a key of :data:`companion.core.cards.CARDS` (every kind and its effect).
 CardKind = str
+# Where an event came from: a phone's tap, a box button, a script line, the camera, or the box
+# itself (its card sensor, its own start-up). Carried by every outcome and the round's log.
+Source = Literal["phone", "button", "script", "camera", "box"]
+SOURCES: tuple[Source, ...] = ("phone", "button", "script", "camera", "box")
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from .events import (
     SetHand,
     SetRules,
     Setup,
+    Source,
     StartRound,
     Suggestion,
     Undo,
@@ -145,7 +146,7 @@ class Outcome:
     """What handling one event produced: the event's name, its commands, the cards it fired and
     :attr:`snapshot`, the table as the event left it."""
 
-    __slots__ = ("__weakref__", "_make", "_snapshot", "commands", "event", "fired")
+    __slots__ = ("__weakref__", "_make", "_snapshot", "commands", "event", "fired", "source")
 
     def __init__(
         self,
@@ -155,6 +156,7 @@ class Outcome:
         snapshot: dict[str, Any] | None = None,
         *,
         make: Callable[[], dict[str, Any]] | None = None,
+        source: Source = "script",
     ) -> None:
         if snapshot is None and make is None:
             raise ValueError("an outcome needs its snapshot or a way to make it")
@@ -163,6 +165,7 @@ class Outcome:
         self.fired = fired
         self._snapshot = snapshot
         self._make = make
+        self.source = source
 
     @property
     def snapshot(self) -> dict[str, Any]:
@@ -259,8 +262,9 @@ class TableEngine:
 
     # ------------------------------------------------------------------ public API
 
-    def handle(self, event: Event) -> Outcome:
+    def handle(self, event: Event, source: Source = "script") -> Outcome:
         """Run ``event`` to completion. On :class:`ActionError` the table is unchanged.
+        ``source`` says where the event came from; the outcome carries it.
 
         The outcome's snapshot is made when first read. An outcome still held but unread when
         the table changes next (here or through :attr:`rules` / :attr:`undo_history`) has its
@@ -288,7 +292,11 @@ class TableEngine:
         self.events_handled += 1
         self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
         outcome = Outcome(
-            self._event_names[type(event)], tuple(commands), self.last_fired, make=self.snapshot
+            self._event_names[type(event)],
+            tuple(commands),
+            self.last_fired,
+            make=self.snapshot,
+            source=source,
         )
         self._unread = weakref.ref(outcome)
         return outcome

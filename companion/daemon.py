@@ -47,6 +47,7 @@ class DaemonOptions:
     voice_player: Any = None  # tests: where speech and cue WAVs go instead of aplay
     engine_factory: str | None = None  # tests: a fake speech engine
     motion_clock: Any = None  # tests: the clock ejector, turret and buzzer pace their steps on
+    check_thread: bool = False  # tests: refuse (and record) any touch of the engine off the hub
 
 
 def score_storage(
@@ -76,8 +77,8 @@ class Daemon:
         self.config = config
         self.options = options
         self.catalog = Catalog.load()
-        self.engine = table_engine(config, options.seed)
-        self.hub = Hub(self.engine)
+        self.engine = table_engine(config, options.seed)  # the services reach it by the hub
+        self.hub = Hub(self.engine, check_thread=options.check_thread)
         self.storage: Any = None  # the settings store of the services (the scores' database)
         self.scores: ScoreStorage | None = None
         self.hardware: Any = None
@@ -106,7 +107,9 @@ class Daemon:
             self._start_hardware()
             if self.options.voice:
                 self._start_voice()
-            self.settings = Settings(self.hub, self.engine, self.config, self.storage, self.voice)
+            self.settings = Settings(
+                self.hub, self.hub.engine, self.config, self.storage, self.voice
+            )
             self.settings.attach()
             EveningService(self.hub, self.storage).attach()
             self.hub.register_status("device", self._device_status)
@@ -135,7 +138,7 @@ class Daemon:
         self._closers.clear()
 
     def _start_storage(self) -> None:
-        self.scores = score_storage(self.hub, self.engine, self.options.state_dir)
+        self.scores = score_storage(self.hub, self.hub.engine, self.options.state_dir)
         # Closed after the hub has stopped (closers run in reverse): the table is saved last.
         self._closers.append(self.scores.close)
         self.scores.start()

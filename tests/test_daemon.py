@@ -26,12 +26,14 @@ SPEED = 25  # ejector strokes and turret moves run 25 times faster than on the b
 
 
 def options(state_dir: Path, **overrides: Any) -> DaemonOptions:
-    """A simulated daemon without page or voice, its launcher on fast time."""
+    """A simulated daemon without page or voice, its launcher on fast time, its engine
+    guarded: touched off the hub thread while the hub runs, it raises (see the evening below)."""
     values: dict[str, Any] = {
         "simulate": True,
         "web": False,
         "voice": False,
         "motion_clock": ScaledClock(SPEED),
+        "check_thread": True,
     }
     return DaemonOptions(state_dir=state_dir, **{**values, **overrides})
 
@@ -324,3 +326,33 @@ def test_the_phones_hear_when_a_device_action_has_finished_moving(
         assert moved(daemon.hub.state()["device"])
     finally:
         subscription.close()
+
+
+def test_no_engine_access_off_the_hub_thread_during_a_simulated_evening(tmp_path: Path):
+    """Pins, phone actions, settings, scores, device actions and a restart with saved settings:
+    the guarded engine records every touch off the hub thread while the hub runs."""
+    config = Config(extra={"hardware": {"pins": {"next": 5, "reverse": 6, "skip": 26}}})
+    opts = options(tmp_path)
+    first = Daemon(config, opts).start()
+    try:
+        first.hub.dispatch("settings.update", {"profile": "gentle", "language": "en"})
+        first.hub.dispatch("score.new_game", {"ruleset": "extreme", "target": 500})
+        for name in ("hit", "next", "reverse", "skip", "hit"):
+            press(first, name)
+        first.hub.dispatch("device.hit", {})
+        first.hub.dispatch("table.play", {"card": "skip", "colour": "red"})
+        first.hub.dispatch("device.test_fire", {"cards": 1})
+        first.hub.dispatch("table.reload", {"cards": 50})
+        assert wait_for(lambda: first.hub.state()["table"]["events"] == 8)
+        assert first.hardware.wait_idle(timeout=10)
+        settled(first)
+    finally:
+        first.stop()
+    second = Daemon(config, opts).start()  # the saved profile is applied as it starts
+    try:
+        press(second)
+        assert wait_for(lambda: second.hub.state()["table"]["events"] == 9)
+        assert second.hub.state()["settings"]["profile"] == "gentle"
+    finally:
+        second.stop()
+    assert first.hub.off_thread == [] and second.hub.off_thread == []

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Future
+from typing import Any
 
 import pytest
 
-from companion.app.hub import Hub
+from companion.app.hub import Hub, HubStopped, OffHubThread
 from companion.core.errors import ActionError
-from companion.core.events import Press
+from companion.core.events import Press, Setup
 from companion.core.table import Outcome, TableEngine
+from tests.helpers import wait_for
 
 
 class Recorder:
@@ -148,3 +151,67 @@ def test_a_stuck_hub_answers_busy_and_changes_nothing():
         assert err.value.status == 503
         release.set()
         assert hub.state()["table"]["events"] == 0
+
+
+def test_a_call_after_stop_is_refused_never_run_on_the_callers_thread():
+    engine = TableEngine(["Alice", "Bruno"], seed=1)
+    hub = Hub(engine)
+    with hub.running():
+        hub.dispatch("table.press", {})
+    assert hub.phase == "stopped"
+    ran: list[str] = []
+    late = hub.call(lambda: ran.append(threading.current_thread().name))
+    with pytest.raises(HubStopped):
+        late.result(timeout=1)
+    with pytest.raises(HubStopped):
+        hub.post(Press(), "button").result(timeout=1)
+    with pytest.raises(HubStopped) as err:
+        hub.dispatch("table.press", {})
+    assert err.value.status == 503 and err.value.key == "errors.stopping"
+    assert ran == [] and engine.events_handled == 1
+    with pytest.raises(RuntimeError):
+        hub.start()  # a hub lives once
+
+
+def test_stop_drains_the_queue_and_its_follow_ups_then_refuses():
+    hub = Hub(TableEngine(["Alice", "Bruno", "Chloé"], seed=1))
+    follow_ups: list[Future[Any]] = []
+
+    class PostsAFollowUp:
+        def on_outcome(self, outcome: Outcome) -> None:
+            if outcome.event == "setup":  # queued from the hub thread while it drains
+                follow_ups.append(hub.post(Press(), "box"))
+
+    hub.add_listener(PostsAFollowUp())
+    hub.start()
+    release = threading.Event()
+    hub.call(lambda: release.wait(5))  # the hub is busy: what follows waits in the queue
+    queued = [hub.post(Press(), "button") for _ in range(3)]
+    queued.append(hub.post(Setup(("Ana", "Ben")), "phone"))
+    stopper = threading.Thread(target=hub.stop)
+    stopper.start()
+    assert wait_for(lambda: hub.phase == "stopping")
+    late = hub.post(Press(), "button")  # another thread, after stop() began: refused
+    release.set()
+    stopper.join(timeout=5)
+    assert hub.phase == "stopped"
+    assert [f.result(timeout=0).event for f in queued] == ["press"] * 3 + ["setup"]
+    assert follow_ups[0].result(timeout=0).source == "box"
+    assert isinstance(late.exception(timeout=0), HubStopped)
+    assert hub.engine.events_handled == 5
+
+
+def test_the_thread_guard_refuses_engine_access_off_the_hub_thread():
+    hub = Hub(TableEngine(["Alice", "Bruno"], seed=1), check_thread=True)
+    assert hub.engine.snapshot()["active"] == "Bruno"  # before the start: whoever builds it
+    with hub.running():
+        assert hub.dispatch("table.press", {})["table"]["events"] == 1  # on the hub thread
+        with pytest.raises(OffHubThread):
+            hub.engine.snapshot()
+        with pytest.raises(OffHubThread):
+            hub.engine.events_handled = 0
+        assert hub.off_thread == [
+            f"snapshot on {threading.current_thread().name}",
+            f"events_handled on {threading.current_thread().name}",
+        ]
+    assert hub.engine.events_handled == 1  # stopped: whoever saves it

@@ -8,6 +8,13 @@ hub thread, so they must only queue work of their own and return at once.
 
 Actions that belong to adapters (turret calibration, test fire, volume...) are registered by the
 composition root with :meth:`Hub.register_action`, so this module imports no adapter.
+
+A hub lives once: new (every service registers its actions, statuses and listeners; a hub that is
+never started runs each call at once, on the caller's thread: scripts and tests), running (one
+thread does all the work), stopping (what is queued is drained; only the hub thread may still
+queue follow-ups) and stopped (every call is refused with :class:`HubStopped`, never run on the
+caller's thread). With ``check_thread`` (tests, benchmarks) the engine is only reachable through a
+guard that refuses any touch off the hub thread while the hub runs.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from companion.core.actions import TABLE_ACTION_SCHEMAS, table_event, validate_payload
 from companion.core.commands import Command
@@ -29,6 +36,7 @@ from companion.core.table import Outcome, TableEngine
 
 log = logging.getLogger(__name__)
 
+Phase = Literal["new", "running", "stopping", "stopped"]
 ActionHandler = Callable[[dict[str, Any]], None]
 StatusProvider = Callable[[], dict[str, Any]]
 
@@ -43,6 +51,34 @@ class Listener(Protocol):
 class RegisteredAction:
     schema: dict[str, Any]
     handler: ActionHandler
+
+
+class HubStopped(ActionError):
+    """A call that came after the hub stopped (or while it drains): refused, nothing was run."""
+
+    def __init__(self) -> None:
+        super().__init__("stopping", "the box is stopping: try again once it is back", status=503)
+
+
+class OffHubThread(AssertionError):
+    """The engine was touched off the hub thread while the hub runs (``check_thread`` hubs)."""
+
+
+class _CheckedEngine:
+    """The engine behind a guard: every attribute read or written is checked against the
+    thread that touches it (nested objects too, since they are reached through an attribute)."""
+
+    def __init__(self, engine: TableEngine, check: Callable[[str], None]) -> None:
+        object.__setattr__(self, "_engine", engine)
+        object.__setattr__(self, "_check", check)
+
+    def __getattr__(self, name: str) -> Any:
+        self._check(name)
+        return getattr(self._engine, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self._check(name)
+        setattr(self._engine, name, value)
 
 
 class Subscription:
@@ -75,9 +111,16 @@ class Subscription:
 class Hub:
     """Owns the table engine and runs all inputs on one thread."""
 
-    def __init__(self, engine: TableEngine, *, dispatch_timeout: float = 5.0) -> None:
-        self.engine = engine
+    def __init__(
+        self, engine: TableEngine, *, dispatch_timeout: float = 5.0, check_thread: bool = False
+    ) -> None:
+        self.engine = (
+            cast(TableEngine, _CheckedEngine(engine, self._touch)) if check_thread else engine
+        )
+        self.off_thread: list[str] = []  # what the guard caught, "name on thread" (check_thread)
         self.revision = 0
+        self._phase: Phase = "new"
+        self._phase_lock = threading.Lock()
         self._dispatch_timeout = dispatch_timeout
         self._work: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._listeners: list[Listener] = []
@@ -95,25 +138,45 @@ class Hub:
 
     # ------------------------------------------------------------------ lifecycle
 
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
     def start(self) -> None:
-        if self._thread is None:
+        with self._phase_lock:
+            if self._phase == "running":
+                return
+            if self._phase != "new":
+                raise RuntimeError("a stopped hub does not start again")
             self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
-            self._thread.start()
+            self._phase = "running"
+        self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        if self._thread is not None:
+        """Refuse new work, run what is queued, then end the hub thread. Once it returns (and
+        the thread has ended), the outputs may close: nothing will drive them any more."""
+        with self._phase_lock:
+            if self._phase in ("new", "stopped"):
+                self._phase = "stopped"
+                return
+            self._phase = "stopping"
             self._work.put(None)
-            self._thread.join(timeout)
-            if self._thread.is_alive():
-                log.error("the hub thread did not stop within %.0f s", timeout)
-                return  # keep it: running work elsewhere would break run-to-completion
-            self._thread = None
+        thread = self._thread
+        assert thread is not None
+        thread.join(timeout)
+        if thread.is_alive():
+            log.error("the hub thread did not stop within %.0f s", timeout)
 
     def _run(self) -> None:
         while True:
             item = self._work.get()
             if item is None:
-                return
+                with self._phase_lock:
+                    if self._work.empty():  # drained: follow-ups of the last work ran too
+                        self._phase = "stopped"
+                        return
+                    self._work.put(None)
+                continue
             work, future = item
             if not future.set_running_or_notify_cancel():
                 continue
@@ -125,16 +188,33 @@ class Hub:
                     log.exception("error while handling an input")
 
     def call(self, work: Callable[[], Any]) -> Future[Any]:
-        """Run ``work`` on the hub thread; the future completes when it has run."""
+        """Run ``work`` on the hub thread; the future completes when it has run. A stopped (or
+        stopping) hub refuses: the future fails with :class:`HubStopped` and nothing runs."""
         future: Future[Any] = Future()
-        if self._thread is None:  # not started (scripts, tests): run inline, same guarantees
-            try:
-                future.set_result(work())
-            except BaseException as exc:
-                future.set_exception(exc)
+        with self._phase_lock:
+            phase = self._phase
+            on_hub = threading.current_thread() is self._thread
+            if phase == "running" or (phase == "stopping" and on_hub):
+                self._work.put((work, future))
+                return future
+        if phase != "new":
+            future.set_exception(HubStopped())
             return future
-        self._work.put((work, future))
+        try:  # never started (scripts, tests): run at once, on the caller's thread
+            future.set_result(work())
+        except BaseException as exc:
+            future.set_exception(exc)
         return future
+
+    def _touch(self, name: str) -> None:
+        """The guard of a ``check_thread`` hub: the engine belongs to the hub thread while the
+        hub runs (before it starts and once it has stopped, to whoever builds or saves it)."""
+        if self._phase in ("new", "stopped"):
+            return
+        current = threading.current_thread()
+        if current is not self._thread:
+            self.off_thread.append(f"{name} on {current.name}")
+            raise OffHubThread(f"engine.{name} touched on thread {current.name!r}")
 
     # ------------------------------------------------------------------ inputs
 

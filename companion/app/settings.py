@@ -72,8 +72,9 @@ class Settings:
         self._hub.register_status("settings", self.status)
         saved = self._store.settings_get(SETTINGS_KEY) if self._store is not None else None
         if isinstance(saved, dict):
-            try:
-                self.update({k: v for k, v in saved.items() if k in ("language", "profile")})
+            kept = {k: v for k, v in saved.items() if k in ("language", "profile")}
+            try:  # through the hub: the launcher profile is the engine's, the hub thread's
+                self._hub.call(lambda: self.update(kept)).result()
             except ActionError as exc:  # a custom profile removed from the config since
                 log.warning("saved settings ignored: %s", exc)
         self._hub.register_action(

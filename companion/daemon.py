@@ -21,13 +21,14 @@ from typing import Any
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
 from companion.app.hub import Hub
+from companion.app.inputs import InputDoor
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
 from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
 from companion.config import Config, ConfigError, table_engine
 from companion.core.commands import Cue
-from companion.core.events import Event
+from companion.core.events import Event, Source
 from companion.core.table import TableEngine
 from companion.i18n import Catalog
 
@@ -79,6 +80,7 @@ class Daemon:
         self.catalog = Catalog.load()
         self.engine = table_engine(config, options.seed)  # the services reach it by the hub
         self.hub = Hub(self.engine, check_thread=options.check_thread)
+        self.door = InputDoor(self.hub)  # the one way in for every input source
         self.storage: Any = None  # the settings store of the services (the scores' database)
         self.scores: ScoreStorage | None = None
         self.hardware: Any = None
@@ -174,6 +176,8 @@ class Daemon:
             self.hub, self.hardware, self.storage, simulate=self.options.simulate
         )
         self.devices.attach()
+        self.devices.inputs.start(self.door)
+        self._closers.append(self.devices.inputs.close)
         watcher = MotionWatcher(self.hub, self.hardware, self.devices.moved)
         watcher.start()
         self._closers.append(watcher.stop)
@@ -259,10 +263,9 @@ class Daemon:
 
     # ------------------------------------------------------------------ running
 
-    def post(self, event: Event) -> Future[Any]:
-        """A physical input (button, terminal key) as the launcher's buttons post it."""
-        assert self.devices is not None, "post() needs a started daemon"
-        return self.devices.post(event)
+    def post(self, event: Event, source: Source = "button") -> Future[Any]:
+        """A table event from ``source`` (tests, the bench), queued on the hub."""
+        return self.hub.post(event, source)
 
     def wait(self) -> None:
         """Run until stopped (SIGTERM/SIGINT), pinging the systemd watchdog while healthy."""

@@ -21,7 +21,7 @@ from typing import Any
 
 import segno
 
-from companion.app.buttons import button_event
+from companion.app.inputs import ButtonPress
 from companion.core.commands import Command, Cue, Eject
 from companion.core.errors import ActionError
 from companion.core.table import Outcome
@@ -187,9 +187,9 @@ class TerminalTable:
             time.sleep(0.002)
             button.pin.drive_high()
             return
-        event = button_event(name)
-        if event is not None:
-            self.daemon.post(event).result(timeout=5)
+        future = self.daemon.door.take(ButtonPress(name))
+        if future is not None:
+            future.result(timeout=5)
 
     def settle(self) -> None:
         """Wait until the hub has handled what the key queued (it is queued before this)."""

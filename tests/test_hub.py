@@ -9,8 +9,18 @@ from typing import Any
 import pytest
 
 from companion.app.hub import Hub, HubStopped, OffHubThread
+from companion.app.inputs import (
+    BoxReport,
+    ButtonPress,
+    CardRead,
+    InputDoor,
+    PhoneAction,
+    ScriptLine,
+    table_input,
+)
 from companion.core.errors import ActionError
-from companion.core.events import Press, Setup
+from companion.core.events import CardsSeen, Jam, Play, Press, Setup
+from companion.core.script import ScriptError
 from companion.core.table import Outcome, TableEngine
 from tests.helpers import wait_for
 
@@ -80,7 +90,7 @@ def test_presses_from_many_threads_are_all_handled_in_order(hub):
     def press_many() -> None:
         for _ in range(50):
             with lock:  # the order of posting is the order of handling
-                futures.append(hub.post(Press()))
+                futures.append(hub.post(Press(), "button"))
 
     threads = [threading.Thread(target=press_many) for _ in range(4)]
     for t in threads:
@@ -215,3 +225,50 @@ def test_the_thread_guard_refuses_engine_access_off_the_hub_thread():
             f"events_handled on {threading.current_thread().name}",
         ]
     assert hub.engine.events_handled == 1  # stopped: whoever saves it
+
+
+@pytest.mark.parametrize(
+    ("notice", "expected"),
+    [
+        (ButtonPress("hit"), (Press(), "button")),
+        (ButtonPress("skip"), (Play("skip"), "button")),
+        (ButtonPress("shutdown"), None),  # a button with no table meaning
+        (BoxReport(Jam()), (Jam(), "box")),
+        (BoxReport(CardsSeen(2, 3)), (CardsSeen(2, 3), "box")),
+        (
+            PhoneAction("table.play", {"card": "skip", "colour": "red"}),
+            (Play("skip", "red"), "phone"),
+        ),
+        (ScriptLine("play skip red"), (Play("skip", "red"), "script")),
+        (ScriptLine("# a comment"), None),
+        (CardRead("reverse", "blue"), (Play("reverse", "blue"), "camera")),
+        (CardRead("number", "red", value=7), (Play("number", "red", value=7), "camera")),
+        (CardRead("skip", "red", sure=False), None),  # unsure: nothing moves
+    ],
+)
+def test_every_notice_becomes_its_event_with_its_source(notice, expected):
+    assert table_input(notice) == expected
+
+
+def test_what_no_event_can_be_made_of_is_refused_at_the_door():
+    with pytest.raises(ActionError):
+        table_input(PhoneAction("table.play", {"card": "joker"}))
+    with pytest.raises(ScriptError):
+        table_input(ScriptLine('play "skip'))
+
+
+def test_the_source_reaches_the_outcome_and_refusals_are_told_with_it(hub):
+    recorder = Recorder()
+    hub.add_listener(recorder)
+    refusals: list[tuple[str, str]] = []
+    hub.add_refusal_listener(lambda error, source: refusals.append((error.key, source)))
+    door = InputDoor(hub)
+    assert door.take(ButtonPress("hit")).result(timeout=5).source == "button"
+    assert door.take(CardRead("skip", "red", sure=False)) is None
+    assert door.take(CardRead("skip", "red")).result(timeout=5).source == "camera"
+    hub.dispatch("table.press", {})
+    assert [o.source for o in recorder.outcomes] == ["button", "camera", "phone"]
+    hub.dispatch("table.round_won", {"player": "Alice"})
+    refused = door.take(ButtonPress("hit"))
+    assert isinstance(refused.exception(timeout=5), ActionError)
+    assert refusals == [("errors.round_over", "button")]

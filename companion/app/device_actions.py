@@ -1,8 +1,10 @@
 """The table's actions on the launcher: inputs in, motions and cues out, calibration.
 
-Button edges and the card sensor become hub events; the engine's commands (eject, turn, cue)
-go to the hardware; the page's device actions (virtual HIT, face or calibrate a seat, test
-fire) are registered on the hub; the turret is reseated when the table is.
+Button presses and the card sensor's reports go through the input door
+(:class:`HardwareInputs`); the engine's commands (eject, turn, cue) go to the hardware; the
+page's device actions (virtual HIT, face or calibrate a seat, test fire) are registered on the
+hub; the turret is reseated when the table is; a physical input the rules refuse sounds the
+error cue.
 """
 
 from __future__ import annotations
@@ -10,23 +12,23 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from concurrent.futures import Future
 from typing import Any
 
 from companion.core.actions import object_schema
 from companion.core.commands import Command, Cue, Eject, Turn
 from companion.core.errors import ActionError
-from companion.core.events import Event, Press
+from companion.core.events import Source
 from companion.core.limits import MAX_PLAYERS
 
-from .buttons import button_event
 from .hub import Hub
+from .inputs import BoxReport, ButtonPress, InputDoor, PhoneAction
 from .listeners import CommandsTo, OnEvent
 from .table_memory import SettingsStore
 
 log = logging.getLogger(__name__)
 
 SEAT_ANGLES_KEY = "turret.seat_angles"
+PHYSICAL: tuple[Source, ...] = ("button", "box", "camera")  # inputs with no screen to answer on
 _SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
 
 
@@ -60,7 +62,8 @@ class DeviceActions:
         for seat, angle in enumerate(saved):
             if isinstance(angle, int | float):
                 self.hardware.turret.set_seat_angle(seat, float(angle))
-        self.hardware.on_input(self.on_input)
+        self.inputs = HardwareInputs(self.hardware)
+        self.hub.add_refusal_listener(self.refused)
         self.hub.add_listener(OnEvent("setup", lambda o: self.reseat(len(o.snapshot["players"]))))
         # A reload is the players' answer to a jam: the launcher is clear again.
         self.hub.add_listener(OnEvent("reload", lambda o: self.hardware.clear_jam()))
@@ -87,24 +90,9 @@ class DeviceActions:
 
     # ------------------------------------------------------------------ inputs
 
-    def on_input(self, notice: Any) -> None:
-        """A button press or a card-sensor report (device thread): queue its event, return."""
-        button = getattr(notice, "button", None)  # ButtonPressed; a SensorReport has none
-        event = button_event(button) if button is not None else notice.event
-        if event is not None:
-            self.post(event)
-
-    def post(self, event: Event) -> Future[Any]:
-        """Queue a physical input; one the rules refuse sounds the error cue."""
-        future = self.hub.post(event)
-        future.add_done_callback(self._refused)
-        return future
-
-    def _refused(self, future: Future[Any]) -> None:
-        exc = future.exception()
-        if isinstance(exc, ActionError):
-            # A physical input the rules refuse (a press after the round ended...): say so.
-            log.info("input refused: %s", exc)
+    def refused(self, error: ActionError, source: Source) -> None:
+        """A physical input the rules refuse (a press after the round ended...): say so."""
+        if source in PHYSICAL:
             self.execute([Cue("error")])
 
     def virtual_hit(self) -> None:
@@ -120,7 +108,7 @@ class DeviceActions:
 
             threading.Thread(target=press, name="virtual-hit", daemon=True).start()
         else:
-            self.post(Press())
+            self.inputs.take(PhoneAction("table.press"))
 
     # ------------------------------------------------------------------ outputs
 
@@ -160,3 +148,32 @@ class DeviceActions:
     def _saved_angles(self) -> list[Any]:
         saved = self._store.settings_get(SEAT_ANGLES_KEY) if self._store is not None else None
         return saved if isinstance(saved, list) else []
+
+
+class HardwareInputs:
+    """The launcher's buttons and card sensor as an input source: each notice of the hardware
+    (a :class:`~companion.devices.launcher.ButtonPressed` or ``SensorReport``, on the thread
+    that saw it) goes through the door while the source is started."""
+
+    def __init__(self, hardware: Any) -> None:
+        self._hardware = hardware
+        self._door: InputDoor | None = None
+        self._listening = False
+
+    def start(self, door: InputDoor) -> None:
+        self._door = door
+        if not self._listening:
+            self._hardware.on_input(self._on_notice)
+            self._listening = True
+
+    def close(self) -> None:
+        self._door = None  # what the hardware notices from now on goes nowhere
+
+    def take(self, notice: ButtonPress | BoxReport | PhoneAction) -> None:
+        door = self._door
+        if door is not None:
+            door.take(notice)
+
+    def _on_notice(self, notice: Any) -> None:
+        button = getattr(notice, "button", None)  # a button pressed; else the sensor's report
+        self.take(ButtonPress(button) if isinstance(button, str) else BoxReport(notice.event))

@@ -28,16 +28,19 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast
 
-from companion.core.actions import TABLE_ACTION_SCHEMAS, table_event, validate_payload
+from companion.core.actions import TABLE_ACTION_SCHEMAS, validate_payload
 from companion.core.commands import Command
 from companion.core.errors import ActionError
 from companion.core.events import Event, Source
 from companion.core.table import Outcome, TableEngine
 
+from .inputs import PhoneAction, table_input
+
 log = logging.getLogger(__name__)
 
 Phase = Literal["new", "running", "stopping", "stopped"]
 ActionHandler = Callable[[dict[str, Any]], None]
+RefusalListener = Callable[[ActionError, Source], None]
 StatusProvider = Callable[[], dict[str, Any]]
 
 
@@ -125,6 +128,7 @@ class Hub:
         self._work: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._listeners: list[Listener] = []
         self._journals: list[Callable[[Outcome], None]] = []
+        self._refusal_listeners: list[RefusalListener] = []
         self._subscriptions: list[Subscription] = []
         self._subs_lock = threading.Lock()
         self._actions: dict[str, RegisteredAction] = {}
@@ -218,8 +222,9 @@ class Hub:
 
     # ------------------------------------------------------------------ inputs
 
-    def post(self, event: Event, source: Source = "button") -> Future[Any]:
-        """Queue a table event from ``source``; returns at once."""
+    def post(self, event: Event, source: Source) -> Future[Any]:
+        """Queue a table event from ``source``; returns at once. Inputs come through the door
+        (:class:`~companion.app.inputs.InputDoor`); services post their follow-ups here."""
         return self.call(lambda: self._handle_event(event, source))
 
     def dispatch(
@@ -257,12 +262,22 @@ class Hub:
 
     def _table_action(self, name: str) -> ActionHandler:
         def handler(payload: dict[str, Any]) -> None:
-            self._handle_event(table_event(name, payload), "phone")
+            found = table_input(PhoneAction(name, payload))
+            if found is not None:
+                self._handle_event(*found)
 
         return handler
 
     def _handle_event(self, event: Event, source: Source) -> Outcome:
-        outcome = self.engine.handle(event, source)
+        try:
+            outcome = self.engine.handle(event, source)
+        except ActionError as error:
+            for refused in self._refusal_listeners:
+                try:
+                    refused(error, source)
+                except Exception:
+                    log.exception("refusal listener %r failed", refused)
+            raise
         for journal in self._journals:  # on disk before anything moves or anyone is told
             try:
                 journal(outcome)
@@ -275,7 +290,8 @@ class Hub:
     def announce(self, event: str, commands: list[Command]) -> None:
         """Hand commands that do not come from the table engine (score results) to the
         listeners, as an outcome of their own. Call on the hub thread."""
-        self._tell_listeners(Outcome(event, tuple(commands), 0, self.engine.snapshot()))
+        outcome = Outcome(event, tuple(commands), 0, self.engine.snapshot(), source="box")
+        self._tell_listeners(outcome)
 
     def _tell_listeners(self, outcome: Outcome) -> None:
         for listener in list(self._listeners):
@@ -288,6 +304,11 @@ class Hub:
 
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)
+
+    def add_refusal_listener(self, listener: RefusalListener) -> None:
+        """``listener(error, source)`` runs on the hub thread for each table event the rules
+        refuse (the box sounds its error cue for a physical input; a phone has its answer)."""
+        self._refusal_listeners.append(listener)
 
     def add_journal(self, journal: Callable[[Outcome], None]) -> None:
         """``journal(outcome)`` runs after each accepted table event, before any listener: what

@@ -31,7 +31,7 @@ from typing import Any, Literal, TypeVar
 
 from companion.core.commands import Command, Cue, Eject, Turn
 from companion.core.cues import Step, cue_steps
-from companion.core.events import CardsSeen, Jam, Press
+from companion.core.events import CardsSeen, Jam
 
 from .backends import backend_name
 from .buttons import HitButton, TableButton
@@ -57,17 +57,13 @@ class ButtonPressed:
     """A debounced button press.
 
     ``at`` is the monotonic time (``time.monotonic()``) of the accepted edge; ``seq`` numbers
-    notices 1, 2, 3... across all inputs in the order they were accepted. Only ``hit`` has a core
-    event of its own (:meth:`event` gives :class:`Press`); ``next``, ``reverse`` and ``skip`` are
-    for the daemon to map (e.g. "turn passed", a reverse or skip card played).
+    notices 1, 2, 3... across all inputs in the order they were accepted. What a press means at
+    the table is the application's to say (its input door), not the hardware's.
     """
 
     button: ButtonName
     at: float
     seq: int
-
-    def event(self) -> Press | None:
-        return Press() if self.button == "hit" else None
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,9 @@
 Each section is a frozen dataclass. Field metadata says what a value may be (``choices``,
 ``min``/``max``, ``help``); :func:`parse_config` checks every key against it and reports *all*
 problems at once, each naming the key and what is allowed, so one edit fixes a broken file.
+The adapters' sections (hardware, speech, web, storage) are checked by the adapters: each
+declares the check of its own section, and :func:`parse_config` runs the checks it is given
+with its own, so their problems are listed together (see :mod:`companion.sections`).
 This module reads no files at import time and knows nothing about hardware or the web.
 """
 
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import tomllib
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,7 +22,6 @@ from companion.core.options import LauncherOptions as LauncherConfig
 from companion.core.options import ProfileOptions as ProfileConfig
 from companion.core.options import RulesOptions as RulesConfig
 from companion.core.options import option as option
-from companion.core.table import TableEngine
 
 LANGUAGES = ("fr", "en")
 T = TypeVar("T")
@@ -58,6 +60,9 @@ class Config:
 
 # Sections other modules validate themselves; listed here so a typo in a section name is caught.
 EXTRA_SECTIONS = ("hardware", "speech", "web", "storage", "scoring")
+# The check of one adapter's section: given ``Config.extra``, raises ConfigError listing its
+# problems (what it returns, the typed section, is the adapter's to keep).
+SectionCheck = Callable[[dict[str, dict[str, Any]]], object]
 
 
 def _type_name(tp: Any) -> str:
@@ -130,8 +135,13 @@ def parse_section(cls: type[T], data: Any, where: str, out: list[str]) -> T:
     return cls(**values)
 
 
-def parse_config(data: Mapping[str, Any], source: str = "configuration") -> Config:
-    """Validate a parsed TOML document; raise :class:`ConfigError` listing every problem."""
+def parse_config(
+    data: Mapping[str, Any],
+    source: str = "configuration",
+    checks: Mapping[str, SectionCheck] | None = None,
+) -> Config:
+    """Validate a parsed TOML document and run the adapters' ``checks`` on their sections;
+    raise :class:`ConfigError` listing every problem of every section."""
     problems: list[str] = []
     sections: dict[str, Any] = {}
     extra: dict[str, dict[str, Any]] = {}
@@ -149,6 +159,11 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> Conf
             problems.append(f"{key}: unknown section (allowed: {allowed})")
     config = Config(**sections, extra=extra)
     problems.extend(check_consistency(config))
+    for check in (checks or {}).values():
+        try:
+            check(extra)
+        except ConfigError as error:
+            problems.extend(error.problems)
     if problems:
         raise ConfigError(problems, source)
     return config
@@ -199,21 +214,10 @@ def check_consistency(config: Config) -> list[str]:
     return problems
 
 
-def table_engine(config: Config, seed: int) -> TableEngine:
-    """The table engine for ``config``: its players, dealer, rules and launcher options."""
-    return TableEngine(
-        config.table.players,
-        dealer=config.table.dealer or None,
-        rules=config.rules,
-        launcher=config.launcher,
-        seed=seed,
-    )
-
-
-def load_config(path: Path | None) -> Config:
-    """Read and validate ``path``; ``None`` gives the defaults."""
+def load_config(path: Path | None, checks: Mapping[str, SectionCheck] | None = None) -> Config:
+    """Read and validate ``path`` (with the adapters' ``checks``); ``None`` gives the defaults."""
     if path is None:
-        return Config()
+        return parse_config({}, checks=checks)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -222,7 +226,7 @@ def load_config(path: Path | None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"not valid TOML: {exc}"], str(path)) from exc
-    return parse_config(data, str(path))
+    return parse_config(data, str(path), checks)
 
 
 __all__ = [

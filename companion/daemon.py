@@ -1,10 +1,20 @@
 """The daemon: configuration → engine and hub → devices, voice, storage, phone page.
 
-This is the composition root, Mopidy-style: it builds every part, connects it to the hub
-(inputs in, commands and change notices out), starts them in order and takes them down in the
-reverse order. What each part does lives in :mod:`companion.app` and the adapters. The same code
-runs on a Raspberry Pi (``uno-companion run``) and on a laptop (``uno-companion simulate``, on
-gpiozero's mock pins).
+This is the composition root, Mopidy-style: it builds every part and starts them in one order,
+then takes them down in exactly the reverse order (see ``docs/architecture.md``):
+
+1. the configuration, every section checked before anything is built;
+2. the outputs and stores: the score database (the table put back), the launcher's hardware,
+   the voice; built, but driven by nobody yet;
+3. the services attach to the hub: their actions, statuses and listeners;
+4. the hub starts: from now on one thread owns the engine;
+5. the input sources start, each with the door (:class:`~companion.app.inputs.InputDoor`): the
+   launcher's buttons and card sensor, the motion watcher, the phone page, the long presses.
+
+Stopping: the inputs close (no new notice), the hub drains what is queued and stops, then the
+outputs close (the hardware parks, the voice goes quiet, the table is saved one last time).
+The same code runs on a Raspberry Pi (``uno-companion run``) and on a laptop
+(``uno-companion simulate``, on gpiozero's mock pins).
 """
 
 from __future__ import annotations
@@ -12,27 +22,49 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from companion.app.box_buttons import POWEROFF, HoldWatcher, LongPresses
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
 from companion.app.hub import Hub
-from companion.app.inputs import InputDoor
+from companion.app.inputs import InputDoor, InputSource
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
 from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
-from companion.config import Config, ConfigError, table_engine
+from companion.app.voice import VoiceService
+from companion.config import Config, ConfigError
 from companion.core.commands import Cue
 from companion.core.events import Event, Source
 from companion.core.table import TableEngine
 from companion.i18n import Catalog
+from companion.sections import Sections, check_sections
+
+if TYPE_CHECKING:
+    from companion.devices import LauncherHardware
+    from companion.speech import Voice
+    from companion.web.server import WebServer
 
 log = logging.getLogger("companion.daemon")
+
+
+class Closable(Protocol):
+    def close(self) -> None: ...
+
+
+Part = TypeVar("Part", bound="Closable")
+
+
+class Service(Protocol):
+    """A part of the application that registers its actions, statuses and listeners on the hub
+    before it starts."""
+
+    def attach(self, hub: Hub) -> None: ...
 
 
 @dataclass
@@ -49,6 +81,18 @@ class DaemonOptions:
     engine_factory: str | None = None  # tests: a fake speech engine
     motion_clock: Any = None  # tests: the clock ejector, turret and buzzer pace their steps on
     check_thread: bool = False  # tests: refuse (and record) any touch of the engine off the hub
+    inputs: Sequence[InputSource] = field(default_factory=tuple)  # more sources (a camera)
+
+
+def table_engine(config: Config, seed: int) -> TableEngine:
+    """The table engine for ``config``: its players, dealer, rules and launcher options."""
+    return TableEngine(
+        config.table.players,
+        dealer=config.table.dealer or None,
+        rules=config.rules,
+        launcher=config.launcher,
+        seed=seed,
+    )
 
 
 def score_storage(
@@ -81,184 +125,181 @@ class Daemon:
         self.engine = table_engine(config, options.seed)  # the services reach it by the hub
         self.hub = Hub(self.engine, check_thread=options.check_thread)
         self.door = InputDoor(self.hub)  # the one way in for every input source
-        self.storage: Any = None  # the settings store of the services (the scores' database)
         self.scores: ScoreStorage | None = None
-        self.hardware: Any = None
-        self.pin_factory: Any = None
+        self.pin_factory: Closable | None = None
+        self.hardware: LauncherHardware | None = None
         self.devices: DeviceActions | None = None
-        self.voice: Any = None
-        self.settings: Settings | None = None
-        self.web_server: Any = None
-        self.box_buttons: Any = None
-        self.hold_watcher: Any = None
-        self.url: str | None = None
+        self.voice: Voice | None = None
+        self.voice_service: VoiceService | None = None
+        self.web_server: WebServer | None = None
+        self.long_presses: LongPresses | None = None
         self.urls: list[str] = []
         self._notifier = SystemdNotifier()
         self._stopped = threading.Event()  # set by a signal or stop(): leave wait()
         self._closed = False
-        self._closers: list[Callable[[], None]] = []
+        self._outputs: list[Closable] = []  # closed last, in reverse
+        self._inputs: list[InputSource] = []  # started last, closed first, in reverse
+
+    @property
+    def url(self) -> str | None:
+        return self.urls[0] if self.urls else None
+
+    @property
+    def hold_watcher(self) -> HoldWatcher | None:
+        """What watches the long presses (tests drive its ``tick``)."""
+        return self.long_presses.watcher if self.long_presses is not None else None
 
     # ------------------------------------------------------------------ start and stop
 
     def start(self) -> Daemon:
-        """Build and start every part; raises :class:`StartupError` with a clear message."""
+        """Build and start every part in order; raises :class:`StartupError` with a clear
+        message (everything already started is stopped again)."""
         try:
-            self._start_storage()
-            self.hub.start()
-            self._closers.append(self.hub.stop)
-            self._start_hardware()
-            if self.options.voice:
-                self._start_voice()
-            self.settings = Settings(
-                self.hub, self.hub.engine, self.config, self.storage, self.voice
-            )
-            self.settings.attach()
-            EveningService(self.hub, self.storage).attach()
+            sections = self._checked_sections()
+            # Outputs and stores: built, not yet driven.
+            self.scores = self._output(self._score_storage())
+            self.hardware = self._hardware(sections)
+            self.voice = self._output(self._voice(sections)) if self.options.voice else None
+            # Services: registered on the hub before it runs.
+            for service in self._services():
+                service.attach(self.hub)
             self.hub.register_status("device", self._device_status)
-            if self.options.web:
-                self._start_web()
-            self._start_box_buttons()
+            self.hub.start()
+            # Inputs: through the door, once the hub runs.
+            for source in self._input_sources(sections):
+                source.start(self.door)
+                self._inputs.append(source)
         except BaseException:
             self.stop()
             raise
         self._notifier.send("READY=1")
-        self.hub.call(lambda: self.devices.execute([Cue("start")]) if self.devices else None)
+        devices = self.devices
+        if devices is not None:
+            self.hub.call(lambda: devices.execute([Cue("start")]))
         return self
 
     def stop(self) -> None:
-        """Servos detached, buzzer silent, state flushed; safe to call twice."""
+        """Inputs closed, the hub drained, then servos detached, buzzer silent, the table
+        saved; safe to call twice."""
         if self._closed:
             return
         self._closed = True
         self._stopped.set()
         self._notifier.send("STOPPING=1")
-        for close in reversed(self._closers):
+        steps = [
+            *(source.close for source in reversed(self._inputs)),
+            self.hub.stop,  # drains what the inputs queued
+            *(output.close for output in reversed(self._outputs)),
+        ]
+        self._inputs.clear()
+        self._outputs.clear()
+        for step in steps:
             try:
-                close()
+                step()
             except Exception:
-                log.exception("error while stopping")
-        self._closers.clear()
+                log.exception("error while stopping (%r)", step)
 
-    def _start_storage(self) -> None:
-        self.scores = score_storage(self.hub, self.hub.engine, self.options.state_dir)
-        # Closed after the hub has stopped (closers run in reverse): the table is saved last.
-        self._closers.append(self.scores.close)
-        self.scores.start()
-        self.storage = self.scores
+    def _output(self, part: Part) -> Part:
+        self._outputs.append(part)
+        return part
 
-    def _start_hardware(self) -> None:
-        from companion.devices import (
-            BackendUnavailable,
-            LauncherHardware,
-            hardware_config,
-            make_pin_factory,
-        )
+    # ------------------------------------------------------------------ the parts, in order
 
+    def _checked_sections(self) -> Sections:
         try:
-            hw = hardware_config(self.config)
+            return check_sections(self.config)
         except ConfigError as exc:
             raise StartupError(str(exc)) from exc
-        backend = self.options.backend or ("mock" if self.options.simulate else hw.backend)
+
+    def _score_storage(self) -> ScoreStorage:
+        scores = score_storage(self.hub, self.hub.engine, self.options.state_dir)
+        scores.start()  # the database opened, the table put back: before the hub starts
+        return scores
+
+    def _hardware(self, sections: Sections) -> LauncherHardware:
+        from companion.devices import BackendUnavailable, LauncherHardware, make_pin_factory
+
+        backend = self.options.backend or ("mock" if self.options.simulate else None)
         try:
-            self.pin_factory = make_pin_factory(backend)
+            factory = make_pin_factory(backend or sections.hardware.backend)
         except BackendUnavailable as exc:
             raise StartupError(str(exc)) from exc
-        if backend == "mock":
-            self._closers.append(self.pin_factory.close)  # after the parts that use its pins
+        if (backend or sections.hardware.backend) == "mock":
+            self.pin_factory = self._output(factory)  # closed after the parts on its pins
+        else:
+            self.pin_factory = factory
         kwargs: dict[str, Any] = {}
         if self.options.motion_clock is not None:
             kwargs["motion_clock"] = self.options.motion_clock
-        self.hardware = LauncherHardware(
-            hw, self.pin_factory, seats=len(self.engine.state.seats), **kwargs
-        )
-        self._closers.append(self.hardware.close)
-        self.devices = DeviceActions(
-            self.hub, self.hardware, self.storage, simulate=self.options.simulate
-        )
-        self.devices.attach()
-        self.devices.inputs.start(self.door)
-        self._closers.append(self.devices.inputs.close)
-        watcher = MotionWatcher(self.hub, self.hardware, self.devices.moved)
-        watcher.start()
-        self._closers.append(watcher.stop)
+        seats = len(self.engine.state.seats)
+        return self._output(LauncherHardware(sections.hardware, factory, seats=seats, **kwargs))
 
-    def _start_voice(self) -> None:
-        from companion.speech import Voice, load_speech_config
+    def _voice(self, sections: Sections) -> Voice:
+        from companion.speech import Voice
 
-        try:
-            config = load_speech_config(self.config.extra)
-        except ConfigError as exc:
-            raise StartupError(str(exc)) from exc
         kwargs: dict[str, Any] = {}
         if self.options.voice_player is not None:
             kwargs["player"] = self.options.voice_player
         if self.options.engine_factory is not None:
             kwargs["engine_factory"] = self.options.engine_factory
-        self.voice = Voice(config, self.catalog, self.config.table.language, **kwargs)
-        self._closers.append(self.voice.close)
+        return Voice(sections.speech, self.catalog, self.config.table.language, **kwargs)
 
-    def _start_web(self) -> None:
-        from companion.web import create_app, parse_web_config, serve
-        from companion.web.lan import page_urls
+    def _services(self) -> list[Service]:
+        assert self.hardware is not None and self.scores is not None
+        store = self.scores
+        from companion.devices.turret import default_seat_angles
 
-        try:
-            config = parse_web_config(self.config.extra)
-        except ConfigError as exc:
-            raise StartupError(str(exc)) from exc
-        if self.options.host is not None:
-            config = replace(config, host=self.options.host)
-        if self.options.port is not None:
-            config = replace(config, port=self.options.port)
-        app = create_app(self.hub, config, self.catalog)
-        try:
-            self.web_server = serve(app, config)
-        except OSError as exc:
-            raise StartupError(
-                f"cannot serve the phone page on {config.host}:{config.port}: {exc}"
-            ) from exc
-        self._closers.append(self.web_server.stop)
-        # The address phones use: the LAN address when listening everywhere, then host.local.
-        self.urls = page_urls(config.host, self.web_server.port)
-        self.url = self.urls[0]
+        turret = self.hardware.turret
+        self.devices = DeviceActions(
+            self.hardware,
+            store,
+            default_angles=lambda players: default_seat_angles(turret.config, players),
+            simulate=self.options.simulate,
+        )
+        self.voice_service = VoiceService(self.voice) if self.voice is not None else None
+        language = self.voice_service.set_language if self.voice_service else None
+        services: list[Service] = [self.devices]
+        if self.voice_service is not None:
+            services.append(self.voice_service)
+        return [*services, Settings(self.config, store, language), EveningService(store)]
 
-    def _start_box_buttons(self) -> None:
+    def _input_sources(self, sections: Sections) -> list[InputSource]:
+        assert self.hardware is not None and self.devices is not None
+        sources: list[InputSource] = [
+            self.devices.inputs,  # the launcher's buttons and card sensor
+            MotionWatcher(self.hardware, self.devices.moved),
+        ]
+        if self.options.web:
+            sources.append(PhonePage(self, sections))
+        self.long_presses = self._long_presses(sections)
+        sources.append(self.long_presses)
+        return [*sources, *self.options.inputs]
+
+    def _long_presses(self, sections: Sections) -> LongPresses:
         """HIT held: the address aloud; the shutdown button held: a clean power-off."""
-        from companion.app.box_buttons import POWEROFF, BoxButtons, HoldWatcher
-        from companion.devices import NO_PIN, TableButton, hardware_config
+        from companion.devices import NO_PIN, TableButton
 
-        if self.hardware is None:
-            return
+        assert self.hardware is not None
         hit = self.hardware.hit_button
         pressed = {"hit": lambda: bool(hit.is_pressed)}
-        pin = hardware_config(self.config).pins.shutdown
+        pin = sections.hardware.pins.shutdown
         if pin != NO_PIN:
-            button = TableButton("shutdown", pin, factory=self.pin_factory)
-            self._closers.append(button.close)
+            button = self._output(TableButton("shutdown", pin, factory=self.pin_factory))
             pressed["shutdown"] = lambda: bool(button.is_pressed)
-
-        def speak(commands: list[Any]) -> None:
-            if self.devices is not None:
-                self.hub.call(lambda: self.devices.execute(commands) if self.devices else None)
-            if self.voice is not None:
-                for command in commands:
-                    self.voice.handle(command)
-
         simulate = self.options.simulate
-        self.box_buttons = BoxButtons(
-            speak, lambda: self.urls, poweroff=None if simulate else POWEROFF
+        return LongPresses(
+            pressed,
+            lambda: self.urls,
+            poweroff=None if simulate else POWEROFF,
+            say_address=not simulate,
         )
-        self.hold_watcher = HoldWatcher(pressed, self.box_buttons.on_held)
-        self.hold_watcher.start()
-        self._closers.append(self.hold_watcher.stop)
-        if not simulate:
-            self.box_buttons.say_address()  # at boot: how the first phone finds the table
 
     def _device_status(self) -> dict[str, Any]:
         status: dict[str, Any] = {"simulated": self.options.simulate, "url": self.url}
         if self.devices is not None:
             status.update(self.devices.status())
-        if self.settings is not None:
-            status.update(self.settings.voice_status())
+        if self.voice_service is not None:
+            status.update(self.voice_service.status())
         return status
 
     # ------------------------------------------------------------------ running
@@ -300,3 +341,37 @@ class Daemon:
     @property
     def stopping(self) -> bool:
         return self._stopped.is_set()
+
+
+class PhonePage:
+    """The phone page as an input source: served once the hub runs, stopped before it stops.
+    Its table actions reach the door through the hub's actions (``table.*``)."""
+
+    def __init__(self, daemon: Daemon, sections: Sections) -> None:
+        self._daemon = daemon
+        self._config = sections.web
+        self._server: WebServer | None = None
+
+    def start(self, door: InputDoor) -> None:
+        from companion.web import create_app, serve
+        from companion.web.lan import page_urls
+
+        daemon, config = self._daemon, self._config
+        if daemon.options.host is not None:
+            config = replace(config, host=daemon.options.host)
+        if daemon.options.port is not None:
+            config = replace(config, port=daemon.options.port)
+        app = create_app(daemon.hub, config, daemon.catalog)
+        try:
+            self._server = serve(app, config)
+        except OSError as exc:
+            raise StartupError(
+                f"cannot serve the phone page on {config.host}:{config.port}: {exc}"
+            ) from exc
+        daemon.web_server = self._server
+        # The address phones use: the LAN address when listening everywhere, then host.local.
+        daemon.urls = page_urls(config.host, self._server.port)
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.stop()

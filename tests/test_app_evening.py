@@ -34,7 +34,7 @@ def store() -> MemoryStore:
 @pytest.fixture
 def hub(store: MemoryStore) -> Iterator[Hub]:
     hub = Hub(TableEngine(FOUR, seed=1))
-    EveningService(hub, store).attach()
+    EveningService(store).attach(hub)
     with hub.running():
         yield hub
 
@@ -46,7 +46,7 @@ def test_an_evening_is_played_kept_and_put_back(hub: Hub, store: MemoryStore) ->
     state = hub.dispatch("evening.record", {"game": 1, "table": 1, "winners": 0, "points": 25})
     assert state["evening"]["played"] == 1 and state["evening"]["pending"][0]["number"] == 2
     again = Hub(TableEngine(FOUR, seed=1))
-    EveningService(again, store).attach()  # a restart: the saved evening comes back
+    EveningService(store).attach(again)  # a restart: the saved evening comes back
     with again.running():
         assert again.state()["evening"]["played"] == 1
 
@@ -84,7 +84,7 @@ def test_either_tables_game_is_seated_at_the_box_and_colours_stay(store: MemoryS
     """Eight players on two tables: the box's table takes the game picked, table 1 or table 2,
     partners across; every evening player keeps one colour whoever sits at the box."""
     hub = Hub(TableEngine(EIGHT, seed=1))
-    EveningService(hub, store).attach()
+    EveningService(store).attach(hub)
     with hub.running():
         hub.dispatch("page.colours", {"colours": {"Bo": 5, "Zed": 1}})
         state = hub.dispatch("evening.start", {"players": EIGHT})

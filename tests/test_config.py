@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import Config, ConfigError, load_config, parse_config, table_engine
+from companion.config import Config, ConfigError, load_config, parse_config
+from companion.daemon import table_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from companion.app.inputs import CardRead, InputDoor
 from companion.app.motion import MotionWatcher
 from companion.config import Config, LauncherConfig, TableConfig
-from companion.core.commands import Cue
+from companion.core.commands import Cue, Eject
+from companion.core.events import Press
 from companion.daemon import Daemon, DaemonOptions
 from tests.doubles import ScaledClock
 from tests.helpers import wait_for
@@ -289,13 +291,13 @@ class BusyLauncher:
 def test_stopping_does_not_wait_for_the_launcher_to_finish_moving() -> None:
     launcher = BusyLauncher()
     moved = threading.Event()
-    watcher = MotionWatcher(None, launcher, moved)  # type: ignore[arg-type]
+    watcher = MotionWatcher(launcher, moved)
     before = set(threading.enumerate())
-    watcher.start()
+    watcher.start(None)  # type: ignore[arg-type]  (it never gets as far as the door)
     (thread,) = set(threading.enumerate()) - before
     moved.set()
     assert launcher.asked.wait(5)  # the watcher waits for the motion to end
-    watcher.stop()
+    watcher.close()
     assert not thread.is_alive()
 
 
@@ -356,3 +358,71 @@ def test_no_engine_access_off_the_hub_thread_during_a_simulated_evening(tmp_path
     finally:
         second.stop()
     assert first.hub.off_thread == [] and second.hub.off_thread == []
+
+
+def test_stop_closes_the_hardware_only_after_the_hub_has_drained(make_daemon, monkeypatch):
+    daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=1))
+    settled(daemon)
+    hardware = daemon.hardware
+    ejected: list[int] = []
+    closed: list[tuple[str, int, int]] = []
+    execute, close = hardware.execute, hardware.close
+
+    def recording(commands: list[Any]) -> None:
+        ejected.extend(c.cards for c in commands if isinstance(c, Eject))
+        execute(commands)
+
+    def closing() -> None:
+        closed.append((daemon.hub.phase, daemon.engine.events_handled, len(ejected)))
+        close()
+
+    monkeypatch.setattr(hardware, "execute", recording)
+    monkeypatch.setattr(hardware, "close", closing)
+    release = threading.Event()
+    daemon.hub.call(lambda: release.wait(5))  # the hub is busy: the presses wait in its queue
+    queued = [daemon.post(Press()) for _ in range(5)]
+    stopper = threading.Thread(target=daemon.stop)
+    stopper.start()
+    assert wait_for(lambda: daemon.hub.phase == "stopping")
+    assert closed == []  # the hardware waits for the hub
+    release.set()
+    stopper.join(timeout=10)
+    assert [f.result(timeout=0).fired for f in queued] == [1] * 5
+    assert closed == [("stopped", 5, 5)]  # every queued press fired before the launcher closed
+
+
+class ReplayedCamera:
+    """A camera stand-in: one more input source, plugged in with no change elsewhere."""
+
+    def __init__(self, hub_phase: Any) -> None:
+        self._hub_phase = hub_phase
+        self.door: InputDoor | None = None
+        self.phases: list[str] = []  # the hub's phase when started, then when closed
+
+    def start(self, door: InputDoor) -> None:
+        self.phases.append(self._hub_phase())
+        self.door = door
+
+    def close(self) -> None:
+        self.phases.append(self._hub_phase())
+
+    def read(self, read: CardRead) -> Any:
+        assert self.door is not None
+        return self.door.take(read)
+
+
+def test_a_camera_plugs_into_the_door_as_one_more_source(tmp_path: Path):
+    holder: list[Daemon] = []
+    camera = ReplayedCamera(lambda: holder[0].hub.phase)
+    daemon = Daemon(Config(), options(tmp_path, inputs=[camera]))
+    holder.append(daemon)
+    daemon.start()
+    try:
+        assert camera.read(CardRead("skip", "red", sure=False)) is None  # unsure: nothing moves
+        outcome = camera.read(CardRead("skip", "red")).result(timeout=5)
+        assert outcome.event == "play" and outcome.source == "camera"
+        assert daemon.hardware.wait_idle(timeout=10, sound=False)
+        assert daemon.hardware.turret.seat == 3  # Bruno skipped Chloé: David plays
+    finally:
+        daemon.stop()
+    assert camera.phases == ["running", "running"]  # started after the hub, closed before it

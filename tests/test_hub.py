@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import Future
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from companion.app.box_buttons import LongPresses
 from companion.app.hub import Hub, HubStopped, OffHubThread
 from companion.app.inputs import (
     BoxReport,
@@ -18,6 +21,8 @@ from companion.app.inputs import (
     ScriptLine,
     table_input,
 )
+from companion.app.voice import VoiceService
+from companion.core.commands import Cue, Priority, Say
 from companion.core.errors import ActionError
 from companion.core.events import CardsSeen, Jam, Play, Press, Setup
 from companion.core.script import ScriptError
@@ -272,3 +277,62 @@ def test_the_source_reaches_the_outcome_and_refusals_are_told_with_it(hub):
     refused = door.take(ButtonPress("hit"))
     assert isinstance(refused.exception(timeout=5), ActionError)
     assert refusals == [("errors.round_over", "button")]
+
+
+ADDRESS = {"a": "192", "b": "168", "c": "1", "d": "20", "port": "8080"}
+
+
+class Speaker:
+    """The speech adapter as the voice service sees it; records what it is given, and where."""
+
+    def __init__(self) -> None:
+        self.config = SimpleNamespace(enabled=True, volume=1.0)
+        self.output = SimpleNamespace(available=True, last_error="")
+        self.heard: list[tuple[object, str]] = []
+
+    def handle(self, command: object) -> None:
+        self.heard.append((command, threading.current_thread().name))
+
+    def set_language(self, language: str) -> None: ...
+
+    def set_volume(self, level: float) -> None: ...
+
+
+def test_a_long_press_goes_through_the_hub_and_honours_voice_off():
+    hub = Hub(TableEngine(["Alice", "Bruno"], seed=1), check_thread=True)
+    speaker = Speaker()
+    VoiceService(speaker).attach(hub)
+    down = {"hit": False}
+    presses = LongPresses(
+        {"hit": lambda: down["hit"]},
+        lambda: ["http://192.168.1.20:8080/"],
+        poweroff=None,
+        say_address=False,
+    )
+
+    def hold(seconds: float) -> None:
+        assert presses.watcher is not None
+        down["hit"] = True
+        now = time.monotonic()
+        presses.watcher.tick(now)
+        presses.watcher.tick(now + seconds)
+        down["hit"] = False
+        presses.watcher.tick(now + seconds)
+        hub.call(lambda: None).result(timeout=5)  # what the press queued has run
+
+    with hub.running():
+        presses.start(InputDoor(hub))
+        try:
+            hub.dispatch("device.voice", {"enabled": False})
+            hold(3.1)
+            assert speaker.heard == [(Cue("start"), "hub")]  # the cue, on the hub thread; no words
+            hub.dispatch("device.voice", {"enabled": True})
+            hold(3.1)
+            assert [type(c).__name__ for c, _ in speaker.heard] == ["Cue", "Cue", "Say"]
+            assert speaker.heard[-1][0] == Say("box.address", ADDRESS, Priority.WARNING)
+            assert {thread for _, thread in speaker.heard} == {"hub"}
+            hold(1.0)  # too short to count
+            assert len(speaker.heard) == 3
+        finally:
+            presses.close()
+    assert hub.off_thread == []

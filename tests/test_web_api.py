@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.app.hub import Hub
-from companion.config import Config, ConfigError, table_engine
+from companion.config import Config, ConfigError
 from companion.core.errors import ActionError
 from companion.core.payload import validate_payload
+from companion.daemon import table_engine
 from companion.i18n import Catalog
 from companion.web import WebConfig, create_app, parse_web_config
 

@@ -15,7 +15,9 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-from companion.core.commands import Cue, Priority, Say
+from companion.core.commands import Command, Cue, Priority, Say
+
+from .inputs import InputDoor
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,7 @@ class HoldWatcher:
         self._thread: threading.Thread | None = None
 
     def tick(self, now: float) -> None:
+        """Look at every button once, at time ``now`` (seconds, monotonic)."""
         for name, is_pressed in self._pressed.items():
             if not is_pressed():
                 self._down_since[name] = None
@@ -90,7 +93,7 @@ class BoxButtons:
 
     def __init__(
         self,
-        speak: Callable[[list[object]], None],
+        speak: Callable[[list[Command]], object],
         urls: Callable[[], Sequence[str]],
         *,
         poweroff: Sequence[str] | None = POWEROFF,
@@ -127,3 +130,40 @@ class BoxButtons:
             self._run(list(self._poweroff), check=False, timeout=30)
         except (OSError, subprocess.TimeoutExpired) as exc:
             log.error("could not power off (%s): unplug once the green light is off", exc)
+
+
+class LongPresses:
+    """The box's long presses as an input source: what they make the box say goes through the
+    door to the hub's listeners (the buzzer plays the cues, the voice speaks while it is on).
+
+    ``pressed`` tells whether each button is down now; ``urls`` the page's addresses; the
+    address is said once at the start when ``say_address`` (a box, not a simulation)."""
+
+    def __init__(
+        self,
+        pressed: Mapping[str, Callable[[], bool]],
+        urls: Callable[[], Sequence[str]],
+        *,
+        poweroff: Sequence[str] | None = POWEROFF,
+        say_address: bool = True,
+        hold_s: float = HOLD_S,
+    ) -> None:
+        self._pressed = pressed
+        self._urls = urls
+        self._poweroff = poweroff
+        self._say_address = say_address
+        self._hold_s = hold_s
+        self.watcher: HoldWatcher | None = None  # while started
+
+    def start(self, door: InputDoor) -> None:
+        buttons = BoxButtons(
+            lambda commands: door.announce("box", commands), self._urls, poweroff=self._poweroff
+        )
+        self.watcher = HoldWatcher(self._pressed, buttons.on_held, self._hold_s)
+        self.watcher.start()
+        if self._say_address:
+            buttons.say_address()  # at boot: how the first phone finds the table
+
+    def close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from companion.core.actions import object_schema
@@ -36,20 +37,27 @@ class DeviceActions:
     """Connects a :class:`~companion.devices.LauncherHardware` to the hub.
 
     ``hardware`` is duck-typed (the daemon builds it); ``store`` keeps calibrated seat angles;
+    ``default_angles(players)`` gives the turret's uncalibrated angle of each seat;
     ``simulate`` makes the page's HIT a real edge on the mock pin.
     """
 
     def __init__(
-        self, hub: Hub, hardware: Any, store: SettingsStore | None, *, simulate: bool
+        self,
+        hardware: Any,
+        store: SettingsStore | None,
+        *,
+        default_angles: Callable[[int], list[float]],
+        simulate: bool,
     ) -> None:
-        self.hub = hub
         self.hardware = hardware
         self._store = store
+        self._default_angles = default_angles
         self._simulate = simulate
         self.moved = threading.Event()  # set when the launcher was given something to do
+        self.inputs = HardwareInputs(hardware)  # its buttons and card sensor, an input source
 
-    def attach(self) -> None:
-        """Restore the calibration, listen to the hardware and the hub, register the actions."""
+    def attach(self, hub: Hub) -> None:
+        """Restore the calibration, listen to the hub, register the actions."""
         saved = self._saved_angles()
         configured = list(self.hardware.turret.config.seat_angles)
         if saved and configured and [round(float(a), 1) for a in configured] != saved:
@@ -62,13 +70,12 @@ class DeviceActions:
         for seat, angle in enumerate(saved):
             if isinstance(angle, int | float):
                 self.hardware.turret.set_seat_angle(seat, float(angle))
-        self.inputs = HardwareInputs(self.hardware)
-        self.hub.add_refusal_listener(self.refused)
-        self.hub.add_listener(OnEvent("setup", lambda o: self.reseat(len(o.snapshot["players"]))))
+        hub.add_refusal_listener(self.refused)
+        hub.add_listener(OnEvent("setup", lambda o: self.reseat(len(o.snapshot["players"]))))
         # A reload is the players' answer to a jam: the launcher is clear again.
-        self.hub.add_listener(OnEvent("reload", lambda o: self.hardware.clear_jam()))
-        self.hub.add_listener(CommandsTo(self.execute))
-        register = self.hub.register_action
+        hub.add_listener(OnEvent("reload", lambda o: self.hardware.clear_jam()))
+        hub.add_listener(CommandsTo(self.execute))
+        register = hub.register_action
         register("device.hit", object_schema([]), lambda p: self.virtual_hit(), "device")
         register(
             "device.calibrate_seat",
@@ -120,10 +127,8 @@ class DeviceActions:
 
     def reseat(self, players: int) -> None:
         """After the table is seated again: one angle per seat, calibrated ones kept."""
-        from companion.devices.turret import default_seat_angles
-
         turret = self.hardware.turret
-        angles = default_seat_angles(turret.config, players)
+        angles = self._default_angles(players)
         for seat, angle in enumerate(self._saved_angles()[:players]):
             if isinstance(angle, int | float):
                 angles[seat] = turret.range.clamp(float(angle))

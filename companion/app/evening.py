@@ -32,14 +32,15 @@ NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 
 
 class EveningService:
-    def __init__(self, hub: Hub, store: SettingsStore | None) -> None:
-        self._hub = hub
+    def __init__(self, store: SettingsStore | None) -> None:
+        self._hub: Hub | None = None
         self._store = store
         self.evening: Evening | None = None
         self.colours: dict[str, int] = {}
 
-    def attach(self) -> None:
+    def attach(self, hub: Hub) -> None:
         """Put back what was saved; register the actions and statuses."""
+        self._hub = hub
         if self._store is not None:
             try:
                 saved = self._store.settings_get(EVENING_KEY)
@@ -53,7 +54,6 @@ class EveningService:
                     for k, v in colours.items()
                     if isinstance(v, int) and 0 <= v < PALETTE_SIZE
                 }
-        hub = self._hub
         hub.register_status("evening", lambda: self.evening.view() if self.evening else {})
         hub.register_status("page", lambda: {"colours": dict(self.colours)})
         sizes = {"type": "array", "items": NAME, "minItems": min(SIZES), "maxItems": max(SIZES)}
@@ -125,6 +125,7 @@ class EveningService:
         game = evening.game(payload["game"], payload["table"])
         self._keep_colours(evening.players)
         # Queued behind this action, as the score keeper does: the table engine handles it next.
+        assert self._hub is not None  # (an action: the service is attached)
         self._hub.post(Setup(game.seats()), "phone")
 
     def _keep_colours(self, players: tuple[str, ...]) -> None:

@@ -109,6 +109,8 @@ class Hubward(Protocol):
 
     def announce(self, event: str, commands: list[Command]) -> None: ...
 
+    def changed(self, section: str) -> None: ...
+
 
 class InputDoor:
     """Posts each notice's table event to the hub with its source."""
@@ -128,6 +130,11 @@ class InputDoor:
         """Commands of the box's own (a long press saying the page's address) handed to the
         listeners on the hub thread, as the table's are: the voice's on/off switch holds."""
         return self._hub.call(lambda: self._hub.announce(name, commands))
+
+    def changed(self, section: str) -> Future[Any]:
+        """A part of the state other than the table changed by itself (the launcher stopped
+        moving): the phones are told, from the hub thread."""
+        return self._hub.call(lambda: self._hub.changed(section))
 
 
 class InputSource(Protocol):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import locations
-from companion.config import Config, ConfigError, load_config
+from companion.config import Config, ConfigError
 
 log = logging.getLogger("companion")
 
@@ -62,10 +62,12 @@ def _exit(exc: ConfigError) -> None:
 
 
 def load_or_exit(path: Path | None) -> Config:
-    """The configuration (``path`` or the one :func:`locations.config_file` finds), or a clear
-    message and exit status 2."""
+    """The configuration (``path`` or the one :func:`locations.config_file` finds), every
+    section of it checked, or a clear message listing every problem and exit status 2."""
+    from companion.sections import load_checked
+
     try:
-        return load_config(locations.config_file(path))
+        return load_checked(locations.config_file(path))
     except ConfigError as exc:
         _exit(exc)
         raise  # unreachable: _exit raises

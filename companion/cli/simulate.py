@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.config import table_engine
 from companion.core.commands import Say
 from companion.core.session import LineError, run_script
 from companion.i18n import LANGUAGES, Catalog
@@ -43,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_script_file(config: Any, args: argparse.Namespace) -> int:
+    from companion.daemon import table_engine
+
     seed = choose_seed(config, args.seed)
     engine = table_engine(config, seed)
     catalog = Catalog.load()

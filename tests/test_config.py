@@ -33,6 +33,9 @@ def test_example_file_loads():
     assert parse_web_config(config.extra) == WebConfig()
     assert set(config.extra) == {"hardware", "speech", "web", "storage"}
     assert config.extra["storage"] == {}  # state_dir commented out: the usual places
+    from companion.sections import load_checked
+
+    assert load_checked(ROOT / "config.example.toml") == config  # every section checked
 
 
 def test_every_problem_is_listed_with_key_and_allowed_values():
@@ -98,3 +101,58 @@ def test_rules_and_magazine_from_the_file_reach_the_engine():
     with pytest.raises(ConfigError) as err:
         parse_config({"rules": {"deck": "tarot"}})
     assert "rules.deck" in str(err.value)
+
+
+THREE_MISTAKES = """
+[hardware.pins]
+hit = "seventeen"
+
+[speech]
+volume = 3.0
+
+[web]
+port = "eighty"
+"""
+
+
+def test_three_mistakes_in_three_adapter_sections_are_reported_together(tmp_path: Path):
+    from companion.sections import load_checked
+
+    path = tmp_path / "config.toml"
+    path.write_text(THREE_MISTAKES, encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_checked(path)
+    assert len(err.value.problems) == 3
+    assert [p.split(":")[0] for p in err.value.problems] == [
+        "hardware.pins.hit",
+        "speech.volume",
+        "web.port",
+    ]
+
+
+@pytest.mark.parametrize("command", ["run", "doctor", "simulate"])
+def test_run_and_doctor_refuse_a_bad_file_with_every_problem_before_starting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+):
+    from companion.cli import main
+
+    path = tmp_path / "config.toml"
+    path.write_text(THREE_MISTAKES + '\n[table]\nlanguage = "de"\n', encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--config", str(path), "--state-dir", str(tmp_path / "state")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    for key in ("hardware.pins.hit", "speech.volume", "web.port", "table.language"):
+        assert key in err
+    assert "4 problem(s)" in err
+    assert not (tmp_path / "state").exists()  # nothing started, nothing written
+
+
+def test_a_configuration_built_in_code_is_checked_whole_when_the_daemon_starts(tmp_path: Path):
+    from companion.daemon import Daemon, DaemonOptions, StartupError
+
+    config = Config(extra={"hardware": {"pins": {"hit": 99}}, "web": {"port": -1}})
+    with pytest.raises(StartupError) as err:
+        Daemon(config, DaemonOptions(state_dir=tmp_path, simulate=True, web=False)).start()
+    assert "hardware.pins.hit" in str(err.value) and "web.port" in str(err.value)
+    assert not list(tmp_path.iterdir())  # checked before the database was opened

@@ -127,7 +127,7 @@ def test_registered_action_and_status(hub):
         "required": ["level"],
         "additionalProperties": False,
     }
-    hub.register_action("device.volume", schema, set_volume, "device")
+    hub.register_action("device.volume", schema, set_volume, "device")  # made on the hub thread
     hub.register_status("device", lambda: dict(volume))
     assert hub.dispatch("device.volume", {"level": 8})["device"] == {"level": 8}
     with pytest.raises(ActionError):

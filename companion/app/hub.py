@@ -302,18 +302,26 @@ class Hub:
 
     # ------------------------------------------------------------------ outputs
 
+    def _register(self, change: Callable[[], None]) -> None:
+        """Services register before the hub starts; a later registration from another thread
+        is made on the hub thread, so the hub never sees its lists change under it."""
+        if self._phase != "new" and threading.current_thread() is not self._thread:
+            self.call(change).result(timeout=self._dispatch_timeout)
+        else:
+            change()
+
     def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        self._register(lambda: self._listeners.append(listener))
 
     def add_refusal_listener(self, listener: RefusalListener) -> None:
         """``listener(error, source)`` runs on the hub thread for each table event the rules
         refuse (the box sounds its error cue for a physical input; a phone has its answer)."""
-        self._refusal_listeners.append(listener)
+        self._register(lambda: self._refusal_listeners.append(listener))
 
     def add_journal(self, journal: Callable[[Outcome], None]) -> None:
         """``journal(outcome)`` runs after each accepted table event, before any listener: what
         it stores is durable before the launcher moves or a phone sees the change."""
-        self._journals.append(journal)
+        self._register(lambda: self._journals.append(journal))
 
     def register_action(
         self, name: str, schema: dict[str, Any], handler: ActionHandler, section: str
@@ -324,11 +332,13 @@ class Hub:
             handler(payload)
             self.changed(section)
 
-        self._actions[name] = RegisteredAction(schema, run_and_notify)
+        self._register(
+            lambda: self._actions.__setitem__(name, RegisteredAction(schema, run_and_notify))
+        )
 
     def register_status(self, section: str, provider: StatusProvider) -> None:
         """Add a part of the state (``device``, ``score``, ``settings``...)."""
-        self._status[section] = provider
+        self._register(lambda: self._status.__setitem__(section, provider))
 
     def changed(self, section: str) -> None:
         """Something in ``section`` changed: wake every reader.

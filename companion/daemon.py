@@ -46,8 +46,9 @@ from companion.i18n import Catalog
 from companion.sections import Sections, check_sections
 
 if TYPE_CHECKING:
-    from companion.devices import LauncherHardware
+    from companion.devices import Clock, LauncherHardware
     from companion.speech import Voice
+    from companion.speech.output import Player
     from companion.web.server import WebServer
 
 log = logging.getLogger("companion.daemon")
@@ -77,9 +78,9 @@ class DaemonOptions:
     voice: bool = True
     host: str | None = None
     port: int | None = None
-    voice_player: Any = None  # tests: where speech and cue WAVs go instead of aplay
+    voice_player: Player | None = None  # tests: where speech and cue WAVs go instead of aplay
     engine_factory: str | None = None  # tests: a fake speech engine
-    motion_clock: Any = None  # tests: the clock ejector, turret and buzzer pace their steps on
+    motion_clock: Clock | None = None  # tests: the clock the launcher paces its steps on
     check_thread: bool = False  # tests: refuse (and record) any touch of the engine off the hub
     inputs: Sequence[InputSource] = field(default_factory=tuple)  # more sources (a camera)
 

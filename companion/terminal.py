@@ -21,6 +21,7 @@ from typing import Any
 
 import segno
 
+from companion.app.hub import Announcement
 from companion.app.inputs import ButtonPress
 from companion.core.commands import Command, Cue, Eject
 from companion.core.errors import ActionError
@@ -116,7 +117,7 @@ class TerminalTable:
         self._qr = qr_text(daemon.urls[0]) if daemon.urls else ""
         daemon.hub.add_listener(self)
 
-    def on_outcome(self, outcome: Outcome) -> None:
+    def on_outcome(self, outcome: Outcome | Announcement) -> None:
         with self._lock:
             self._last = list(outcome.commands)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from companion.core.actions import object_schema
 from companion.core.commands import Command, Cue, Eject, Turn
@@ -33,17 +33,61 @@ PHYSICAL: tuple[Source, ...] = ("button", "box", "camera")  # inputs with no scr
 _SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
 
 
+class AngleRange(Protocol):
+    def clamp(self, angle: float) -> float: ...
+
+
+class TurretSettings(Protocol):
+    @property
+    def seat_angles(self) -> Sequence[float]: ...
+
+
+class TurretPart(Protocol):
+    seat_angles: list[float]
+
+    @property
+    def config(self) -> TurretSettings: ...
+
+    @property
+    def range(self) -> AngleRange: ...
+
+    def set_seat_angle(self, seat: int, angle: float) -> None: ...
+
+
+class HitPart(Protocol):
+    @property
+    def pin(self) -> Any: ...  # gpiozero's pin (a mock pin in a simulation)
+
+
+class Hardware(Protocol):
+    """The launcher's hardware (:class:`companion.devices.LauncherHardware`) as used here."""
+
+    @property
+    def turret(self) -> TurretPart: ...
+
+    @property
+    def hit_button(self) -> HitPart: ...
+
+    def on_input(self, callback: Callable[[Any], None]) -> None: ...
+
+    def execute(self, commands: list[Command]) -> None: ...
+
+    def clear_jam(self) -> None: ...
+
+    def status(self) -> dict[str, Any]: ...
+
+
 class DeviceActions:
     """Connects a :class:`~companion.devices.LauncherHardware` to the hub.
 
-    ``hardware`` is duck-typed (the daemon builds it); ``store`` keeps calibrated seat angles;
+    ``hardware`` is the launcher's (the daemon builds it); ``store`` keeps calibrated seat angles;
     ``default_angles(players)`` gives the turret's uncalibrated angle of each seat;
     ``simulate`` makes the page's HIT a real edge on the mock pin.
     """
 
     def __init__(
         self,
-        hardware: Any,
+        hardware: Hardware,
         store: SettingsStore | None,
         *,
         default_angles: Callable[[int], list[float]],
@@ -160,7 +204,7 @@ class HardwareInputs:
     (a :class:`~companion.devices.launcher.ButtonPressed` or ``SensorReport``, on the thread
     that saw it) goes through the door while the source is started."""
 
-    def __init__(self, hardware: Any) -> None:
+    def __init__(self, hardware: Hardware) -> None:
         self._hardware = hardware
         self._door: InputDoor | None = None
         self._listening = False

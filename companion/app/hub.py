@@ -44,10 +44,21 @@ RefusalListener = Callable[[ActionError, Source], None]
 StatusProvider = Callable[[], dict[str, Any]]
 
 
-class Listener(Protocol):
-    """Something that reacts to handled events; called on the hub thread, must not block."""
+@dataclass(frozen=True)
+class Announcement:
+    """Commands of the box's own, from no table event (score results, a long press saying the
+    page's address): the listeners act on them as on an outcome's commands."""
 
-    def on_outcome(self, outcome: Outcome) -> None: ...
+    event: str
+    commands: tuple[Command, ...]
+    source: Source = "box"
+
+
+class Listener(Protocol):
+    """Something that reacts to handled events (an :class:`Outcome`) and to the box's own
+    :class:`Announcement`; called on the hub thread, must not block."""
+
+    def on_outcome(self, outcome: Outcome | Announcement) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -289,11 +300,10 @@ class Hub:
 
     def announce(self, event: str, commands: list[Command]) -> None:
         """Hand commands that do not come from the table engine (score results) to the
-        listeners, as an outcome of their own. Call on the hub thread."""
-        outcome = Outcome(event, tuple(commands), 0, self.engine.snapshot(), source="box")
-        self._tell_listeners(outcome)
+        listeners, as an :class:`Announcement`. Call on the hub thread."""
+        self._tell_listeners(Announcement(event, tuple(commands)))
 
-    def _tell_listeners(self, outcome: Outcome) -> None:
+    def _tell_listeners(self, outcome: Outcome | Announcement) -> None:
         for listener in list(self._listeners):
             try:
                 listener.on_outcome(outcome)

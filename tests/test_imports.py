@@ -49,12 +49,17 @@ def within(module: str, package: str) -> bool:
 
 
 @cache
+def tree(module: str) -> ast.Module:
+    return ast.parse(modules()[module].read_text(encoding="utf-8"))
+
+
+@cache
 def imports(module: str) -> tuple[tuple[str, int], ...]:
     """Every module ``module`` imports (at the top or inside a function), with its line."""
     path = modules()[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(module)):
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -147,19 +152,19 @@ def test_no_module_reads_another_modules_private_attributes():
     """``thing._name`` only for ``self``/``cls`` or a name this module defines itself (a class
     of the module reaching into its neighbour, as a subscription into its hub)."""
     found = []
-    for module, path in modules().items():
+    for module in modules():
         if room_of(module) not in ("application", "root"):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        own = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+        nodes = list(ast.walk(tree(module)))
+        own = {node.name for node in nodes if isinstance(node, ast.FunctionDef)}
         own |= {
             node.attr
-            for node in ast.walk(tree)
+            for node in nodes
             if isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
             and node.value.id in ("self", "cls")
         }
-        for node in ast.walk(tree):
+        for node in nodes:
             if (
                 isinstance(node, ast.Attribute)
                 and node.attr.startswith("_")

@@ -2,8 +2,9 @@
 
 Space is the big HIT button, ``n`` NEXT ("I played a card"), ``r`` REVERSE and ``s`` SKIP: each
 drives the button's mock pin low and high again, so the debounce, the input path, the engine and
-the actuators all run as they would on the box. Other keys send the same actions as the phone
-page. Without a terminal (output piped, a service), it just serves the page until stopped.
+the actuators all run as they would on the box. Other keys type a line of the script language
+(``c`` "play number", ``l`` "reload", ``u`` "undo") through the same door as every input.
+Without a terminal (output piped, a service), it just serves the page until stopped.
 """
 
 from __future__ import annotations
@@ -22,17 +23,14 @@ from typing import Any
 import segno
 
 from companion.app.hub import Announcement
-from companion.app.inputs import ButtonPress
+from companion.app.inputs import ButtonPress, ScriptLine
 from companion.core.commands import Command, Cue, Eject
 from companion.core.errors import ActionError
 from companion.core.table import Outcome
 
 PIN_KEYS = {" ": "hit", "n": "next", "r": "reverse", "s": "skip"}
-ACTION_KEYS = {
-    "l": ("table.reload", {}),
-    "u": ("table.undo", {}),
-    "c": ("table.play", {"card": "number"}),
-}
+# Keys typing a line of the script language (README "Script language"): source "script".
+SCRIPT_KEYS = {"l": "reload", "u": "undo", "c": "play number"}
 HELP = "keys: space HIT  n NEXT  r REVERSE  s SKIP  c card played  l reload  u undo  q quit"
 
 
@@ -173,8 +171,10 @@ class TerminalTable:
         try:
             if key in PIN_KEYS:
                 self.button(PIN_KEYS[key])
-            elif key.lower() in ACTION_KEYS:
-                self.daemon.hub.dispatch(*ACTION_KEYS[key.lower()])
+            elif key.lower() in SCRIPT_KEYS:
+                future = self.daemon.door.take(ScriptLine(SCRIPT_KEYS[key.lower()]))
+                if future is not None:
+                    future.result(timeout=5)
         except ActionError as exc:
             self._message = str(exc)
         except TimeoutError:

@@ -426,3 +426,23 @@ def test_a_camera_plugs_into_the_door_as_one_more_source(tmp_path: Path):
     finally:
         daemon.stop()
     assert camera.phases == ["running", "running"]  # started after the hub, closed before it
+
+
+def test_terminal_keys_come_in_by_the_door_with_their_source(make_daemon):
+    from companion.terminal import TerminalTable
+
+    daemon = make_daemon()
+    heard: list[tuple[str, str]] = []
+
+    class Heard:
+        def on_outcome(self, outcome: Any) -> None:
+            heard.append((outcome.event, outcome.source))
+
+    daemon.hub.add_listener(Heard())  # (made on the hub thread: it runs)
+    table = TerminalTable(daemon)
+    table.key("c")  # "play number", a script line
+    table.key(" ")  # the HIT button's mock pin
+    time.sleep(DEBOUNCE + 0.01)
+    table.key("l")  # "reload"
+    settled(daemon)
+    assert heard == [("play", "script"), ("press", "button"), ("reload", "script")]

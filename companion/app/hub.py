@@ -1,7 +1,8 @@
 """The hub: one thread that runs every input to completion, and fans the results out.
 
-Button edges (device threads), taps (web threads) and script lines all arrive here as work items
-on one queue; the hub's own thread takes them one at a time, hands table events to the engine,
+Button edges (device threads), taps (web threads), script lines and camera reads all arrive here
+as work items on one queue, made into table events with their source by the input door
+(:mod:`companion.app.inputs`); the hub's own thread takes them one at a time, hands table events to the engine,
 score actions to the score keeper, and tells every listener what happened (Mopidy-style: the
 devices turn and fire, the voice speaks, the page's event streams wake up). Listeners run on the
 hub thread, so they must only queue work of their own and return at once.
@@ -13,7 +14,7 @@ A hub lives once: new (every service registers its actions, statuses and listene
 never started runs each call at once, on the caller's thread: scripts and tests), running (one
 thread does all the work), stopping (what is queued is drained; only the hub thread may still
 queue follow-ups) and stopped (every call is refused with :class:`HubStopped`, never run on the
-caller's thread). With ``check_thread`` (tests, benchmarks) the engine is only reachable through a
+caller's thread). With ``check_thread`` (tests) the engine is only reachable through a
 guard that refuses any touch off the hub thread while the hub runs.
 """
 

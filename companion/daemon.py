@@ -81,7 +81,7 @@ class DaemonOptions:
     voice_player: Player | None = None  # tests: where speech and cue WAVs go instead of aplay
     engine_factory: str | None = None  # tests: a fake speech engine
     motion_clock: Clock | None = None  # tests: the clock the launcher paces its steps on
-    check_thread: bool = False  # tests: refuse (and record) any touch of the engine off the hub
+    check_thread: bool | None = None  # refuse any touch of the engine off the hub (None: $env)
     inputs: Sequence[InputSource] = field(default_factory=tuple)  # more sources (a camera)
 
 

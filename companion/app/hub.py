@@ -2,10 +2,10 @@
 
 Button edges (device threads), taps (web threads), script lines and camera reads all arrive here
 as work items on one queue, made into table events with their source by the input door
-(:mod:`companion.app.inputs`); the hub's own thread takes them one at a time, hands table events to the engine,
-score actions to the score keeper, and tells every listener what happened (Mopidy-style: the
-devices turn and fire, the voice speaks, the page's event streams wake up). Listeners run on the
-hub thread, so they must only queue work of their own and return at once.
+(:mod:`companion.app.inputs`); the hub's own thread takes them one at a time, hands table events
+to the engine, score actions to the score keeper, and tells every listener what happened
+(Mopidy-style: the devices turn and fire, the voice speaks, the page's event streams wake up).
+Listeners run on the hub thread, so they must only queue work of their own and return at once.
 
 Actions that belong to adapters (turret calibration, test fire, volume...) are registered by the
 composition root with :meth:`Hub.register_action`, so this module imports no adapter.
@@ -14,13 +14,15 @@ A hub lives once: new (every service registers its actions, statuses and listene
 never started runs each call at once, on the caller's thread: scripts and tests), running (one
 thread does all the work), stopping (what is queued is drained; only the hub thread may still
 queue follow-ups) and stopped (every call is refused with :class:`HubStopped`, never run on the
-caller's thread). With ``check_thread`` (tests) the engine is only reachable through a
-guard that refuses any touch off the hub thread while the hub runs.
+caller's thread). With ``check_thread`` (on in the tests, by ``UNO_COMPANION_CHECK_THREAD=1``)
+the engine is only reachable through a guard that refuses any touch off the hub thread while the
+hub runs.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterator
@@ -40,6 +42,7 @@ from .inputs import PhoneAction, table_input
 log = logging.getLogger(__name__)
 
 Phase = Literal["new", "running", "stopping", "stopped"]
+CHECK_THREAD_ENV = "UNO_COMPANION_CHECK_THREAD"  # "1": every hub guards its engine (tests)
 ActionHandler = Callable[[dict[str, Any]], None]
 RefusalListener = Callable[[ActionError, Source], None]
 StatusProvider = Callable[[], dict[str, Any]]
@@ -127,8 +130,14 @@ class Hub:
     """Owns the table engine and runs all inputs on one thread."""
 
     def __init__(
-        self, engine: TableEngine, *, dispatch_timeout: float = 5.0, check_thread: bool = False
+        self,
+        engine: TableEngine,
+        *,
+        dispatch_timeout: float = 5.0,
+        check_thread: bool | None = None,
     ) -> None:
+        if check_thread is None:
+            check_thread = os.environ.get(CHECK_THREAD_ENV) == "1"
         self.engine = (
             cast(TableEngine, _CheckedEngine(engine, self._touch)) if check_thread else engine
         )

@@ -446,3 +446,25 @@ def test_terminal_keys_come_in_by_the_door_with_their_source(make_daemon):
     table.key("l")  # "reload"
     settled(daemon)
     assert heard == [("play", "script"), ("press", "button"), ("reload", "script")]
+
+
+def test_the_pages_hit_on_a_box_is_a_phones_press_and_its_refusal_the_answer(tmp_path: Path):
+    from companion.core.errors import ActionError
+
+    daemon = Daemon(Config(), options(tmp_path, simulate=False, backend="mock")).start()
+    try:
+        heard: list[str] = []
+
+        class Heard:
+            def on_outcome(self, outcome: Any) -> None:
+                heard.append(outcome.source)
+
+        daemon.hub.add_listener(Heard())
+        assert daemon.hub.dispatch("device.hit", {})["table"]["events"] == 1  # handled at once
+        assert heard == ["phone"]
+        daemon.hub.dispatch("table.round_won", {"player": "Alice"})
+        with pytest.raises(ActionError) as err:
+            daemon.hub.dispatch("device.hit", {})
+        assert err.value.key == "errors.round_over"
+    finally:
+        daemon.stop()

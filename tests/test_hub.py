@@ -336,3 +336,10 @@ def test_a_long_press_goes_through_the_hub_and_honours_voice_off():
         finally:
             presses.close()
     assert hub.off_thread == []
+
+
+def test_handling_at_once_is_for_the_hub_thread_only(hub):
+    with pytest.raises(RuntimeError):
+        hub.handle(Press(), "phone")  # another thread: it must post
+    outcome = hub.call(lambda: hub.handle(Press(), "phone")).result(timeout=5)
+    assert outcome.source == "phone" and hub.state()["table"]["events"] == 1

@@ -99,9 +99,11 @@ class DeviceActions:
         self._simulate = simulate
         self.moved = threading.Event()  # set when the launcher was given something to do
         self.inputs = HardwareInputs(hardware)  # its buttons and card sensor, an input source
+        self._door: InputDoor | None = None  # for the page's HIT on a box
 
     def attach(self, hub: Hub) -> None:
         """Restore the calibration, listen to the hub, register the actions."""
+        self._door = InputDoor(hub)
         saved = self._saved_angles()
         configured = list(self.hardware.turret.config.seat_angles)
         if saved and configured and [round(float(a), 1) for a in configured] != saved:
@@ -148,7 +150,8 @@ class DeviceActions:
 
     def virtual_hit(self) -> None:
         """The page's HIT button. Simulated: a real edge on the mock pin, so the debounce and
-        the whole input path run as for a hand on the button. On hardware: a remote press."""
+        the whole input path run as for a hand on the button. On a box: a press from the phone,
+        handled now, so a refused press is this action's answer."""
         if self._simulate:
             pin = self.hardware.hit_button.pin
 
@@ -159,7 +162,8 @@ class DeviceActions:
 
             threading.Thread(target=press, name="virtual-hit", daemon=True).start()
         else:
-            self.inputs.take(PhoneAction("table.press"))
+            assert self._door is not None  # (an action: attached)
+            self._door.take_now(PhoneAction("table.press"))
 
     # ------------------------------------------------------------------ outputs
 
@@ -218,11 +222,9 @@ class HardwareInputs:
     def close(self) -> None:
         self._door = None  # what the hardware notices from now on goes nowhere
 
-    def take(self, notice: ButtonPress | BoxReport | PhoneAction) -> None:
-        door = self._door
-        if door is not None:
-            door.take(notice)
-
     def _on_notice(self, notice: Any) -> None:
+        door = self._door
+        if door is None:
+            return
         button = getattr(notice, "button", None)  # a button pressed; else the sensor's report
-        self.take(ButtonPress(button) if isinstance(button, str) else BoxReport(notice.event))
+        door.take(ButtonPress(button) if isinstance(button, str) else BoxReport(notice.event))

@@ -281,6 +281,13 @@ class Hub:
             future.result()  # started: finish it, so the answer tells what happened
         return self.state()
 
+    def handle(self, event: Event, source: Source) -> Outcome:
+        """Handle a table event at once, on the hub thread only: for an action that is itself
+        an input (the page's HIT on a box), so a refusal is the action's answer."""
+        if threading.current_thread() is not self._thread and self._phase != "new":
+            raise RuntimeError("Hub.handle runs on the hub thread only (post from elsewhere)")
+        return self._handle_event(event, source)
+
     def _table_action(self, name: str) -> ActionHandler:
         def handler(payload: dict[str, Any]) -> None:
             found = table_input(PhoneAction(name, payload))

@@ -105,6 +105,8 @@ class Hubward(Protocol):
 
     def post(self, event: Event, source: Source) -> Future[Any]: ...
 
+    def handle(self, event: Event, source: Source) -> Any: ...
+
     def call(self, work: Callable[[], Any]) -> Future[Any]: ...
 
     def announce(self, event: str, commands: list[Command]) -> None: ...
@@ -125,6 +127,13 @@ class InputDoor:
         if found is None:
             return None
         return self._hub.post(*found)
+
+    def take_now(self, notice: Notice) -> Any:
+        """Handle the event ``notice`` stands for at once and return its outcome (``None``: it
+        stands for none); on the hub thread only, from an action that is itself an input, so
+        the rules' refusal is that action's answer."""
+        found = table_input(notice)
+        return None if found is None else self._hub.handle(*found)
 
     def announce(self, name: str, commands: list[Command]) -> Future[Any]:
         """Commands of the box's own (a long press saying the page's address) handed to the

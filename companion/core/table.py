@@ -552,8 +552,8 @@ class TableEngine:
         return commands
 
     def _setup(self, ev: Setup) -> list[Command]:
+        # Undoable like any change: a setup by mistake gives the round in progress back.
         self._seat_players(ev.players, ev.dealer)
-        self._history.clear()
         return [Cue("start"), Say("table.setup", {"count": len(ev.players)})]
 
     def _check_round_running(self) -> None:

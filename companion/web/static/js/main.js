@@ -5,8 +5,8 @@
 import { $, el, fill, toast } from "./dom.js";
 import { wirePin } from "./components/pin.js";
 import {
-  act, connect, device, loadTexts, onChange, onConnection, onTexts, refreshSession, reloadState,
-  store, t, table, translate,
+  choosePhoneLanguage, connect, device, loadTexts, onChange, onConnection, onTexts, refreshSession, reloadState,
+  store, t, table, translate, wantedLanguage,
 } from "./store.js";
 import screens from "./screens/index.js";
 import { loadCues, soundFor } from "./sound.js";
@@ -92,14 +92,14 @@ async function boot() {
   build();
   wirePin();
   document.querySelectorAll("select.language").forEach((select) => {
-    select.addEventListener("change", () => act("settings.update", { language: select.value }));
+    select.addEventListener("change", () => choosePhoneLanguage(select.value));
   });
   onChange(renderAll);
   onTexts(renderLive);
   onConnection(renderLive);
   // The session (which names the language) and the card table at once, then the state.
   await Promise.all([
-    refreshSession().then(() => loadTexts(store.session.language || "fr")),
+    refreshSession().then(() => loadTexts(wantedLanguage(store.session.language))),
     loadCards(),
   ]);
   await reloadState();

@@ -62,6 +62,30 @@ export function translate(root) {
   });
 }
 
+// ---------------------------------------------------------------- this phone's language
+// A phone's language is its own (kept in this browser): choosing it never sends anything to the
+// box, so it can never touch the table. A phone that never chose follows the box's language.
+const PHONE_LANGUAGE = "uno.language";
+
+/** The language this phone chose, or null when it follows the box. */
+export function phoneLanguage() {
+  try { return localStorage.getItem(PHONE_LANGUAGE); } catch (e) { return null; }
+}
+
+/** Choose this phone's language (remembered by this browser only) and show the page in it. */
+export async function choosePhoneLanguage(lang) {
+  try { localStorage.setItem(PHONE_LANGUAGE, lang); } catch (e) { /* private mode: this visit */ }
+  chosenHere = lang;
+  await loadTexts(lang);
+  notify();
+}
+let chosenHere = null;
+
+/** The language to show: this phone's choice, else the box's. */
+export function wantedLanguage(boxLanguage) {
+  return chosenHere || phoneLanguage() || boxLanguage || "fr";
+}
+
 export async function loadTexts(lang) {
   const r = await fetch("/api/i18n/" + lang);
   if (!r.ok) return;
@@ -204,8 +228,8 @@ export function render(state) {
     ? Object.assign(happened, { revision: state.revision, at: performance.now() }) : null;
   store.state = state;
   store.revision = state.revision;
-  const lang = state.settings && state.settings.language;
-  if (lang && lang !== store.lang) loadTexts(lang).then(notify);
+  const lang = wantedLanguage(state.settings && state.settings.language);
+  if (lang !== store.lang) loadTexts(lang).then(notify);
   else notify();
 }
 

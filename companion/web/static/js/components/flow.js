@@ -4,7 +4,7 @@
 // standings, rematch with the next first dealer, or a new game).
 
 import { $, el, toast } from "../dom.js";
-import { act, score, standings, t, table } from "../store.js";
+import { act, score, standings, store, t, table } from "../store.js";
 import { paint } from "./colours.js";
 
 /** Who must act now: {player, presses, untilFire} (presses: 0 when they just play). */
@@ -22,6 +22,21 @@ export function renderActor(nameNode, whatNode) {
   paint(nameNode, who.player);
   whatNode.textContent = !who.player ? "" : who.untilFire ? t("act_until_fire")
     : who.presses ? t("act_presses", { presses: who.presses }) : t("act_play");
+}
+
+/** A round is under way: dealt and played in (a setup or a redeal would end it). */
+export function roundInProgress() {
+  const tb = table();
+  if (tb.round_over || !(tb.players || []).length) return false;
+  const played = tb.last_card || (tb.presses_since_fire ?? 0) > 0 || (tb.owed || []).length
+    || (tb.magazine ?? 0) < (tb.magazine_full ?? 0) || (tb.round ?? 1) > 1;
+  return Boolean(played);
+}
+
+/** A score game's name: the default name in this phone's language. */
+export function gameName(game) {
+  const defaults = (store.session && store.session.default_game_names) || [];
+  return defaults.includes(game.name) ? t("default_game_name") : game.name;
 }
 
 /** The score game is over (someone passed the target, or one player is left in a Défi). */

@@ -154,3 +154,83 @@ def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Ap
         ["Chloé", "line s0"],
         ["Zoé", "line s1"],
     ]
+
+
+# Where the parts of a turn are: each box against the viewport, and whether the toast (when
+# up) overlaps HIT. The card pad counts by its first row of colours and of numbers.
+TURN_PARTS = """() => {
+  // A part inside the scrolling pad counts only where that box shows it.
+  const box = (sel) => {
+    const e = document.querySelector(sel);
+    if (!e || !e.getClientRects().length || e.closest('[hidden]')) return null;
+    const r = e.getBoundingClientRect();
+    const clip = e.closest('.table-scroll');
+    const c = clip ? clip.getBoundingClientRect() : {top: -Infinity, bottom: Infinity};
+    return {top: r.top < c.top ? -1 : r.top, bottom: r.bottom > c.bottom ? Infinity : r.bottom,
+      left: r.left, right: r.right};
+  };
+  const parts = {hit: '#hit', actor: '#actor-name', owed: '#owed li:last-child',
+    colours: '#colour-row button', numbers: '#digits button:not([hidden])',
+    round_over: '#round-winner'};
+  const out = {height: innerHeight, width: innerWidth, scrollY};
+  for (const [k, sel] of Object.entries(parts)) out[k] = box(sel);
+  out.toast = box('#toast');
+  return out;
+}"""
+
+
+def turn_faults(page: Page, state: str, wanted: tuple[str, ...]) -> list[str]:
+    """The parts of the turn that are not wholly on screen at either size, or under the toast."""
+    faults = []
+    for size in SIZES:
+        page.set_viewport_size(size)
+        parts: dict[str, Any] = page.evaluate(TURN_PARTS)
+        where = f"{state} at {size['width']}x{size['height']}"
+        for name in wanted:
+            r = parts[name]
+            if r is None:
+                faults.append(f"{where}: {name} not shown")
+            elif r["top"] < 0 or r["bottom"] > parts["height"] or r["right"] > parts["width"]:
+                faults.append(f"{where}: {name} off screen {r}")
+        toast, hit = parts["toast"], parts["hit"]
+        if toast and hit and toast["bottom"] > hit["top"] and toast["top"] < hit["bottom"]:
+            faults.append(f"{where}: the toast covers HIT")
+        for scheme in screenshot_schemes():
+            page.emulate_media(color_scheme=scheme)
+            shot(page, f"turn-{state}-{size['width']}-{scheme}", full_page=False)
+    page.emulate_media(color_scheme="light")
+    return faults
+
+
+def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None:
+    """Who acts, the presses owed, HIT and the card pad on screen without scrolling at 320x640
+    and 390x844, in each state of a turn, with a message up too (it must not cover HIT)."""
+    seat_four(api)
+    page = phone
+    expect(page.locator("#actor-name")).to_have_text("Chloé")
+    pad = ("hit", "actor", "colours", "numbers")
+    faults = turn_faults(page, "play", pad)
+    page.click('#cards [data-card="hit2"]')  # Alice owes two presses
+    expect(page.locator("#owed li")).to_have_count(1)
+    faults += turn_faults(page, "owed", (*pad, "owed"))
+    # A Coup Extrême: two players owe presses; the box out of reach puts a message up meanwhile.
+    api.act("table.undo")
+    page.click('#cards [data-card="coup_extreme"]')
+    page.click('#targets [data-target="Bruno"]')
+    expect(page.locator("#owed li")).to_have_count(2)
+    page.route("**/api/actions/**", lambda route: route.abort("connectionrefused"))
+    page.click("#hit")
+    expect(page.locator("#toast")).to_have_text("La boîte ne répond pas.")
+    faults += turn_faults(page, "coup-extreme-toast", (*pad, "owed"))
+    # The round over: its panel and HIT (presses still owed are pressed from here).
+    page.unroute("**/api/actions/**")
+    api.act("table.round_won", player="Bruno")
+    expect(page.locator("#round-over")).to_be_visible()
+    faults += turn_faults(page, "round-over", ("hit", "actor", "round_over"))
+    assert faults == [], "\n".join(faults)
+    # The Table tab opens at its top, wherever the player left another screen or the pad.
+    page.locator("#table-scroll").evaluate("(e) => { e.scrollTop = 400; }")
+    tab(page, "score")
+    page.mouse.wheel(0, 600)
+    tab(page, "table")
+    assert page.evaluate("[scrollY, document.querySelector('#table-scroll').scrollTop]") == [0, 0]

@@ -12,6 +12,8 @@ export function actor() {
   const tb = table();
   const owed = (tb.owed || [])[0];
   if (owed) return { player: owed.player, presses: owed.presses || 0, untilFire: Boolean(owed.until_fire) };
+  // Round over and nothing owed: nobody plays; the winner is named.
+  if (tb.round_over) return { player: tb.winner || null, presses: 0, untilFire: false, won: true };
   return { player: tb.active || null, presses: 0, untilFire: false };
 }
 
@@ -20,7 +22,7 @@ export function renderActor(nameNode, whatNode) {
   const who = actor();
   nameNode.textContent = who.player || "—";
   paint(nameNode, who.player);
-  whatNode.textContent = !who.player ? "" : who.untilFire ? t("act_until_fire")
+  whatNode.textContent = !who.player ? "" : who.won ? t("act_won") : who.untilFire ? t("act_until_fire")
     : who.presses ? t("act_presses", { presses: who.presses }) : t("act_play");
 }
 

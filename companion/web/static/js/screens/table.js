@@ -16,42 +16,47 @@ import { card, cardLabel, colours, lowestNumber, playable, rules } from "../comp
 
 const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0, banner: null, lacked: [] };
 
+// One screen per turn: who acts and what they owe at the top, HIT at the bottom (the thumb's
+// place), and between them the players and the card pad, which scroll on their own when the
+// phone is short: HIT, the actor and the owed presses never leave the screen.
 const markup = `
-<div id="fired-banner" class="fired" role="alert" hidden></div>
-${roundOverMarkup}
-<div id="play">
-<div class="status card">
+<div id="status" class="status card">
   <div class="actor"><span id="actor-name" class="actor-name"></span>
     <span id="actor-what" class="actor-what"></span></div>
-  <div class="turn"><span id="turn-of"><span data-i18n="turn_of"></span> <strong id="active">—</strong></span>
-    <span id="direction" class="direction" aria-live="polite"></span></div>
-  <div class="facing"><span data-i18n="facing"></span> <strong id="facing">—</strong></div>
   <ul id="owed" class="owed" aria-live="polite"></ul>
-  <div class="magazine"><span data-i18n="magazine"></span>
-    <meter id="magazine-meter" min="0" max="80" low="20" optimum="80" value="0"></meter>
-    <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></div>
-  <div id="round-info" class="muted"></div>
-  <div id="side" class="side" hidden></div>
+  <div class="meta">
+    <span id="turn-of"><span data-i18n="turn_of"></span> <strong id="active">—</strong></span>
+    <span id="direction" class="direction" aria-live="polite"></span>
+    <span class="facing"><span data-i18n="facing"></span> <strong id="facing">—</strong></span>
+    <span class="magazine"><span data-i18n="magazine"></span>
+      <meter id="magazine-meter" min="0" max="80" low="20" optimum="80" value="0"></meter>
+      <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></span>
+    <span id="round-info" class="muted"></span>
+    <span id="side" class="side" hidden></span>
+  </div>
 </div>
-<div id="asks" class="card asks" hidden></div>
-<button id="hit" class="hit" type="button"><span class="hit-word" data-i18n="hit"></span>
-  <span id="hit-who" class="hit-who"></span></button>
-<h2 class="sr" data-i18n="players"></h2>
-<div id="chips" class="chips" role="radiogroup" data-i18n-label="chosen_player"></div>
-<fieldset class="colours">
-  <legend data-i18n="colour"></legend>
-  <div class="row" id="colour-row" role="radiogroup"></div>
-</fieldset>
-<fieldset>
-  <legend data-i18n="play_card"></legend>
-  <div class="digits" id="digits"></div>
-  <div class="cards" id="cards"></div>
-</fieldset>
+<div class="table-body">
+<div id="fired-banner" class="fired" role="alert" hidden></div>
+<div id="table-scroll" class="table-scroll">
+${roundOverMarkup}
+<div id="play">
 <div id="target-picker" class="card" hidden>
   <p data-i18n="choose_target"></p>
   <div class="chips" id="targets"></div>
   <button type="button" class="secondary" id="target-cancel" data-i18n="cancel"></button>
 </div>
+<div id="asks" class="card asks" hidden></div>
+<fieldset class="colours pad">
+  <legend class="sr" data-i18n="colour"></legend>
+  <div class="row" id="colour-row" role="radiogroup" data-i18n-label="colour"></div>
+</fieldset>
+<fieldset class="pad">
+  <legend class="sr" data-i18n="play_card"></legend>
+  <div class="digits" id="digits"></div>
+  <div class="cards" id="cards"></div>
+</fieldset>
+<h2 class="sr" data-i18n="players"></h2>
+<div id="chips" class="chips" role="radiogroup" data-i18n-label="chosen_player"></div>
 <fieldset>
   <legend data-i18n="penalties"></legend>
   <div class="cards">
@@ -68,7 +73,11 @@ ${roundOverMarkup}
   <button type="button" id="table-undo" class="secondary" data-i18n="undo"></button>
   <button type="button" id="open-display" class="secondary" data-i18n="table_display"></button>
   <button type="button" id="open-rules" class="secondary" data-i18n="house_rules"></button>
-</div>`;
+</div>
+</div>
+</div>
+<button id="hit" class="hit" type="button"><span class="hit-word" data-i18n="hit"></span>
+  <span id="hit-who" class="hit-who"></span></button>`;
 
 function chosenPlayer() { return local.chosen || table().active; }
 
@@ -87,7 +96,9 @@ function wire(showScreen) {
   $("hit").addEventListener("click", () => act(hasAction("device.hit") ? "device.hit" : "table.press",
     {}, { revision: false }));
   document.querySelectorAll("#screen-table [data-act]").forEach((b) => {
-    b.addEventListener("click", () => act(b.dataset.act, { player: chosenPlayer() }));
+    b.addEventListener("click", async () => {
+      if (await act(b.dataset.act, { player: chosenPlayer() })) $("table-scroll").scrollTop = 0;
+    });
   });
   $("target-cancel").addEventListener("click", () => { $("target-picker").hidden = true; });
   $("start-round").addEventListener("click", startRound);
@@ -102,7 +113,7 @@ function wire(showScreen) {
 function playNumber(value) {
   const payload = { card: "number", value, colour: local.colour };
   if (value === 7 && rules().seven_swap) pickTarget(payload);  // 003 0/7: swap with whom?
-  else act("table.play", payload);
+  else play(payload);
 }
 
 function render() {
@@ -111,9 +122,12 @@ function render() {
   // Only what the state allows: no play controls once the round or the game is over.
   $("play").hidden = Boolean(tb.round_over) || gameOver();
   $("table-undo").hidden = gameOver();
+  // Game over: nobody's turn any more, nothing to press.
+  $("status").hidden = gameOver();
+  $("hit").hidden = gameOver();
   if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
   renderActor($("actor-name"), $("actor-what"));
-  $("hit-who").textContent = actor().player || "";
+  $("hit-who").textContent = actor().won ? "" : actor().player || "";
   $("active").textContent = tb.active || "—";
   // Whose turn is said apart only while someone else owes presses first.
   $("turn-of").classList.toggle("sr", !(tb.owed || []).length);
@@ -138,9 +152,7 @@ function render() {
   $("magazine-meter").max = Math.max(tb.magazine_full || 0, tb.magazine || 0, 1);
   $("magazine-meter").value = tb.magazine ?? 0;
   $("magazine-low").hidden = !(tb.magazine_low || tb.needs_reload);
-  $("round-info").textContent = tb.round_over
-    ? (tb.winner ? t("round_won_by", { player: tb.winner }) : t("round_over"))
-    : t("round_number", { round: tb.round ?? 0 });
+  $("round-info").textContent = t("round_number", { round: tb.round ?? 0 });
   const happened = store.happened;
   if (recent(happened) && happened.pressed && local.lastRevision !== happened.revision) {
     local.lastRevision = happened.revision;
@@ -252,10 +264,11 @@ function pickTarget(payload) {
     targets.append(el("button", { type: "button", class: "chip", "data-target": p,
       onclick: () => {
         $("target-picker").hidden = true;
-        act("table.play", { ...payload, target: p });
+        play({ ...payload, target: p });
       } }, p));
   });
   $("target-picker").hidden = false;
+  $("table-scroll").scrollTop = 0;  // the question comes first, above the pad
 }
 
 function playCard(c) {
@@ -269,7 +282,12 @@ function playCard(c) {
     if (!Number.isInteger(count) || count < 1) return;
     payload.count = count;
   }
-  act("table.play", payload);
+  play(payload);
+}
+
+// After a card the pad goes back to its top: the next player finds the colours and numbers.
+async function play(payload) {
+  if (await act("table.play", payload)) $("table-scroll").scrollTop = 0;
 }
 
 // The questions the rules put to the table, as buttons.

@@ -79,7 +79,28 @@ ${roundOverMarkup}
 <button id="hit" class="hit" type="button"><span class="hit-word" data-i18n="hit"></span>
   <span id="hit-who" class="hit-who"></span></button>`;
 
-function chosenPlayer() { return local.chosen || table().active; }
+// Whom the calls apply to unless a chip is tapped: who just played (the one who may have
+// forgotten UNO or just gone out), not who plays next.
+function defaultPlayer() {
+  const tb = table();
+  const names = players();
+  const last = tb.last_card && tb.last_card.player;
+  if (names.includes(last)) return last;
+  const at = names.indexOf(tb.active);
+  if (at < 0) return tb.active;
+  const step = tb.direction === "right" ? 1 : -1;
+  return names[(at - step + names.length) % names.length];
+}
+
+function chosenPlayer() { return local.chosen || defaultPlayer(); }
+
+// "Won the round" for a player the box counts above one card: ask first (the hand becomes 0).
+async function call(name, player) {
+  const seat = (table().players || []).find((p) => p.name === player);
+  if (name === "table.round_won" && seat && seat.hand > 1
+      && !confirm(t("confirm_win", { player, count: seat.hand }))) return;
+  if (await act(name, { player })) $("table-scroll").scrollTop = 0;
+}
 
 // A new round in the middle of one deals again: ask first.
 function startRound() {
@@ -96,9 +117,7 @@ function wire(showScreen) {
   $("hit").addEventListener("click", () => act(hasAction("device.hit") ? "device.hit" : "table.press",
     {}, { revision: false }));
   document.querySelectorAll("#screen-table [data-act]").forEach((b) => {
-    b.addEventListener("click", async () => {
-      if (await act(b.dataset.act, { player: chosenPlayer() })) $("table-scroll").scrollTop = 0;
-    });
+    b.addEventListener("click", () => call(b.dataset.act, chosenPlayer()));
   });
   $("target-cancel").addEventListener("click", () => { $("target-picker").hidden = true; });
   $("start-round").addEventListener("click", startRound);
@@ -199,7 +218,7 @@ function renderChips(tb) {
   const count = (tb.players || []).length;
   chips.style.setProperty("--cols", String(count === 2 || count === 4 ? 2 : 3));
   (tb.players || []).forEach((p) => {
-    const chosen = local.chosen ? local.chosen === p.name : tb.active === p.name;
+    const chosen = chosenPlayer() === p.name;
     const chip = el("button", {
       type: "button", role: "radio", class: "chip" + (p.name === tb.active ? " active" : ""),
       "aria-checked": String(chosen), "data-player": p.name,
@@ -210,7 +229,11 @@ function renderChips(tb) {
     paint(name, p.name);
     chip.append(name,
       el("span", { class: "hand" }, t("hand", { count: p.hand })));
-    if (p.uno) chip.append(el("span", { class: "badge" }, "UNO"));
+    // One card left: a badge on the chip (UNO when they said it, else a warning to watch).
+    if (p.hand === 1 && !p.eliminated) {
+      chip.append(el("span", { class: "badge" + (p.uno ? "" : " one-card"),
+        "data-one-card": p.name }, p.uno ? "UNO" : t("one_card")));
+    } else if (p.uno) chip.append(el("span", { class: "badge" }, "UNO"));
     chips.append(chip);
   });
   // A player who said UNO (or was already caught) cannot be caught for it: the box would refuse.
@@ -331,6 +354,13 @@ function renderAsks(tb) {
       el("button", { type: "button", id: "challenge-innocent", class: "secondary",
         onclick: () => act("table.challenge", { guilty: false }) }, t("challenge_innocent")));
     asks.append(el("p", {}, t("challenge_question", { player: head.player, culprit: lastBy })), row);
+  }
+  // Someone is down to one card without having said UNO: the table may call it (or not).
+  const forgot = tb.contre_uno_window;
+  const seat = (tb.players || []).find((p) => p.name === forgot);
+  if (forgot && seat && seat.hand === 1 && !seat.uno) {
+    asks.append(el("button", { type: "button", id: "contre-uno-ask", class: "primary",
+      onclick: () => call("table.contre_uno", forgot) }, t("contre_uno_ask", { player: forgot })));
   }
   if (tb.mimic) {
     asks.append(el("button", { type: "button", id: "mimic-broken",

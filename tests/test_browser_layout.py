@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
 from tests.browser import FOUR, Api, screenshot_schemes, seat_four, shot, tab  # noqa: E402
+from tests.test_i18n_messages import page_samples  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -234,3 +235,19 @@ def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None
     page.mouse.wheel(0, 600)
     tab(page, "table")
     assert page.evaluate("[scrollY, document.querySelector('#table-scroll').scrollTop]") == [0, 0]
+
+
+def test_the_page_formats_every_message_as_the_box_does(phone: Page) -> None:
+    """The page's message formatter (Intl.PluralRules) and the box's (Babel) agree on every
+    message the page shows, in both languages, plurals, selects and elision included."""
+    cases = page_samples()
+    assert len(cases) > 1000
+    made = phone.evaluate(
+        "(cases) => import('/static/js/message.js').then((m) => cases.map(([lang, text, params])"
+        " => m.formatMessage(text, lang, params)))",
+        [[lang, text, params] for lang, text, params, _ in cases],
+    )
+    wrong = [
+        (c[0], c[1], c[2], c[3], got) for c, got in zip(cases, made, strict=True) if got != c[3]
+    ]
+    assert wrong == []

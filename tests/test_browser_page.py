@@ -184,10 +184,11 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
         svg = response.read().decode()
     assert svg.count("<polyline") == 4 and "1. Chloé — 87" in svg
     # Averages are the points scored per round played: Alice scored nothing (not her hand's 25).
-    expect(page.locator('#stats dt:text-is("Alice") + dd')).to_contain_text(
-        " 0 pts marqués par manche"
+    # Plurals by the language's rules: French "0 manche gagnée", "0 point marqué".
+    expect(page.locator('#stats dt:text-is("Alice") + dd')).to_have_text(
+        "0 manche gagnée, 0 point marqué par manche en moyenne, main la plus chère 25 points"
     )
-    expect(page.locator("#stats")).to_contain_text("87 pts marqués par manche")
+    expect(page.locator("#stats")).to_contain_text("87 points marqués par manche")
     page.locator("#chart").scroll_into_view_if_needed()
     shot(page, "score")
     shot(other, "score-second-phone")

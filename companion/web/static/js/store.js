@@ -2,6 +2,7 @@
 // Screens read `store` and register with `onChange`; nothing else talks to the server.
 
 import { toast } from "./dom.js";
+import { formatMessage } from "./message.js";
 
 export const store = {
   session: null, texts: {}, lang: "fr", state: null, revision: -1,
@@ -24,26 +25,22 @@ const connectionListeners = [];
 export function onConnection(fn) { connectionListeners.push(fn); }
 
 // ---------------------------------------------------------------- texts
-// A text with a count uses its "_one" form when the count is singular in the language
-// (French: 0 and 1, English: 1), as the box's voice does.
-function singular(params) {
-  const n = ["count", "cards", "presses"].map((k) => params[k]).find((v) => Number.isInteger(v));
-  if (n === undefined) return false;
-  return store.lang === "fr" ? n === 0 || n === 1 : n === 1;
-}
+// The box's texts are ICU-style messages (plural, select, French elision): message.js formats
+// them with the browser's Intl.PluralRules, as the box does with Babel's.
 
 export function t(key, params) {
-  if (params && singular(params) && store.texts[key + "_one"] !== undefined) key += "_one";
-  let text = store.texts[key];
+  const text = store.texts[key];
   if (text === undefined) return key;
-  if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  return text;
+  try {
+    return formatMessage(text, store.lang, params);
+  } catch (e) {
+    return text;  // a missing argument shows the message as written, never breaks the page
+  }
 }
 
-/** A text about `count` things: the `<key>_one` text for one when there is one. */
+/** A text about `count` things. */
 export function tn(key, count, params) {
-  const one = count === 1 && (key + "_one") in store.texts;
-  return t(one ? key + "_one" : key, Object.assign({ count }, params));
+  return t(key, Object.assign({ count }, params));
 }
 
 /** `t(prefix + value)` if that text exists, else the value itself. */

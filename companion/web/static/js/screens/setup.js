@@ -4,7 +4,7 @@
 import { $, el, fill, toast } from "../dom.js";
 import { act, hasAction, label, score, settings, store, t, table } from "../store.js";
 import { gameName, roundInProgress } from "../components/flow.js";
-import { colourOf, PALETTE_SIZE } from "../components/colours.js";
+import { colourOf, freeColour, PALETTE_SIZE } from "../components/colours.js";
 
 // The seats being edited: while `dirty`, live updates do not overwrite them. `colours`: the
 // palette index chosen for each name.
@@ -189,6 +189,8 @@ function wire() {
   $("add-player").addEventListener("click", () => {
     const name = $("new-player").value.trim();
     if (!name) return;
+    // A colour nobody at the table has yet.
+    seats.colours[name] = freeColour(seats.names.map((n) => seats.colours[n]));
     seats.names.push(name); seats.dirty = true; $("new-player").value = ""; drawSeats();
   });
   $("apply-setup").addEventListener("click", apply);

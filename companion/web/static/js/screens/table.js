@@ -4,6 +4,7 @@
 // in #asks when they arise.
 
 import { $, el, replay } from "../dom.js";
+import { elision } from "../message.js";
 import {
   act, device, hasAction, players, recent, score, store, t, table, tn,
 } from "../store.js";
@@ -25,7 +26,7 @@ const markup = `
     <span id="actor-what" class="actor-what"></span></div>
   <ul id="owed" class="owed" aria-live="polite"></ul>
   <div class="meta">
-    <span id="turn-of"><span data-i18n="turn_of"></span> <strong id="active">—</strong></span>
+    <span id="turn-of"></span>
     <span id="direction" class="direction" aria-live="polite"></span>
     <span class="facing"><span data-i18n="facing"></span> <strong id="facing">—</strong></span>
     <span class="magazine"><span data-i18n="magazine"></span>
@@ -147,7 +148,7 @@ function render() {
   if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
   renderActor($("actor-name"), $("actor-what"));
   $("hit-who").textContent = actor().won ? "" : actor().player || "";
-  $("active").textContent = tb.active || "—";
+  turnOf($("turn-of"), tb.active || "—");
   // Whose turn is said apart only while someone else owes presses first.
   $("turn-of").classList.toggle("sr", !(tb.owed || []).length);
   $("facing").textContent = tb.facing || "—";
@@ -188,6 +189,16 @@ function render() {
   $("table-undo").disabled = !tb.can_undo;
   // Once a round is over, the round-over panel leads to the next one (when there is a score game).
   $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));
+}
+
+// "Au tour d'Ana" / "Ana's turn": the message decides the words around the name (elision
+// included, from the name itself), the name goes in bold.
+function turnOf(node, name) {
+  const mark = "\u0000";
+  const [before, after = ""] = t("turn_of", { player: mark, player_elision: elision(name) })
+    .split(mark);
+  node.textContent = before;
+  node.append(el("strong", { id: "active" }, name), after);
 }
 
 /** The banner after a press: how many cards and who received them, or that nothing came out. */

@@ -23,6 +23,7 @@ from companion.app.evening import EveningService
 from companion.app.hub import Hub
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
+from companion.app.players import PlayerNames
 from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
 from companion.config import Config, ConfigError, table_engine
@@ -108,7 +109,9 @@ class Daemon:
                 self._start_voice()
             self.settings = Settings(self.hub, self.engine, self.config, self.storage, self.voice)
             self.settings.attach()
-            EveningService(self.hub, self.storage).attach()
+            evening = EveningService(self.hub, self.storage)
+            evening.attach()
+            PlayerNames(self.hub, self.scores, evening).attach()
             self.hub.register_status("device", self._device_status)
             if self.options.web:
                 self._start_web()

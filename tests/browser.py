@@ -83,10 +83,13 @@ class Dialogs:
     def __init__(self) -> None:
         self.seen: list[str] = []
         self.accept = True
+        self.reply: str | None = None  # what a prompt is answered (None: its default)
 
     def answer(self, dialog: Any) -> None:
         self.seen.append(dialog.message)
-        if self.accept:
+        if self.accept and self.reply is not None:
+            dialog.accept(self.reply)
+        elif self.accept:
             dialog.accept()
         else:
             dialog.dismiss()

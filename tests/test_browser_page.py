@@ -291,6 +291,11 @@ def test_a_phones_language_is_its_own_and_a_setup_mid_round_asks_first(
     assert {k: v for k, v in api.state()["table"].items() if k not in ("events", "can_undo")} == {
         k: v for k, v in during.items() if k not in ("events", "can_undo")
     }
+    # A new name in place: same seat and turn, the score sheet follows.
+    dialogs.reply = "Anaïs"
+    page.click('#seat-list [aria-label="Rename Alice"]')
+    expect(other.locator("#actor-name")).to_have_text("Anaïs")
+    assert api.state()["score"]["game"]["players"] == ["Anaïs", *FOUR[1:]]
     # Still live, each phone saying so in its own language; a reload keeps this phone's choice.
     expect(page.locator("#live")).to_have_text("● live")
     expect(other.locator("#live")).to_have_text("● en direct")

@@ -181,6 +181,12 @@ class Hub:
 
         return handler
 
+    def handle_now(self, event: Event, source: Source) -> Outcome:
+        """Run a table event at once, from an action running on the hub thread (journals and
+        listeners as for any event); an :class:`ActionError` refuses the whole action."""
+        assert threading.current_thread() is self._thread, "call from the hub thread"
+        return self._handle_event(event, source)
+
     def _handle_event(self, event: Event, source: Source) -> Outcome:
         outcome = self.engine.handle(event, source)
         for journal in self._journals:  # on disk before anything moves or anyone is told

@@ -83,6 +83,7 @@ function drawSeats() {
     const who = el("span", { class: "name" }, name);
     who.classList.add("pc" + current);
     li.append(handle, who, colour,
+      Object.assign(button("✎", "rename_player", () => renameSeat(name)), { className: "small secondary rename" }),
       button("↑", "move_up", () => moveSeat(i, i - 1)),
       button("↓", "move_down", () => moveSeat(i, i + 1)),
       button("✕", "remove_player", () => { seats.names.splice(i, 1); seats.dirty = true; drawSeats(); }));
@@ -91,6 +92,21 @@ function drawSeats() {
   const dealer = $("dealer");
   fill(dealer, seats.names, seats.dirty && seats.names.includes(dealer.value) ? dealer.value
     : table().dealer);
+}
+
+// A new name in place: a seated player keeps seat, hand, scores and colour (players.rename);
+// a player not yet seated is renamed on this screen only.
+async function renameSeat(name) {
+  const wanted = (prompt(t("rename_prompt", { player: name }), name) || "").trim();
+  if (!wanted || wanted === name) return;
+  const seated = (table().players || []).some((p) => p.name === name)
+    || ((score().game || {}).players || []).includes(name);
+  if (seated && !(await act("players.rename", { player: name, name: wanted }))) return;
+  const at = seats.names.indexOf(name);
+  if (at >= 0) seats.names[at] = wanted;
+  seats.colours[wanted] = seats.colours[name];
+  delete seats.colours[name];
+  drawSeats();
 }
 
 function moveSeat(from, to) {

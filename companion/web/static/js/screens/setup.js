@@ -4,6 +4,7 @@
 import { $, el, fill, toast } from "../dom.js";
 import { act, hasAction, label, score, settings, store, t, table } from "../store.js";
 import { gameName, roundInProgress } from "../components/flow.js";
+import { rules } from "../components/deck.js";
 import { colourOf, freeColour, PALETTE_SIZE } from "../components/colours.js";
 
 // The seats being edited: while `dirty`, live updates do not overwrite them. `colours`: the
@@ -149,7 +150,11 @@ function planned() {
   const sameGame = game && JSON.stringify(game.players) === JSON.stringify(seats.names)
     && (game.ruleset || {}).key === want.ruleset && game.mode === want.mode
     && game.target === want.target && ((game.teams || []).length ? "across" : "none") === want.teams;
-  return { reseat, newGame: !sameGame && hasAction("score.new_game"), dealer, want };
+  const newGame = !sameGame && hasAction("score.new_game");
+  // A game scored with another deck puts that deck on the table (the cards in play change).
+  const decks = new Set(((store.cards && store.cards.cards) || []).flatMap((c) => c.decks));
+  const deck = newGame && decks.has(want.ruleset) && want.ruleset !== rules().deck;
+  return { reseat, newGame, deck, dealer, want };
 }
 
 /** What applying `plan` would end, said in words (empty: nothing is lost). */
@@ -159,6 +164,9 @@ export function whatEnds(plan) {
   const game = score().game;
   const rounds = (score().history || []).length;
   if (plan.newGame && game && rounds) ends.push(t("ends_game", { name: gameName(game), rounds }));
+  if (plan.deck && !plan.reseat && roundInProgress()) {
+    ends.push(t("ends_deck", { round: table().round }));
+  }
   return ends;
 }
 
@@ -191,7 +199,8 @@ async function apply() {
     return;
   }
   toast(t("table_ready"), "ok", { label: t("undo"), run: async () => {
-    if (plan.reseat) await act("table.undo", {});
+    // The table's changes, last first: the new deck, then the new seats.
+    for (const done of [plan.deck, plan.reseat]) if (done) await act("table.undo", {});
     if (plan.newGame && before.game) {
       await act("score.open_game", { game: before.game }, { revision: false });
     }

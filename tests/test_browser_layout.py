@@ -176,6 +176,7 @@ TURN_PARTS = """() => {
   const out = {height: innerHeight, width: innerWidth, scrollY};
   for (const [k, sel] of Object.entries(parts)) out[k] = box(sel);
   out.toast = box('#toast');
+  out.banner = box('#fired-banner');
   return out;
 }"""
 
@@ -193,9 +194,17 @@ def turn_faults(page: Page, state: str, wanted: tuple[str, ...]) -> list[str]:
                 faults.append(f"{where}: {name} not shown")
             elif r["top"] < 0 or r["bottom"] > parts["height"] or r["right"] > parts["width"]:
                 faults.append(f"{where}: {name} off screen {r}")
-        toast, hit = parts["toast"], parts["hit"]
-        if toast and hit and toast["bottom"] > hit["top"] and toast["top"] < hit["bottom"]:
+
+        def covers(over: Any, part: Any) -> bool:
+            return bool(
+                over and part and over["bottom"] > part["top"] and over["top"] < part["bottom"]
+            )
+
+        if covers(parts["toast"], parts["hit"]):
             faults.append(f"{where}: the toast covers HIT")
+        for name in ("actor", "owed", "colours", "hit"):
+            if covers(parts["banner"], parts[name]):
+                faults.append(f"{where}: the press banner covers {name}")
         for scheme in screenshot_schemes():
             page.emulate_media(color_scheme=scheme)
             shot(page, f"turn-{state}-{size['width']}-{scheme}", full_page=False)
@@ -214,10 +223,14 @@ def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None
     page.click('#cards [data-card="hit2"]')  # Alice owes two presses
     expect(page.locator("#owed li")).to_have_count(1)
     faults += turn_faults(page, "owed", (*pad, "owed"))
+    api.act("table.press")  # one of Alice's two presses: its banner comes up
+    expect(page.locator("#fired-banner")).to_be_visible()
+    faults += turn_faults(page, "pressed", (*pad, "owed"))
     # A Coup Extrême: two players owe presses; the box out of reach puts a message up meanwhile.
-    api.act("table.undo")
+    api.act("table.press")  # Alice's second press
+    expect(page.locator("#owed li")).to_have_count(0)
     page.click('#cards [data-card="coup_extreme"]')
-    page.click('#targets [data-target="Bruno"]')
+    page.locator("#targets button").first.click()
     expect(page.locator("#owed li")).to_have_count(2)
     page.route("**/api/actions/**", lambda route: route.abort("connectionrefused"))
     page.click("#hit")
@@ -225,7 +238,7 @@ def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None
     faults += turn_faults(page, "coup-extreme-toast", (*pad, "owed"))
     # The round over: its panel and HIT (presses still owed are pressed from here).
     page.unroute("**/api/actions/**")
-    api.act("table.round_won", player="Bruno")
+    api.act("table.round_won", player=api.state()["table"]["owed"][0]["player"])
     expect(page.locator("#round-over")).to_be_visible()
     faults += turn_faults(page, "round-over", ("hit", "actor", "round_over"))
     assert faults == [], "\n".join(faults)

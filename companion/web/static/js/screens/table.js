@@ -35,9 +35,9 @@ const markup = `
     <span id="round-info" class="muted"></span>
     <span id="side" class="side" hidden></span>
   </div>
+  <div id="fired-banner" class="fired" role="alert" hidden></div>
 </div>
 <div class="table-body">
-<div id="fired-banner" class="fired" role="alert" hidden></div>
 <div id="table-scroll" class="table-scroll">
 ${roundOverMarkup}
 <div id="play">
@@ -113,6 +113,7 @@ function startRound() {
 function wire(showScreen) {
   wireFlow(showScreen);
   $("open-display").addEventListener("click", () => showScreen("display"));
+  $("fired-banner").addEventListener("click", () => { $("fired-banner").hidden = true; });
   $("open-rules").addEventListener("click", () => showScreen("rules"));
   // In simulation device.hit makes a real edge on the mock pin; on hardware a remote press.
   $("hit").addEventListener("click", () => act(hasAction("device.hit") ? "device.hit" : "table.press",

@@ -24,8 +24,6 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from babel import Locale
-
 
 class MessageError(ValueError):
     """A message that does not parse, or an argument it needs is missing or not a number."""
@@ -179,7 +177,10 @@ def parse(text: str) -> Message:
 
 @functools.cache
 def plural_category(lang: str, number: int) -> str:
-    """The CLDR plural category of ``number`` in ``lang`` (Babel's rules)."""
+    """The CLDR plural category of ``number`` in ``lang`` (Babel's rules). Babel is loaded on
+    the first plural: the Pi's install plan runs on the system's bare Python and formats none."""
+    from babel import Locale
+
     return str(Locale.parse(lang).plural_form(abs(number)))
 
 

@@ -141,6 +141,15 @@ def seat_four(api: Api, target: int = 300) -> Api:
     return api
 
 
+def chloe_wins_a_round(api: Api) -> None:
+    """Round 1 in the score sheet: Chloé went out; Alice kept 10 points, Bruno 20, Zoé 30."""
+    api.act(
+        "score.record_round",
+        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
+        winner="Chloé",
+    )
+
+
 @pytest.fixture
 def four_players(api: Api) -> Api:
     return seat_four(api)

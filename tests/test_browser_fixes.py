@@ -18,7 +18,7 @@ from companion.config import Config
 from companion.speech import PlayerError
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import PHONE, Api, Dialogs, seat_four, tab  # noqa: E402
+from tests.browser import PHONE, Api, Dialogs, chloe_wins_a_round, seat_four, tab  # noqa: E402
 
 pytest_plugins = ["tests.browser"]
 
@@ -32,11 +32,7 @@ def test_a_stale_correction_reloads_the_round_instead_of_overwriting(
     phones: tuple[Page, Page], api: Api
 ) -> None:
     seat_four(api)
-    api.act(
-        "score.record_round",
-        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
-        winner="Chloé",
-    )
+    chloe_wins_a_round(api)
     page, other = phones
     for phone in (page, other):
         tab(phone, "score")

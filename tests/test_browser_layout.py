@@ -14,7 +14,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import FOUR, Api, screenshot_schemes, seat_four, shot, tab  # noqa: E402
+from tests.browser import (  # noqa: E402
+    FOUR,
+    Api,
+    chloe_wins_a_round,
+    screenshot_schemes,
+    seat_four,
+    shot,
+    tab,
+)
 from tests.test_i18n_messages import page_samples  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
@@ -135,11 +143,7 @@ def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Ap
     """The score chart uses the colours picked at setup, as the names on the page do."""
     seat_four(api)
     api.act("page.colours", colours={"Alice": 3, "Bruno": 2, "Zoé": 1, "Chloé": 0})
-    api.act(
-        "score.record_round",
-        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
-        winner="Chloé",
-    )
+    chloe_wins_a_round(api)
     tab(phone, "score")
     expect(phone.locator("#standings .name").first).to_have_class("name pc0")  # Chloé leads
     expect(phone.locator("#kind-pad .pts").first).to_have_text("1 pt")  # not "1 pts"

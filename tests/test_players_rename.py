@@ -10,7 +10,7 @@ import urllib.error
 import pytest
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import FOUR, Api, seat_four  # noqa: E402
+from tests.browser import FOUR, Api, chloe_wins_a_round, seat_four  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon and api fixtures
 
@@ -24,11 +24,7 @@ def refused(api: Api, **payload: str) -> tuple[int, str]:
 def test_a_player_renamed_keeps_seat_hand_turn_scores_and_colour(api: Api) -> None:
     seat_four(api)
     api.act("page.colours", colours={"Alice": 5, "Bruno": 1, "Zoé": 2, "Chloé": 3})
-    api.act(
-        "score.record_round",
-        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
-        winner="Chloé",
-    )
+    chloe_wins_a_round(api)
     api.act("table.play", card="number", value=5, colour="red")  # Chloé plays: Alice's turn
     api.act("table.set_hand", player="Alice", cards=4)
     before = api.state()

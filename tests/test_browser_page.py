@@ -257,6 +257,13 @@ def test_a_phones_language_is_its_own_and_a_setup_mid_round_asks_first(
 ) -> None:
     page, other = phones
     seat_four(api)
+    game = api.state()["score"]["game"]
+    api.act(
+        "score.new_game",
+        **{k: game[k] for k in ("players", "first_dealer", "target")},
+        name="Partie du soir",
+        ruleset="extreme",
+    )  # the name the page gives by default
     page.click('#digits [data-value="5"]')  # round 1 under way: Alice plays next
     expect(other.locator("#actor-name")).to_have_text("Alice")
     during = api.state()["table"]
@@ -265,6 +272,9 @@ def test_a_phones_language_is_its_own_and_a_setup_mid_round_asks_first(
     expect(page.locator("#tab-table")).to_have_text("Table")
     expect(page.locator("#tab-setup")).to_have_text("Set up")
     expect(page.locator("html")).to_have_attribute("lang", "en")
+    tab(page, "score")  # a game named by default is named in this phone's language
+    expect(page.locator("#game-title")).to_have_text("Game night — target 300 points")
+    tab(page, "setup")
     # The other phone and the box keep their French; the round is untouched.
     expect(other.locator("#tab-setup")).to_have_text("Préparer")
     assert api.state()["settings"]["language"] == "fr"

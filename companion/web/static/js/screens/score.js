@@ -143,7 +143,11 @@ function render() {
   $("no-game").hidden = hasGame;
   $("game").hidden = !hasGame;
   if (!hasGame) {
-    if (!$("game-name").value) $("game-name").value = t("default_game_name");
+    // The default name in this phone's language (a name typed by hand stays).
+    const typed = $("game-name").value;
+    if (!typed || ((store.session || {}).default_game_names || []).includes(typed)) {
+      $("game-name").value = t("default_game_name");
+    }
     return;
   }
   const game = sc.game;

@@ -244,6 +244,7 @@ def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None
     page.unroute("**/api/actions/**")
     api.act("table.round_won", player=api.state()["table"]["owed"][0]["player"])
     expect(page.locator("#round-over")).to_be_visible()
+    expect(page.locator("#hit")).to_be_disabled()  # nothing owed: the box would refuse a press
     faults += turn_faults(page, "round-over", ("hit", "actor", "round_over"))
     assert faults == [], "\n".join(faults)
     # The Table tab opens at its top, wherever the player left another screen or the pad.

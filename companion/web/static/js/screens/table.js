@@ -186,7 +186,8 @@ function render() {
   if (local.banner && !$("fired-banner").hidden) $("fired-banner").textContent = firingText(local.banner);
   // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
-    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam);
+    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam)
+    || (Boolean(tb.round_over) && !(tb.owed || []).length);  // over, nothing owed: nothing to press
   $("table-undo").disabled = !tb.can_undo;
   // Once a round is over, the round-over panel leads to the next one (when there is a score game).
   $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));

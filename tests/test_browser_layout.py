@@ -218,7 +218,9 @@ def turn_faults(page: Page, state: str, wanted: tuple[str, ...]) -> list[str]:
 
 def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None:
     """Who acts, the presses owed, HIT and the card pad on screen without scrolling at 320x640
-    and 390x844, in each state of a turn, with a message up too (it must not cover HIT)."""
+    and 390x844, in each state of a turn, with a message up too (it must not cover HIT). And
+    the page words every message as the box does (same phone: no daemon of its own)."""
+    formats_every_message_as_the_box_does(phone)
     seat_four(api)
     page = phone
     expect(page.locator("#actor-name")).to_have_text("Chloé")
@@ -255,7 +257,7 @@ def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None
     assert page.evaluate("[scrollY, document.querySelector('#table-scroll').scrollTop]") == [0, 0]
 
 
-def test_the_page_formats_every_message_as_the_box_does(phone: Page) -> None:
+def formats_every_message_as_the_box_does(phone: Page) -> None:
     """The page's message formatter (Intl.PluralRules) and the box's (Babel) agree on every
     message the page shows, in both languages, plurals, selects and elision included."""
     cases = page_samples()

@@ -35,6 +35,7 @@ from companion.app.hub import Hub
 from companion.app.inputs import InputDoor, InputSource
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
+from companion.app.players import PlayerNames
 from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
 from companion.app.voice import VoiceService
@@ -262,7 +263,13 @@ class Daemon:
         services: list[Service] = [self.devices]
         if self.voice_service is not None:
             services.append(self.voice_service)
-        return [*services, Settings(self.config, store, language), EveningService(store)]
+        evening = EveningService(store)
+        return [
+            *services,
+            Settings(self.config, store, language),
+            evening,
+            PlayerNames(store, evening),
+        ]
 
     def _input_sources(self, sections: Sections) -> list[InputSource]:
         assert self.hardware is not None and self.devices is not None

@@ -83,10 +83,13 @@ class Dialogs:
     def __init__(self) -> None:
         self.seen: list[str] = []
         self.accept = True
+        self.reply: str | None = None  # what a prompt is answered (None: its default)
 
     def answer(self, dialog: Any) -> None:
         self.seen.append(dialog.message)
-        if self.accept:
+        if self.accept and self.reply is not None:
+            dialog.accept(self.reply)
+        elif self.accept:
             dialog.accept()
         else:
             dialog.dismiss()
@@ -136,6 +139,15 @@ def seat_four(api: Api, target: int = 300) -> Api:
         target=target,
     )
     return api
+
+
+def chloe_wins_a_round(api: Api) -> None:
+    """Round 1 in the score sheet: Chloé went out; Alice kept 10 points, Bruno 20, Zoé 30."""
+    api.act(
+        "score.record_round",
+        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
+        winner="Chloé",
+    )
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ spreadsheet, the PIN lock-out, a missing sound card, the chart in the dark. Fixt
 
 from __future__ import annotations
 
+import re
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -17,7 +18,7 @@ from companion.config import Config
 from companion.speech import PlayerError
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import PHONE, Api, Dialogs, seat_four, tab  # noqa: E402
+from tests.browser import PHONE, Api, Dialogs, chloe_wins_a_round, seat_four, tab  # noqa: E402
 
 pytest_plugins = ["tests.browser"]
 
@@ -31,11 +32,7 @@ def test_a_stale_correction_reloads_the_round_instead_of_overwriting(
     phones: tuple[Page, Page], api: Api
 ) -> None:
     seat_four(api)
-    api.act(
-        "score.record_round",
-        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
-        winner="Chloé",
-    )
+    chloe_wins_a_round(api)
     page, other = phones
     for phone in (page, other):
         tab(phone, "score")
@@ -208,3 +205,56 @@ def test_the_chart_reads_in_the_dark_with_tied_lines_apart(browser: Browser, api
         ]
     finally:
         context.close()
+
+
+def test_the_calls_where_they_happen_and_the_round_end_by_cards(
+    phone: Page, api: Api, dialogs: Dialogs
+) -> None:
+    """A one-card badge and a Contre-UNO that names who forgot (the player who just played, not
+    the next one); a win the box doubts is asked first; the round's hands entered on the Table
+    screen by tapping cards or by points; the saved round shows as saved on the Score tab."""
+    seat_four(api)
+    page = phone
+    api.act("table.set_hand", player="Chloé", cards=2)
+    page.click('#digits [data-value="5"]')  # Chloé plays her second last card, says nothing
+    expect(page.locator("#actor-name")).to_have_text("Alice")
+    expect(page.locator('[data-one-card="Chloé"]')).to_have_text("1 carte")
+    expect(page.locator("#contre-uno-ask")).to_have_text("Contre-UNO ? Chloé n'a pas dit UNO")
+    # The calls apply by default to who just played.
+    expect(page.locator('#chips [data-player="Chloé"]')).to_have_attribute("aria-checked", "true")
+    page.click("#contre-uno-ask")
+    expect(page.locator("#owed li").first).to_contain_text("Chloé")
+    api.act("table.undo")
+    # "Won the round" for Bruno, whom the box counts at 7 cards: asked; declined, nothing.
+    page.click('#chips [data-player="Bruno"]')
+    dialogs.accept = False
+    page.click('#screen-table [data-act="table.round_won"]')
+    assert dialogs.seen == [
+        "La boîte compte encore 7 cartes à Bruno : a-t-il vraiment fini ? Sa main passera à 0."
+    ]
+    assert api.state()["table"]["round_over"] is False
+    dialogs.accept = True
+    page.click('#screen-table [data-act="table.round_won"]')
+    expect(page.locator("#round-winner")).to_have_text("Bruno a gagné la manche")
+    # Zoé's hand by its cards, the others by points.
+    page.click('#hands-entry [data-count="Zoé"]')
+    kinds = page.locator('[data-cards-of="Zoé"] .kind[data-kind]')
+    kinds.first.click()
+    kinds.first.click()
+    kinds.nth(1).click()
+    page.fill('#hands-entry [data-hand="Chloé"]', "4")
+    page.fill('#hands-entry [data-hand="Alice"]', "12")
+    page.click("#save-hands")
+    expect(page.locator("#round-result")).to_be_visible()
+    saved = {h["player"]: h for h in api.state()["score"]["history"][0]["hands"]}
+    first, second = (
+        page.locator('[data-cards-of="Zoé"] .kind[data-kind]').nth(i).get_attribute("data-kind")
+        for i in (0, 1)
+    )
+    assert saved["Zoé"]["hand"] == {"cards": {first: 2, second: 1}}
+    assert (saved["Chloé"]["points"], saved["Alice"]["points"]) == (4, 12)
+    tab(page, "score")
+    expect(page.locator("#entry-saved")).to_have_text(re.compile("Manche 1 enregistrée."))
+    expect(page.locator("#entry")).to_be_hidden()
+    page.click("#entry-another")
+    expect(page.locator("#entry")).to_be_visible()

@@ -14,7 +14,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import FOUR, Api, screenshot_schemes, seat_four, shot, tab  # noqa: E402
+from tests.browser import (  # noqa: E402
+    FOUR,
+    Api,
+    chloe_wins_a_round,
+    screenshot_schemes,
+    seat_four,
+    shot,
+    tab,
+)
+from tests.test_i18n_messages import page_samples  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -134,11 +143,7 @@ def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Ap
     """The score chart uses the colours picked at setup, as the names on the page do."""
     seat_four(api)
     api.act("page.colours", colours={"Alice": 3, "Bruno": 2, "Zoé": 1, "Chloé": 0})
-    api.act(
-        "score.record_round",
-        hands={"Alice": {"points": 10}, "Bruno": {"points": 20}, "Zoé": {"points": 30}},
-        winner="Chloé",
-    )
+    chloe_wins_a_round(api)
     tab(phone, "score")
     expect(phone.locator("#standings .name").first).to_have_class("name pc0")  # Chloé leads
     expect(phone.locator("#kind-pad .pts").first).to_have_text("1 pt")  # not "1 pts"
@@ -154,3 +159,115 @@ def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Ap
         ["Chloé", "line s0"],
         ["Zoé", "line s1"],
     ]
+
+
+# Where the parts of a turn are: each box against the viewport, and whether the toast (when
+# up) overlaps HIT. The card pad counts by its first row of colours and of numbers.
+TURN_PARTS = """() => {
+  // A part inside the scrolling pad counts only where that box shows it.
+  const box = (sel) => {
+    const e = document.querySelector(sel);
+    if (!e || !e.getClientRects().length || e.closest('[hidden]')) return null;
+    const r = e.getBoundingClientRect();
+    const clip = e.closest('.table-scroll');
+    const c = clip ? clip.getBoundingClientRect() : {top: -Infinity, bottom: Infinity};
+    return {top: r.top < c.top ? -1 : r.top, bottom: r.bottom > c.bottom ? Infinity : r.bottom,
+      left: r.left, right: r.right};
+  };
+  const parts = {hit: '#hit', actor: '#actor-name', owed: '#owed li:last-child',
+    colours: '#colour-row button', numbers: '#digits button:not([hidden])',
+    round_over: '#round-winner'};
+  const out = {height: innerHeight, width: innerWidth, scrollY};
+  for (const [k, sel] of Object.entries(parts)) out[k] = box(sel);
+  out.toast = box('#toast');
+  out.banner = box('#fired-banner');
+  return out;
+}"""
+
+
+def turn_faults(page: Page, state: str, wanted: tuple[str, ...]) -> list[str]:
+    """The parts of the turn that are not wholly on screen at either size, or under the toast."""
+    faults = []
+    for size in SIZES:
+        page.set_viewport_size(size)
+        parts: dict[str, Any] = page.evaluate(TURN_PARTS)
+        where = f"{state} at {size['width']}x{size['height']}"
+        for name in wanted:
+            r = parts[name]
+            if r is None:
+                faults.append(f"{where}: {name} not shown")
+            elif r["top"] < 0 or r["bottom"] > parts["height"] or r["right"] > parts["width"]:
+                faults.append(f"{where}: {name} off screen {r}")
+
+        def covers(over: Any, part: Any) -> bool:
+            return bool(
+                over and part and over["bottom"] > part["top"] and over["top"] < part["bottom"]
+            )
+
+        if covers(parts["toast"], parts["hit"]):
+            faults.append(f"{where}: the toast covers HIT")
+        for name in ("actor", "owed", "colours", "hit"):
+            if covers(parts["banner"], parts[name]):
+                faults.append(f"{where}: the press banner covers {name}")
+        for scheme in screenshot_schemes():
+            page.emulate_media(color_scheme=scheme)
+            shot(page, f"turn-{state}-{size['width']}-{scheme}", full_page=False)
+    page.emulate_media(color_scheme="light")
+    return faults
+
+
+def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None:
+    """Who acts, the presses owed, HIT and the card pad on screen without scrolling at 320x640
+    and 390x844, in each state of a turn, with a message up too (it must not cover HIT). And
+    the page words every message as the box does (same phone: no daemon of its own)."""
+    formats_every_message_as_the_box_does(phone)
+    seat_four(api)
+    page = phone
+    expect(page.locator("#actor-name")).to_have_text("Chloé")
+    pad = ("hit", "actor", "colours", "numbers")
+    faults = turn_faults(page, "play", pad)
+    page.click('#cards [data-card="hit2"]')  # Alice owes two presses
+    expect(page.locator("#owed li")).to_have_count(1)
+    faults += turn_faults(page, "owed", (*pad, "owed"))
+    api.act("table.press")  # one of Alice's two presses: its banner comes up
+    expect(page.locator("#fired-banner")).to_be_visible()
+    faults += turn_faults(page, "pressed", (*pad, "owed"))
+    # A Coup Extrême: two players owe presses; the box out of reach puts a message up meanwhile.
+    api.act("table.press")  # Alice's second press
+    expect(page.locator("#owed li")).to_have_count(0)
+    page.click('#cards [data-card="coup_extreme"]')
+    page.locator("#targets button").first.click()
+    expect(page.locator("#owed li")).to_have_count(2)
+    page.route("**/api/actions/**", lambda route: route.abort("connectionrefused"))
+    page.click("#hit")
+    expect(page.locator("#toast")).to_have_text("La boîte ne répond pas.")
+    faults += turn_faults(page, "coup-extreme-toast", (*pad, "owed"))
+    # The round over: its panel and HIT (presses still owed are pressed from here).
+    page.unroute("**/api/actions/**")
+    api.act("table.round_won", player=api.state()["table"]["owed"][0]["player"])
+    expect(page.locator("#round-over")).to_be_visible()
+    expect(page.locator("#hit")).to_be_disabled()  # nothing owed: the box would refuse a press
+    faults += turn_faults(page, "round-over", ("hit", "actor", "round_over"))
+    assert faults == [], "\n".join(faults)
+    # The Table tab opens at its top, wherever the player left another screen or the pad.
+    page.locator("#table-scroll").evaluate("(e) => { e.scrollTop = 400; }")
+    tab(page, "score")
+    page.mouse.wheel(0, 600)
+    tab(page, "table")
+    assert page.evaluate("[scrollY, document.querySelector('#table-scroll').scrollTop]") == [0, 0]
+
+
+def formats_every_message_as_the_box_does(phone: Page) -> None:
+    """The page's message formatter (Intl.PluralRules) and the box's (Babel) agree on every
+    message the page shows, in both languages, plurals, selects and elision included."""
+    cases = page_samples()
+    assert len(cases) > 1000
+    made = phone.evaluate(
+        "(cases) => import('/static/js/message.js').then((m) => cases.map(([lang, text, params])"
+        " => m.formatMessage(text, lang, params)))",
+        [[lang, text, params] for lang, text, params, _ in cases],
+    )
+    wrong = [
+        (c[0], c[1], c[2], c[3], got) for c, got in zip(cases, made, strict=True) if got != c[3]
+    ]
+    assert wrong == []

@@ -13,7 +13,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import FOUR, Api, both_on, shot, tab, until_in_page  # noqa: E402
+from tests.browser import (  # noqa: E402
+    FOUR,
+    Api,
+    Dialogs,
+    both_on,
+    seat_four,
+    shot,
+    tab,
+    until_in_page,
+)
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -175,10 +184,11 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
         svg = response.read().decode()
     assert svg.count("<polyline") == 4 and "1. Chloé — 87" in svg
     # Averages are the points scored per round played: Alice scored nothing (not her hand's 25).
-    expect(page.locator('#stats dt:text-is("Alice") + dd')).to_contain_text(
-        " 0 pts marqués par manche"
+    # Plurals by the language's rules: French "0 manche gagnée", "0 point marqué".
+    expect(page.locator('#stats dt:text-is("Alice") + dd')).to_have_text(
+        "0 manche gagnée, 0 point marqué par manche en moyenne, main la plus chère 25 points"
     )
-    expect(page.locator("#stats")).to_contain_text("87 pts marqués par manche")
+    expect(page.locator("#stats")).to_contain_text("87 points marqués par manche")
     page.locator("#chart").scroll_into_view_if_needed()
     shot(page, "score")
     shot(other, "score-second-phone")
@@ -242,17 +252,64 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
     shot(page, "device")
 
 
-def test_language_switch_reaches_every_phone(phones: tuple[Page, Page], api: Api) -> None:
+def test_a_phones_language_is_its_own_and_a_setup_mid_round_asks_first(
+    phones: tuple[Page, Page], api: Api, dialogs: Dialogs
+) -> None:
     page, other = phones
+    seat_four(api)
+    game = api.state()["score"]["game"]
+    api.act(
+        "score.new_game",
+        **{k: game[k] for k in ("players", "first_dealer", "target")},
+        name="Partie du soir",
+        ruleset="extreme",
+    )  # the name the page gives by default
+    page.click('#digits [data-value="5"]')  # round 1 under way: Alice plays next
+    expect(other.locator("#actor-name")).to_have_text("Alice")
+    during = api.state()["table"]
     tab(page, "setup")
     page.select_option("#language", "en")
     expect(page.locator("#tab-table")).to_have_text("Table")
-    expect(other.locator("#tab-setup")).to_have_text("Set up")  # switched live
-    expect(other.locator("html")).to_have_attribute("lang", "en")
-    assert api.state()["settings"]["language"] == "en"
-    # Still live, and saying so in the new language (not "offline").
-    for phone in (page, other):
-        expect(phone.locator("#live")).to_have_text("● live")
-        expect(phone.locator("#live")).to_have_class("live on")
-    tab(other, "table")
-    shot(other, "table-english")
+    expect(page.locator("#tab-setup")).to_have_text("Set up")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    tab(page, "score")  # a game named by default is named in this phone's language
+    expect(page.locator("#game-title")).to_have_text("Game night — target 300 points")
+    tab(page, "setup")
+    # The other phone and the box keep their French; the round is untouched.
+    expect(other.locator("#tab-setup")).to_have_text("Préparer")
+    assert api.state()["settings"]["language"] == "fr"
+    # "Set up the table" with nothing changed deals nothing and asks nothing.
+    page.click("#apply-setup")
+    expect(page.locator("#toast")).to_have_text("The table is ready.")
+    assert dialogs.seen == []
+    assert api.state()["table"] == during
+    # Another seat order would end the round: said and asked first; declined, nothing changes.
+    page.click('#seat-list [aria-label="Move Bruno up"]')
+    dialogs.accept = False
+    page.click("#apply-setup")
+    assert dialogs.seen == [
+        "Set up the table: round 1 in progress stops (hands dealt again). Go ahead?"
+    ]
+    assert api.state()["table"] == during
+    # Accepted, the table is dealt again, and the toast's Undo gives the round back.
+    dialogs.accept = True
+    page.click("#apply-setup")
+    expect(other.locator("#chips .chip .name")).to_have_text(["Bruno", "Alice", "Zoé", "Chloé"])
+    page.click("#toast .toast-action")
+    expect(other.locator("#chips .chip .name")).to_have_text(FOUR)
+    expect(other.locator("#actor-name")).to_have_text("Alice")
+    assert {k: v for k, v in api.state()["table"].items() if k not in ("events", "can_undo")} == {
+        k: v for k, v in during.items() if k not in ("events", "can_undo")
+    }
+    # A new name in place: same seat and turn, the score sheet follows.
+    dialogs.reply = "Anaïs"
+    page.click('#seat-list [aria-label="Rename Alice"]')
+    expect(other.locator("#actor-name")).to_have_text("Anaïs")
+    assert api.state()["score"]["game"]["players"] == ["Anaïs", *FOUR[1:]]
+    # Still live, each phone saying so in its own language; a reload keeps this phone's choice.
+    expect(page.locator("#live")).to_have_text("● live")
+    expect(other.locator("#live")).to_have_text("● en direct")
+    page.reload()
+    expect(page.locator("#tab-setup")).to_have_text("Set up")
+    tab(page, "table")
+    shot(page, "table-english")

@@ -8,13 +8,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import FOUR, Api, shot, tab  # noqa: E402
+from tests.browser import FOUR, Api, Dialogs, shot, tab  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
 
 def test_house_rules_decks_and_the_tables_questions(
-    phones: tuple[Page, Page], four_players: Api
+    phones: tuple[Page, Page], four_players: Api, dialogs: Dialogs
 ) -> None:
     """The house-rules screen changes the deck for both phones; the card buttons follow the
     box's card table; Flip shows its side; Lotso asks who lacked the colour; Emoji's penalty."""
@@ -63,3 +63,20 @@ def test_house_rules_decks_and_the_tables_questions(
     page.click("#mimic-broken")
     expect(page.locator("#owed li").first).to_contain_text(holder)
     assert api.state()["table"]["owed"][0]["reason"] == "mimic"
+
+    # Another deck in the middle of a round: asked first; declined, the deck stays.
+    page.click("#open-rules")
+    dialogs.accept = False
+    page.select_option("#rule-deck", "extreme")
+    assert dialogs.seen == [
+        "Changer de jeu de cartes pendant la manche 1 ? Les cartes en jeu changent."
+    ]
+    expect(page.locator("#rule-deck")).to_have_value("emoji")
+    assert api.state()["table"]["rules"]["deck"] == "emoji"
+    # Accepted, it changes, and the message's Undo puts the deck back.
+    dialogs.accept = True
+    page.select_option("#rule-deck", "extreme")
+    expect(other.locator('#cards [data-card="coup_extreme"]')).to_have_count(1)
+    page.click("#toast .toast-action")
+    expect(page.locator("#rule-deck")).to_have_value("emoji")
+    assert api.state()["table"]["rules"]["deck"] == "emoji"

@@ -52,7 +52,7 @@ def test_script_from_stdin_traces_every_event():
     assert hit2["facing"] == "David" and hit2["active"] == "Alice"
     coup = records[5]
     assert [o["player"] for o in coup["owed"]] == ["Bruno", "Alice"]
-    assert coup["say"] == ["Coup Extrême de Alice sur Bruno !"]
+    assert coup["say"] == ["Coup Extrême d'Alice sur Bruno !"]
     assert records[-1]["direction"] == "right" and records[-1]["active"] == "Alice"
     assert "line 11: unknown card 'bogus'" in result.stderr
 

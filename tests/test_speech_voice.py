@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import replace
@@ -12,6 +11,7 @@ import pytest
 
 from companion.core.commands import Cue, Eject, Priority, Say, Turn
 from companion.i18n import Catalog
+from companion.i18n.message import arguments, parse
 from companion.speech import SpeechConfig, Voice
 from companion.speech.voice import render, slot_for
 from tests.doubles import ECHO_ENGINE, RecordingPlayer
@@ -169,7 +169,7 @@ def test_results_phrases_exist_in_both_languages_with_the_same_placeholders():
     data = tomllib.loads(resources.files("companion.i18n").joinpath("results.toml").read_text())
     assert set(data["fr"]) == set(data["en"])
     for key, french in data["fr"].items():
-        fields = set(re.findall(r"{(\w+)}", french))
-        assert fields == set(re.findall(r"{(\w+)}", data["en"][key])), key
+        fields = set(arguments(parse(french)))
+        assert fields == set(arguments(parse(data["en"][key]))), key
     for key in ("round_winner", "standings", "game_winner"):
         assert key in data["fr"]

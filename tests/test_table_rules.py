@@ -497,6 +497,15 @@ def test_setup_reseats_and_validates():
     assert [p["name"] for p in engine.snapshot()["players"]] == ["Zoé", "Yann", "Xavier"]
 
 
+def test_a_setup_in_the_middle_of_a_round_can_be_undone():
+    engine = table()
+    engine.handle(Play("reverse", "red"))
+    during = engine.snapshot()
+    engine.handle(Setup(("Zoé", "Yann", "Xavier")))
+    engine.handle(Undo())
+    assert engine.snapshot() == {**during, "events": during["events"] + 2, "can_undo": True}
+
+
 def test_undo_takes_back_a_play_but_not_a_press():
     engine = table()
     engine.handle(Play("reverse", "red"))

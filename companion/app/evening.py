@@ -38,6 +38,15 @@ class EveningService:
         self.evening: Evening | None = None
         self.colours: dict[str, int] = {}
 
+    def rename_player(self, old: str, new: str) -> None:
+        """``old`` is called ``new``: they keep their colour."""
+        if old in self.colours:
+            self.colours[new] = self.colours.pop(old)
+            if self._store is not None:
+                self._store.settings_put(COLOURS_KEY, self.colours)
+            if self._hub is not None:
+                self._hub.changed("page")
+
     def attach(self, hub: Hub) -> None:
         """Put back what was saved; register the actions and statuses."""
         self._hub = hub

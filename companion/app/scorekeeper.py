@@ -262,6 +262,11 @@ class ScoreKeeper:
             book = game_from_csv(text, name=f"Import {self._now()}", ruleset=ruleset)
         self._open(self.storage.import_game(book))
 
+    def rename(self, book: ScoreBook) -> None:
+        """Go on with ``book`` (this game with a player renamed), stored as a game of its own."""
+        self._open(self.storage.import_game(book))
+        self.hub.changed("score")
+
     def _append(self, payload: dict[str, Any], build: Callable[[ScoreBook], LogEntry]) -> None:
         if self.book is None or self.game_id is None:
             raise ActionError("no_game", "start or open a game first", status=409)

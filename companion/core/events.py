@@ -174,6 +174,14 @@ class MimicBroken:
 
 
 @dataclass(frozen=True)
+class Rename:
+    """``player`` is called ``name`` from now on: same seat, hand and turn."""
+
+    player: str
+    name: str
+
+
+@dataclass(frozen=True)
 class SetRules:
     """Change the table's house rules: ``changes`` are (option, value) pairs."""
 
@@ -201,4 +209,5 @@ Event = (
     | Lacked
     | MimicBroken
     | SetRules
+    | Rename
 )

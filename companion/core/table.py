@@ -42,6 +42,7 @@ from .events import (
     Press,
     Reinstate,
     Reload,
+    Rename,
     RoundWon,
     SetHand,
     SetRules,
@@ -124,6 +125,27 @@ class TableState:
         new.seats = [_shallow(s) for s in self.seats]
         new.owed = [_shallow(o) for o in self.owed]
         return new
+
+
+def _check_name(name: str) -> None:
+    if not name or len(name) > MAX_NAME:
+        raise ActionError(
+            "bad_name", f"a player name needs 1 to {MAX_NAME} characters", {"name": name}
+        )
+
+
+def _renamed_in(state: TableState, old: str, new: str) -> None:
+    """``old`` becomes ``new`` in ``state``'s seats and last card (the card is replaced, not
+    changed: undo steps may share it)."""
+    for seat in state.seats:
+        if seat.name == old:
+            seat.name = new
+    card = state.last_card
+    if card is not None and old in (card.get("player"), card.get("target")):
+        state.last_card = {
+            **card,
+            **{k: new for k in ("player", "target") if card.get(k) == old},
+        }
 
 
 def _shallow(obj: Any) -> Any:
@@ -246,6 +268,7 @@ class TableEngine:
             Lacked: self._lacked,
             MimicBroken: self._mimic_broken,
             SetRules: self._set_rules,
+            Rename: self._rename,
         }
         self._event_names = {kind: _event_name(kind) for kind in self._handlers}
 
@@ -284,7 +307,7 @@ class TableEngine:
             raise
         if isinstance(event, Press | CardsSeen | Jam):
             self._history.clear()  # cards are out on the table: no taking that back
-        elif not isinstance(event, Undo):
+        elif not isinstance(event, Undo | Rename):  # a new name holds for the undo steps too
             self._history.append(before)
             if len(self._history) > UNDO_DEPTH:
                 del self._history[0]
@@ -412,15 +435,27 @@ class TableEngine:
                 {"count": len(names)},
             )
         for name in names:
-            if not name or len(name) > MAX_NAME:
-                raise ActionError(
-                    "bad_name", f"a player name needs 1 to {MAX_NAME} characters", {"name": name}
-                )
+            _check_name(name)
         if len({n.casefold() for n in names}) != len(names):
             raise ActionError("duplicate_player", "two players have the same name")
         self.state = TableState(seats=[Seat(n) for n in names], rules=self.state.rules)
         dealer_seat = self._seat_of(dealer) if dealer else 0
         self._deal(dealer_seat, start_card=None, colour=None)
+
+    def _rename(self, ev: Rename) -> list[Command]:
+        """A player's new name, in the table and in every undo step (an undo keeps it)."""
+        seat = self._seat_of(ev.player)
+        new = ev.name.strip()
+        _check_name(new)
+        old = self.state.seats[seat].name
+        if any(
+            i != seat and s.name.casefold() == new.casefold()
+            for i, s in enumerate(self.state.seats)
+        ):
+            raise ActionError("duplicate_player", "two players have the same name")
+        for state in (self.state, *(step.state for step in self._history)):
+            _renamed_in(state, old, new)
+        return [Say("table.renamed", {"player": old, "name": new})]
 
     def _seat_of(self, name: str | None) -> int:
         if name is None:
@@ -552,8 +587,8 @@ class TableEngine:
         return commands
 
     def _setup(self, ev: Setup) -> list[Command]:
+        # Undoable like any change: a setup by mistake gives the round in progress back.
         self._seat_players(ev.players, ev.dealer)
-        self._history.clear()
         return [Cue("start"), Say("table.setup", {"count": len(ev.players)})]
 
     def _check_round_running(self) -> None:

@@ -5,8 +5,10 @@ Phrases live in TOML files beside this module, one file per domain (``table.toml
 ``key = "text with {placeholders}"``. A key missing in one language falls back to French, the
 table's first language, then to the key itself, so a gap shows up as text, never as a crash.
 
-Plurals: when a phrase has a count (``cards``, ``presses`` or ``count``) that is singular in the
-language (French: 0 and 1, English: 1) and a ``key_one`` phrase exists, that one is used.
+Phrases are ICU-style messages (``companion/i18n/message.py``): ``{name}``, plurals by the
+language's CLDR rules through Babel (``{count, plural, one {# carte} other {# cartes}}``) and
+selects, French elision included (``{player_elision, select, vowel {d''{player}} other {de
+{player}}}``). The page formats the same messages with the browser's ``Intl.PluralRules``.
 A ``colour`` parameter is a colour key (``red``…) and is put in the language's words
 (``decks.colour_name_red``).
 """
@@ -18,8 +20,9 @@ import tomllib
 from collections.abc import Mapping
 from importlib import resources
 
+from companion.i18n.message import MessageError, format_message
+
 LANGUAGES = ("fr", "en")
-COUNT_PARAMS = ("cards", "presses", "count")
 
 
 class Catalog:
@@ -35,30 +38,21 @@ class Catalog:
     def keys(self, lang: str) -> set[str]:
         return set(self._phrases.get(lang, {}))
 
+    def messages(self, lang: str) -> dict[str, str]:
+        """Every message of ``lang`` as written (ICU-style, not yet formatted)."""
+        return dict(self._phrases.get(lang, {}))
+
     def text(self, key: str, lang: str, params: Mapping[str, object] | None = None) -> str:
         """The phrase ``key`` in ``lang`` with ``params`` filled in."""
-        if params and _singular(lang, params):
-            key_one = f"{key}_one"
-            if key_one in self._phrases.get(lang, {}):
-                key = key_one
         template = self._phrases.get(lang, {}).get(key) or self._phrases["fr"].get(key) or key
         colour = params.get("colour") if params else None
         if isinstance(colour, str) and colour:
             named = self._phrases.get(lang, {}).get(f"decks.colour_name_{colour}")
             params = {**(params or {}), "colour": named or colour}
         try:
-            return template.format(**(params or {}))
-        except (KeyError, IndexError, ValueError):
+            return format_message(template, lang, params)
+        except MessageError:
             return template  # a missing parameter must not silence the table
-
-
-def _singular(lang: str, params: Mapping[str, object]) -> bool:
-    """Whether the phrase's count takes the singular in ``lang``."""
-    for name in COUNT_PARAMS:
-        count = params.get(name)
-        if isinstance(count, int) and not isinstance(count, bool):
-            return count in (0, 1) if lang == "fr" else count == 1
-    return False
 
 
 @functools.cache

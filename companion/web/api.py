@@ -113,6 +113,10 @@ def create_api() -> Blueprint:
                 "urls": lan.page_urls(config.host, _served_port(config.port)),
                 "languages": list(LANGUAGES),
                 "language": ctx.table_language(),
+                # A game named by default shows in each phone's own language.
+                "default_game_names": [
+                    ctx.catalog.text("web.default_game_name", lang) for lang in LANGUAGES
+                ],
                 "keepalive_seconds": config.keepalive_seconds,
                 # Each action and the fields its payload may have, so the page sends only those.
                 "actions": {

@@ -35,14 +35,24 @@ export function fill(select, values, current, label) {
   });
 }
 
-/** A short message at the bottom of the screen ("error" or "ok"). */
-export function toast(message, kind) {
+/**
+ * A short message over the page's header, never over the play area ("error" or "ok").
+ * `action` ({label, run}) adds one button (e.g. Undo) and keeps the message up longer.
+ */
+export function toast(message, kind, action) {
   const box = $("toast");
-  box.textContent = message;
+  box.textContent = "";
+  box.append(el("span", { class: "toast-text" }, message));
+  if (action) {
+    box.append(el("button", { type: "button", class: "small toast-action", onclick: () => {
+      box.hidden = true;
+      action.run();
+    } }, action.label));
+  }
   box.className = "toast " + (kind || "error");
   box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+  toast.timer = setTimeout(() => { box.hidden = true; }, action ? 10000 : 4000);
 }
 
 /** Restart a CSS animation class on an element. */

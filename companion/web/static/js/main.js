@@ -5,8 +5,8 @@
 import { $, el, fill, toast } from "./dom.js";
 import { wirePin } from "./components/pin.js";
 import {
-  act, connect, device, loadTexts, onChange, onConnection, onTexts, refreshSession, reloadState,
-  store, t, table, translate,
+  choosePhoneLanguage, connect, device, loadTexts, onChange, onConnection, onTexts, refreshSession, reloadState,
+  store, t, table, translate, wantedLanguage,
 } from "./store.js";
 import screens from "./screens/index.js";
 import { loadCues, soundFor } from "./sound.js";
@@ -30,6 +30,14 @@ function build() {
     }
   });
   tabs.style.setProperty("--tabs", String(tabs.childElementCount));
+  // The header's and tab bar's heights, for the screens that fill what is left (the Table).
+  const measure = () => {
+    const root = document.documentElement.style;
+    root.setProperty("--top-h", document.querySelector(".top").offsetHeight + "px");
+    root.setProperty("--tabs-h", tabs.offsetHeight + "px");
+  };
+  new ResizeObserver(measure).observe(tabs);
+  new ResizeObserver(measure).observe(document.querySelector(".top"));
   translate(document);
   screens.forEach((screen) => screen.wire(show));
 }
@@ -47,6 +55,9 @@ function show(id) {
   const opened = screens.find((screen) => screen.id === id);
   if (opened.shown) opened.shown();
   if (store.state) opened.render();
+  // A screen opens at its top (the Table's players and pad too), not where another was left.
+  window.scrollTo(0, 0);
+  $("screen-" + id).querySelectorAll(".table-scroll").forEach((box) => { box.scrollTop = 0; });
   // The address names the screen (/#score), so a reload or a bookmark opens it again.
   const hash = id === screens[0].id ? "" : "#" + id;
   if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
@@ -92,14 +103,14 @@ async function boot() {
   build();
   wirePin();
   document.querySelectorAll("select.language").forEach((select) => {
-    select.addEventListener("change", () => act("settings.update", { language: select.value }));
+    select.addEventListener("change", () => choosePhoneLanguage(select.value));
   });
   onChange(renderAll);
   onTexts(renderLive);
   onConnection(renderLive);
   // The session (which names the language) and the card table at once, then the state.
   await Promise.all([
-    refreshSession().then(() => loadTexts(store.session.language || "fr")),
+    refreshSession().then(() => loadTexts(wantedLanguage(store.session.language))),
     loadCards(),
   ]);
   await reloadState();

@@ -2,6 +2,7 @@
 // Screens read `store` and register with `onChange`; nothing else talks to the server.
 
 import { toast } from "./dom.js";
+import { formatMessage } from "./message.js";
 
 export const store = {
   session: null, texts: {}, lang: "fr", state: null, revision: -1,
@@ -24,26 +25,22 @@ const connectionListeners = [];
 export function onConnection(fn) { connectionListeners.push(fn); }
 
 // ---------------------------------------------------------------- texts
-// A text with a count uses its "_one" form when the count is singular in the language
-// (French: 0 and 1, English: 1), as the box's voice does.
-function singular(params) {
-  const n = ["count", "cards", "presses"].map((k) => params[k]).find((v) => Number.isInteger(v));
-  if (n === undefined) return false;
-  return store.lang === "fr" ? n === 0 || n === 1 : n === 1;
-}
+// The box's texts are ICU-style messages (plural, select, French elision): message.js formats
+// them with the browser's Intl.PluralRules, as the box does with Babel's.
 
 export function t(key, params) {
-  if (params && singular(params) && store.texts[key + "_one"] !== undefined) key += "_one";
-  let text = store.texts[key];
+  const text = store.texts[key];
   if (text === undefined) return key;
-  if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  return text;
+  try {
+    return formatMessage(text, store.lang, params);
+  } catch (e) {
+    return text;  // a missing argument shows the message as written, never breaks the page
+  }
 }
 
-/** A text about `count` things: the `<key>_one` text for one when there is one. */
+/** A text about `count` things. */
 export function tn(key, count, params) {
-  const one = count === 1 && (key + "_one") in store.texts;
-  return t(one ? key + "_one" : key, Object.assign({ count }, params));
+  return t(key, Object.assign({ count }, params));
 }
 
 /** `t(prefix + value)` if that text exists, else the value itself. */
@@ -60,6 +57,30 @@ export function translate(root) {
   root.querySelectorAll("[data-i18n-placeholder]").forEach((node) => {
     node.placeholder = t(node.dataset.i18nPlaceholder);
   });
+}
+
+// ---------------------------------------------------------------- this phone's language
+// A phone's language is its own (kept in this browser): choosing it never sends anything to the
+// box, so it can never touch the table. A phone that never chose follows the box's language.
+const PHONE_LANGUAGE = "uno.language";
+
+/** The language this phone chose, or null when it follows the box. */
+export function phoneLanguage() {
+  try { return localStorage.getItem(PHONE_LANGUAGE); } catch (e) { return null; }
+}
+
+/** Choose this phone's language (remembered by this browser only) and show the page in it. */
+export async function choosePhoneLanguage(lang) {
+  try { localStorage.setItem(PHONE_LANGUAGE, lang); } catch (e) { /* private mode: this visit */ }
+  chosenHere = lang;
+  await loadTexts(lang);
+  notify();
+}
+let chosenHere = null;
+
+/** The language to show: this phone's choice, else the box's. */
+export function wantedLanguage(boxLanguage) {
+  return chosenHere || phoneLanguage() || boxLanguage || "fr";
 }
 
 export async function loadTexts(lang) {
@@ -204,8 +225,8 @@ export function render(state) {
     ? Object.assign(happened, { revision: state.revision, at: performance.now() }) : null;
   store.state = state;
   store.revision = state.revision;
-  const lang = state.settings && state.settings.language;
-  if (lang && lang !== store.lang) loadTexts(lang).then(notify);
+  const lang = wantedLanguage(state.settings && state.settings.language);
+  if (lang !== store.lang) loadTexts(lang).then(notify);
   else notify();
 }
 

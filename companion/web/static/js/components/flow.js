@@ -4,7 +4,7 @@
 // standings, rematch with the next first dealer, or a new game).
 
 import { $, el, toast } from "../dom.js";
-import { act, score, standings, t, table } from "../store.js";
+import { act, score, standings, store, t, table } from "../store.js";
 import { paint } from "./colours.js";
 
 /** Who must act now: {player, presses, untilFire} (presses: 0 when they just play). */
@@ -12,6 +12,8 @@ export function actor() {
   const tb = table();
   const owed = (tb.owed || [])[0];
   if (owed) return { player: owed.player, presses: owed.presses || 0, untilFire: Boolean(owed.until_fire) };
+  // Round over and nothing owed: nobody plays; the winner is named.
+  if (tb.round_over) return { player: tb.winner || null, presses: 0, untilFire: false, won: true };
   return { player: tb.active || null, presses: 0, untilFire: false };
 }
 
@@ -20,8 +22,23 @@ export function renderActor(nameNode, whatNode) {
   const who = actor();
   nameNode.textContent = who.player || "—";
   paint(nameNode, who.player);
-  whatNode.textContent = !who.player ? "" : who.untilFire ? t("act_until_fire")
+  whatNode.textContent = !who.player ? "" : who.won ? t("act_won") : who.untilFire ? t("act_until_fire")
     : who.presses ? t("act_presses", { presses: who.presses }) : t("act_play");
+}
+
+/** A round is under way: dealt and played in (a setup or a redeal would end it). */
+export function roundInProgress() {
+  const tb = table();
+  if (tb.round_over || !(tb.players || []).length) return false;
+  const played = tb.last_card || (tb.presses_since_fire ?? 0) > 0 || (tb.owed || []).length
+    || (tb.magazine ?? 0) < (tb.magazine_full ?? 0) || (tb.round ?? 1) > 1;
+  return Boolean(played);
+}
+
+/** A score game's name: the default name in this phone's language. */
+export function gameName(game) {
+  const defaults = (store.session && store.session.default_game_names) || [];
+  return defaults.includes(game.name) ? t("default_game_name") : game.name;
 }
 
 /** The score game is over (someone passed the target, or one player is left in a Défi). */
@@ -39,12 +56,30 @@ export function handsWanted() {
 let savedFor = null;
 const tableRound = (tb) => tb.round + "|" + tb.winner + "|" + tb.dealer;
 
-function roundRecorded() {
+export function roundRecorded() {
   const tb = table();
   const rounds = score().history || [];
   const last = rounds[rounds.length - 1];
   return Boolean(last && last.winner === tb.winner
     && (last.dealer === tb.dealer || savedFor === tableRound(tb)));
+}
+
+/** The score game's card kinds: {kind, points, label} in this phone's language. */
+export function scoreKinds() {
+  const sc = score();
+  const kinds = (sc.game && sc.game.ruleset && sc.game.ruleset.kinds) || [];
+  return kinds.filter((k) => k.count !== 0).map((k) => ({
+    kind: k.key, points: k.value ?? 0, label: k["label_" + store.lang] || k.key,
+  }));
+}
+
+/** The points of a hand given as card counts ({kind: n}). */
+export function countedPoints(counts) {
+  const kinds = scoreKinds();
+  return Object.entries(counts || {}).reduce((sum, [kind, n]) => {
+    const k = kinds.find((x) => x.kind === kind);
+    return sum + (k ? k.points : 0) * n;
+  }, 0);
 }
 
 /** The other players in seat order, starting with the one after the winner. */
@@ -113,21 +148,58 @@ export function renderFlow() {
   else renderResult();
 }
 
+// The hands still held, each entered as points or by tapping its cards (the score game's kinds):
+// `counted[player]` holds the cards tapped, shown as their points in the player's field.
+const counted = {};
+
 function renderHandsForm(winner) {
   const box = $("hands-entry");
   const names = othersFrom(winner);
-  if (box.dataset.for === winner + "|" + names.join("|")) return;  // keep what is being typed
-  box.dataset.for = winner + "|" + names.join("|");
+  if (box.dataset.for === winner + "|" + names.join("|") + store.lang) return;  // keep the typing
+  box.dataset.for = winner + "|" + names.join("|") + store.lang;
   box.textContent = "";
+  Object.keys(counted).forEach((p) => { delete counted[p]; });
   names.forEach((p, i) => {
-    const label = el("label", { class: "hand-row" });
+    const row = el("div", { class: "hand-row" });
     const name = el("span", { class: "name" }, p);
     paint(name, p);
-    label.append(name, el("input", { type: "number", inputmode: "numeric", min: "0", max: "10000",
-      "data-hand": p, "aria-label": t("hand_points_of", { player: p }) }));
-    box.append(label);
-    if (i === 0) setTimeout(() => label.querySelector("input").focus({ preventScroll: true }), 0);
+    const input = el("input", { type: "number", inputmode: "numeric", min: "0", max: "10000",
+      "data-hand": p, "aria-label": t("hand_points_of", { player: p }),
+      oninput: () => { delete counted[p]; pad.hidden = true; } });
+    const pad = el("div", { class: "kind-pad cards", "data-cards-of": p, hidden: "" });
+    const toggle = el("button", { type: "button", class: "small secondary", "data-count": p,
+      "aria-label": t("count_cards_of", { player: p }), "aria-expanded": "false",
+      onclick: () => {
+        pad.hidden = !pad.hidden;
+        toggle.setAttribute("aria-expanded", String(!pad.hidden));
+        if (!pad.hidden) drawPad(pad, p, input);
+      } }, t("by_cards"));
+    row.append(name, input, toggle);
+    box.append(row, pad);
+    if (i === 0) setTimeout(() => input.focus({ preventScroll: true }), 0);
   });
+}
+
+/** One hand's card pad: each tap adds a card of that kind; "−" takes the last one back. */
+function drawPad(pad, player, input) {
+  pad.textContent = "";
+  const counts = counted[player] || {};
+  const show = () => {
+    input.value = String(countedPoints(counts));
+    drawPad(pad, player, input);
+  };
+  scoreKinds().forEach((k) => {
+    const n = counts[k.kind] || 0;
+    const b = el("button", { type: "button", class: "kind", "data-kind": k.kind,
+      "aria-label": k.label + " (" + k.points + ")" + (n ? " ×" + n : ""),
+      onclick: () => { counts[k.kind] = n + 1; counted[player] = counts; show(); } });
+    b.append(el("span", { class: "label" }, k.label),
+      el("span", { class: "count" }, n ? "×" + n : ""));
+    pad.append(b);
+  });
+  pad.append(el("button", { type: "button", class: "kind secondary", "data-clear": player,
+    onclick: () => { Object.keys(counts).forEach((k) => { delete counts[k]; }); show(); } },
+  t("clear")));
 }
 
 function renderResult() {
@@ -148,9 +220,14 @@ async function saveHands() {
   const tb = table();
   const hands = { [tb.winner]: { points: 0 } };
   let missing = false;
-  $("hands-entry").querySelectorAll("input").forEach((input) => {
+  $("hands-entry").querySelectorAll("input[data-hand]").forEach((input) => {
+    const player = input.dataset.hand;
+    if (counted[player]) {
+      hands[player] = { cards: counted[player] };  // the cards themselves: the box counts them
+      return;
+    }
     if (input.value === "") missing = true;
-    hands[input.dataset.hand] = { points: Math.max(0, Math.floor(Number(input.value) || 0)) };
+    hands[player] = { points: Math.max(0, Math.floor(Number(input.value) || 0)) };
   });
   if (missing) { toast(t("hands_missing")); return; }
   const ok = await act("score.record_round", { hands, winner: tb.winner, revision: score().revision },

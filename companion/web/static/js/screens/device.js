@@ -1,8 +1,10 @@
 // Device screen: a drawing of the table with the turret and the cards it fires, test fire,
 // reload, volume, voice, turret calibration, the page's addresses and QR code, PIN lock.
 
-import { $, el, replay, svg } from "../dom.js";
-import { act, device, hasAction, post, refreshSession, store, t, table, tn } from "../store.js";
+import { $, el, fill, replay, svg } from "../dom.js";
+import {
+  act, device, hasAction, post, refreshSession, settings, store, t, table, tn,
+} from "../store.js";
 import { sound } from "../sound.js";
 
 let firedSeen = null;  // the launcher's count of cards fired, as last drawn (null: not open)
@@ -28,7 +30,8 @@ const markup = `
 <label class="switch"><input type="checkbox" id="phone-sound"> <span data-i18n="phone_sound"></span></label>
 <label><span data-i18n="volume"></span> <input id="volume" type="range" min="0" max="10" step="1"></label>
 <label class="switch"><input type="checkbox" id="voice"> <span data-i18n="voice"></span></label>
-<label><span data-i18n="language"></span> <select id="language2" class="language"></select></label>
+<label><span data-i18n="phone_language"></span> <select id="language2" class="language"></select></label>
+<label><span data-i18n="voice_language"></span> <select id="voice-language"></select></label>
 <h3 data-i18n="calibration"></h3>
 <ol id="calibration" class="seats"></ol>
 <div class="card">
@@ -80,6 +83,12 @@ function render() {
   $("sound-note").textContent = voice.sound_problem ? t("no_sound_card") : "";
   if (document.activeElement !== $("volume")) $("volume").value = voice.volume ?? 7;
   $("voice").checked = voice.enabled !== false;
+  // The box's own language (its voice, and the page of a phone that chose none).
+  if (document.activeElement !== $("voice-language")) {
+    fill($("voice-language"), (store.session && store.session.languages) || ["fr", "en"],
+      settings().language, (v) => t("lang_" + v));
+  }
+  $("voice-language").disabled = !hasAction("settings.update");
   $("volume").disabled = !hasAction("device.volume");
   $("voice").disabled = !hasAction("device.voice");
   $("test-fire").disabled = !hasAction("device.test_fire");
@@ -149,6 +158,8 @@ function wire() {
     { revision: false }));
   $("voice").addEventListener("change", (e) => act("device.voice", { enabled: e.target.checked },
     { revision: false }));
+  $("voice-language").addEventListener("change", (e) => act("settings.update",
+    { language: e.target.value }, { revision: false }));
   $("logout").addEventListener("click", async () => { await post("/api/logout", {}); refreshSession(); });
 }
 

@@ -3,8 +3,9 @@
 // from the box (GET /api/cards); a change is the table.rules action, kept with the table. No tab:
 // opened from the Table screen's "House rules" button or the address #rules.
 
-import { $, el } from "../dom.js";
-import { act, label, store, t } from "../store.js";
+import { $, el, toast } from "../dom.js";
+import { act, label, store, t, table } from "../store.js";
+import { roundInProgress } from "../components/flow.js";
 import { rules } from "../components/deck.js";
 
 const markup = `
@@ -17,7 +18,18 @@ function fields() { return (store.cards && store.cards.rules) || []; }
 
 function input(field, value) {
   const id = "rule-" + field.name;
-  const send = (v) => act("table.rules", { [field.name]: v });
+  const send = async (v) => {
+    // Another deck in the middle of a round changes the cards in play: ask, and offer Undo.
+    const midRound = field.name === "deck" && roundInProgress();
+    if (midRound && !confirm(t("confirm_deck", { round: table().round }))) {
+      drawn = "";
+      render();
+      return;
+    }
+    if (await act("table.rules", { [field.name]: v }) && midRound) {
+      toast(t("deck_changed"), "ok", { label: t("undo"), run: () => act("table.undo", {}) });
+    }
+  };
   if (field.type === "boolean") {
     return el("input", { id, type: "checkbox", name: field.name, checked: value ? "" : null,
       onchange: (e) => send(e.target.checked) });

@@ -7,12 +7,15 @@
 
 import { $, el, fill, toast } from "../dom.js";
 import { act, players, score, standings, store, t, table } from "../store.js";
-import { gameOver, standingsList } from "../components/flow.js";
+import {
+  countedPoints, gameName, gameOver, roundRecorded, scoreKinds, standingsList,
+} from "../components/flow.js";
 import { gameSettings } from "./setup.js";
 
 // The entry being typed: hands by player ({counts} or {points}), the round being edited, the score
 // revision the entry started from, the chosen winner.
-const entry = { hands: {}, player: null, editing: null, revision: null, winner: null };
+const entry = { hands: {}, player: null, editing: null, revision: null, winner: null,
+  another: false };
 
 const markup = `
 <div id="storage-problem" class="card" role="alert" hidden>
@@ -35,6 +38,10 @@ const markup = `
   <div class="card">
     <h3 data-i18n="standings"></h3>
     <ol id="standings" class="standings"></ol>
+  </div>
+  <div class="card" id="entry-saved" hidden>
+    <p id="entry-saved-text" class="ok-text"></p>
+    <button type="button" id="entry-another" class="secondary" data-i18n="enter_another"></button>
   </div>
   <div class="card" id="entry">
     <h3 id="entry-title" data-i18n="enter_round"></h3>
@@ -79,13 +86,6 @@ const markup = `
 
 const HAND_CARDS = "cards";  // payload field of a hand given as card counts
 
-function scoreKinds() {
-  const sc = score();
-  const kinds = (sc.game && sc.game.ruleset && sc.game.ruleset.kinds) || [];
-  return kinds.filter((k) => k.count !== 0).map((k) => ({
-    kind: k.key, points: k.value ?? 0, label: k["label_" + store.lang] || k.key,
-  }));
-}
 const scorePlayers = () => (score().game && score().game.players) || [];
 const history = () => score().history || [];
 
@@ -96,16 +96,11 @@ function roundHands(r) {
   return out;
 }
 
-function kindPoints(kind) {
-  const k = scoreKinds().find((x) => x.kind === kind);
-  return k ? k.points : 0;
-}
-
 function handPoints(player) {
   const hand = entry.hands[player];
   if (!hand) return 0;
   if ("points" in hand) return hand.points;
-  return Object.entries(hand.counts || {}).reduce((sum, [k, n]) => sum + kindPoints(k) * n, 0);
+  return countedPoints(hand.counts);
 }
 
 // The score revision the entry started from: if another phone records or edits a round
@@ -115,7 +110,7 @@ function startEntry() {
 }
 
 function resetEntry() {
-  Object.assign(entry, { hands: {}, editing: null, revision: null, winner: null });
+  Object.assign(entry, { hands: {}, editing: null, revision: null, winner: null, another: false });
 }
 
 function tapKind(kind) {
@@ -148,16 +143,27 @@ function render() {
   $("no-game").hidden = hasGame;
   $("game").hidden = !hasGame;
   if (!hasGame) {
-    if (!$("game-name").value) $("game-name").value = t("default_game_name");
+    // The default name in this phone's language (a name typed by hand stays).
+    const typed = $("game-name").value;
+    if (!typed || ((store.session || {}).default_game_names || []).includes(typed)) {
+      $("game-name").value = t("default_game_name");
+    }
     return;
   }
   const game = sc.game;
-  $("game-title").textContent = game.name + " — " + t("target_points", { target: game.target });
+  $("game-title").textContent = gameName(game) + " — " + t("target_points", { target: game.target });
   standingsList($("standings"));
   // Once someone passed the target the game is over: its winner, and no entry form.
   const over = gameOver();
   $("score-over").hidden = !over;
-  $("entry").hidden = over && !entry.editing;
+  // The table's round is over and already saved (from the Table screen or here): it shows as
+  // saved, with no second form for it (another round can still be entered on purpose).
+  const saved = Boolean(table().round_over) && roundRecorded() && !entry.editing && !entry.another;
+  $("entry-saved").hidden = !saved || over;
+  if (saved) {
+    $("entry-saved-text").textContent = t("round_saved", { round: history().length });
+  }
+  $("entry").hidden = (over || saved) && !entry.editing;
   if (over) {
     $("score-winner").textContent = t("game_won_by", { player: (standings().winners || []).join(" & ") });
   }
@@ -202,7 +208,8 @@ function renderEntry() {
   });
   // Who went out: chosen by hand, else the table's round winner, else the only empty hand.
   const emptyHands = names.filter((p) => !entry.hands[p] || handPoints(p) === 0);
-  const guess = entry.winner || (names.includes(table().winner) ? table().winner : null)
+  const tableWinner = table().round_over && !roundRecorded() ? table().winner : null;
+  const guess = entry.winner || (names.includes(tableWinner) ? tableWinner : null)
     || (emptyHands.length === 1 ? emptyHands[0] : "");
   fill($("winner"), ["", ...names], guess, (v) => v || "—");
   const summary = $("entry-summary");
@@ -340,6 +347,7 @@ function wire() {
     if (chip) chip.textContent = p + " · " + handPoints(p);
   });
   $("save-round").addEventListener("click", saveRound);
+  $("entry-another").addEventListener("click", () => { entry.another = true; render(); });
   $("import-file").addEventListener("change", importFile);
   $("cancel-edit").addEventListener("click", () => { resetEntry(); render(); });
   $("clear-entry").addEventListener("click", () => { resetEntry(); render(); });

@@ -1,9 +1,11 @@
 // Set-up screen: players and seat order (drag or ↑ ↓), dealer, ruleset, counting, target, teams,
-// language and ejection profile.
+// this phone's language and the ejection profile.
 
 import { $, el, fill, toast } from "../dom.js";
-import { act, hasAction, label, only, score, settings, store, t, table } from "../store.js";
-import { colourOf, PALETTE_SIZE } from "../components/colours.js";
+import { act, hasAction, label, score, settings, store, t, table } from "../store.js";
+import { gameName, roundInProgress } from "../components/flow.js";
+import { rules } from "../components/deck.js";
+import { colourOf, freeColour, PALETTE_SIZE } from "../components/colours.js";
 
 // The seats being edited: while `dirty`, live updates do not overwrite them. `colours`: the
 // palette index chosen for each name.
@@ -23,7 +25,7 @@ const markup = `
 <label><span data-i18n="counting"></span> <select id="counting"></select></label>
 <label><span data-i18n="target"></span> <input id="target" type="number" inputmode="numeric" min="1" max="100000"></label>
 <label class="switch"><input type="checkbox" id="teams"> <span data-i18n="teams"></span></label>
-<label><span data-i18n="language"></span> <select id="language" class="language"></select></label>
+<label><span data-i18n="phone_language"></span> <select id="language" class="language"></select></label>
 <label><span data-i18n="profile"></span> <select id="profile"></select></label>
 <button type="button" id="apply-setup" class="primary" data-i18n="apply_setup"></button>`;
 
@@ -42,8 +44,10 @@ function render() {
   const st = settings();
   const game = score().game || {};
   const touched = (id) => Boolean($(id).dataset.touched);
-  const rulesets = (store.session && store.session.rulesets) || [];
-  const names = Object.fromEntries(rulesets.map((r) => [r.key, r.name]));
+  // Ruleset names in this phone's language (the score's list has both).
+  const rulesets = score().rulesets || (store.session && store.session.rulesets) || [];
+  const names = Object.fromEntries(rulesets.map((r) => [r.key,
+    (store.lang === "en" ? r.name_en : r.name_fr) || r.name || r.key]));
   const ruleset = (game.ruleset && game.ruleset.key) || "extreme";
   fill($("ruleset"), Object.keys(names), touched("ruleset") ? $("ruleset").value : ruleset,
     (v) => names[v]);
@@ -80,6 +84,7 @@ function drawSeats() {
     const who = el("span", { class: "name" }, name);
     who.classList.add("pc" + current);
     li.append(handle, who, colour,
+      Object.assign(button("✎", "rename_player", () => renameSeat(name)), { className: "small secondary rename" }),
       button("↑", "move_up", () => moveSeat(i, i - 1)),
       button("↓", "move_down", () => moveSeat(i, i + 1)),
       button("✕", "remove_player", () => { seats.names.splice(i, 1); seats.dirty = true; drawSeats(); }));
@@ -88,6 +93,21 @@ function drawSeats() {
   const dealer = $("dealer");
   fill(dealer, seats.names, seats.dirty && seats.names.includes(dealer.value) ? dealer.value
     : table().dealer);
+}
+
+// A new name in place: a seated player keeps seat, hand, scores and colour (players.rename);
+// a player not yet seated is renamed on this screen only.
+async function renameSeat(name) {
+  const wanted = (prompt(t("rename_prompt", { player: name }), name) || "").trim();
+  if (!wanted || wanted === name) return;
+  const seated = (table().players || []).some((p) => p.name === name)
+    || ((score().game || {}).players || []).includes(name);
+  if (seated && !(await act("players.rename", { player: name, name: wanted }))) return;
+  const at = seats.names.indexOf(name);
+  if (at >= 0) seats.names[at] = wanted;
+  seats.colours[wanted] = seats.colours[name];
+  delete seats.colours[name];
+  drawSeats();
 }
 
 function moveSeat(from, to) {
@@ -118,34 +138,73 @@ function startDrag(e, li, index) {
   window.addEventListener("pointerup", up);
 }
 
-// Seats and dealer go to the table; language and profile to the settings; ruleset, counting,
-// target and teams start a new score game when they differ from the running one.
+// What "Set up the table" would change: the seats (a new deal), the score game (a new one).
+function planned() {
+  const tb = table();
+  const dealer = $("dealer").value || undefined;
+  const seated = (tb.players || []).map((p) => p.name);
+  const reseat = JSON.stringify(seated) !== JSON.stringify(seats.names)
+    || (dealer !== undefined && dealer !== tb.dealer);
+  const game = score().game;
+  const want = gameSettings();
+  const sameGame = game && JSON.stringify(game.players) === JSON.stringify(seats.names)
+    && (game.ruleset || {}).key === want.ruleset && game.mode === want.mode
+    && game.target === want.target && ((game.teams || []).length ? "across" : "none") === want.teams;
+  const newGame = !sameGame && hasAction("score.new_game");
+  // A game scored with another deck puts that deck on the table (the cards in play change).
+  const decks = new Set(((store.cards && store.cards.cards) || []).flatMap((c) => c.decks));
+  const deck = newGame && decks.has(want.ruleset) && want.ruleset !== rules().deck;
+  return { reseat, newGame, deck, dealer, want };
+}
+
+/** What applying `plan` would end, said in words (empty: nothing is lost). */
+export function whatEnds(plan) {
+  const ends = [];
+  if (plan.reseat && roundInProgress()) ends.push(t("ends_round", { round: table().round }));
+  const game = score().game;
+  const rounds = (score().history || []).length;
+  if (plan.newGame && game && rounds) ends.push(t("ends_game", { name: gameName(game), rounds }));
+  if (plan.deck && !plan.reseat && roundInProgress()) {
+    ends.push(t("ends_deck", { round: table().round }));
+  }
+  return ends;
+}
+
+// Seats and dealer go to the table (only when they changed: the same seats never deal again);
+// ruleset, counting, target and teams start a new score game when they differ from the running
+// one. What that would end (a round in progress, a game with rounds) is said first and asked,
+// and a toast offers to take it back.
 async function apply() {
-  const st = settings();
-  if (!(await act("table.setup", { players: seats.names, dealer: $("dealer").value || undefined }))) {
+  const plan = planned();
+  const ends = whatEnds(plan);
+  if (ends.length && !confirm(t("confirm_ends", { what: ends.join(" ; ") }))) return;
+  const before = { game: score().game && score().game.id };
+  if (plan.reseat && !(await act("table.setup", { players: seats.names, dealer: plan.dealer }))) {
     return;
   }
   seats.dirty = false;
   const colours = Object.fromEntries(seats.names.map((n, i) => [n, seats.colours[n] ?? (i % PALETTE_SIZE)]));
   if (hasAction("page.colours") && !(await act("page.colours", { colours }, { revision: false }))) return;
-  const changes = {};
-  const wanted = { language: $("language").value, profile: $("profile").value };
-  for (const [k, v] of Object.entries(wanted)) if (v && v !== st[k]) changes[k] = v;
-  if (Object.keys(only("settings.update", changes)).length) {
-    if (!(await act("settings.update", changes))) return;
-  }
-  const game = score().game;
-  const want = gameSettings();
-  const same = game && JSON.stringify(game.players) === JSON.stringify(seats.names)
-    && (game.ruleset || {}).key === want.ruleset && game.mode === want.mode
-    && game.target === want.target && ((game.teams || []).length ? "across" : "none") === want.teams;
-  if (!same && hasAction("score.new_game")) {
+  const profile = $("profile").value;
+  if (profile && profile !== settings().profile
+      && !(await act("settings.update", { profile }, { revision: false }))) return;
+  if (plan.newGame) {
     const payload = Object.assign({ name: t("default_game_name"), players: seats.names,
-      first_dealer: $("dealer").value || undefined }, want);
+      first_dealer: plan.dealer }, plan.want);
     if (!(await act("score.new_game", payload, { revision: false }))) return;
   }
   GAME_FIELDS.forEach((id) => { delete $(id).dataset.touched; });
-  toast(t("table_ready"), "ok");
+  if (!ends.length) {
+    toast(t("table_ready"), "ok");
+    return;
+  }
+  toast(t("table_ready"), "ok", { label: t("undo"), run: async () => {
+    // The table's changes, last first: the new deck, then the new seats.
+    for (const done of [plan.deck, plan.reseat]) if (done) await act("table.undo", {});
+    if (plan.newGame && before.game) {
+      await act("score.open_game", { game: before.game }, { revision: false });
+    }
+  } });
 }
 
 function wire() {
@@ -155,6 +214,8 @@ function wire() {
   $("add-player").addEventListener("click", () => {
     const name = $("new-player").value.trim();
     if (!name) return;
+    // A colour nobody at the table has yet.
+    seats.colours[name] = freeColour(seats.names.map((n) => seats.colours[n]));
     seats.names.push(name); seats.dirty = true; $("new-player").value = ""; drawSeats();
   });
   $("apply-setup").addEventListener("click", apply);

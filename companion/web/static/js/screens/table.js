@@ -4,6 +4,7 @@
 // in #asks when they arise.
 
 import { $, el, replay } from "../dom.js";
+import { elision } from "../message.js";
 import {
   act, device, hasAction, players, recent, score, store, t, table, tn,
 } from "../store.js";
@@ -16,42 +17,47 @@ import { card, cardLabel, colours, lowestNumber, playable, rules } from "../comp
 
 const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0, banner: null, lacked: [] };
 
+// One screen per turn: who acts and what they owe at the top, HIT at the bottom (the thumb's
+// place), and between them the players and the card pad, which scroll on their own when the
+// phone is short: HIT, the actor and the owed presses never leave the screen.
 const markup = `
-<div id="fired-banner" class="fired" role="alert" hidden></div>
-${roundOverMarkup}
-<div id="play">
-<div class="status card">
+<div id="status" class="status card">
   <div class="actor"><span id="actor-name" class="actor-name"></span>
     <span id="actor-what" class="actor-what"></span></div>
-  <div class="turn"><span id="turn-of"><span data-i18n="turn_of"></span> <strong id="active">—</strong></span>
-    <span id="direction" class="direction" aria-live="polite"></span></div>
-  <div class="facing"><span data-i18n="facing"></span> <strong id="facing">—</strong></div>
   <ul id="owed" class="owed" aria-live="polite"></ul>
-  <div class="magazine"><span data-i18n="magazine"></span>
-    <meter id="magazine-meter" min="0" max="80" low="20" optimum="80" value="0"></meter>
-    <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></div>
-  <div id="round-info" class="muted"></div>
-  <div id="side" class="side" hidden></div>
+  <div class="meta">
+    <span id="turn-of"></span>
+    <span id="direction" class="direction" aria-live="polite"></span>
+    <span class="facing"><span data-i18n="facing"></span> <strong id="facing">—</strong></span>
+    <span class="magazine"><span data-i18n="magazine"></span>
+      <meter id="magazine-meter" min="0" max="80" low="20" optimum="80" value="0"></meter>
+      <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></span>
+    <span id="round-info" class="muted"></span>
+    <span id="side" class="side" hidden></span>
+  </div>
+  <div id="fired-banner" class="fired" role="alert" hidden></div>
 </div>
-<div id="asks" class="card asks" hidden></div>
-<button id="hit" class="hit" type="button"><span class="hit-word" data-i18n="hit"></span>
-  <span id="hit-who" class="hit-who"></span></button>
-<h2 class="sr" data-i18n="players"></h2>
-<div id="chips" class="chips" role="radiogroup" data-i18n-label="chosen_player"></div>
-<fieldset class="colours">
-  <legend data-i18n="colour"></legend>
-  <div class="row" id="colour-row" role="radiogroup"></div>
-</fieldset>
-<fieldset>
-  <legend data-i18n="play_card"></legend>
-  <div class="digits" id="digits"></div>
-  <div class="cards" id="cards"></div>
-</fieldset>
+<div class="table-body">
+<div id="table-scroll" class="table-scroll">
+${roundOverMarkup}
+<div id="play">
 <div id="target-picker" class="card" hidden>
   <p data-i18n="choose_target"></p>
   <div class="chips" id="targets"></div>
   <button type="button" class="secondary" id="target-cancel" data-i18n="cancel"></button>
 </div>
+<div id="asks" class="card asks" hidden></div>
+<fieldset class="colours pad">
+  <legend class="sr" data-i18n="colour"></legend>
+  <div class="row" id="colour-row" role="radiogroup" data-i18n-label="colour"></div>
+</fieldset>
+<fieldset class="pad">
+  <legend class="sr" data-i18n="play_card"></legend>
+  <div class="digits" id="digits"></div>
+  <div class="cards" id="cards"></div>
+</fieldset>
+<h2 class="sr" data-i18n="players"></h2>
+<div id="chips" class="chips" role="radiogroup" data-i18n-label="chosen_player"></div>
 <fieldset>
   <legend data-i18n="penalties"></legend>
   <div class="cards">
@@ -68,9 +74,34 @@ ${roundOverMarkup}
   <button type="button" id="table-undo" class="secondary" data-i18n="undo"></button>
   <button type="button" id="open-display" class="secondary" data-i18n="table_display"></button>
   <button type="button" id="open-rules" class="secondary" data-i18n="house_rules"></button>
-</div>`;
+</div>
+</div>
+</div>
+<button id="hit" class="hit" type="button"><span class="hit-word" data-i18n="hit"></span>
+  <span id="hit-who" class="hit-who"></span></button>`;
 
-function chosenPlayer() { return local.chosen || table().active; }
+// Whom the calls apply to unless a chip is tapped: who just played (the one who may have
+// forgotten UNO or just gone out), not who plays next.
+function defaultPlayer() {
+  const tb = table();
+  const names = players();
+  const last = tb.last_card && tb.last_card.player;
+  if (names.includes(last)) return last;
+  const at = names.indexOf(tb.active);
+  if (at < 0) return tb.active;
+  const step = tb.direction === "right" ? 1 : -1;
+  return names[(at - step + names.length) % names.length];
+}
+
+function chosenPlayer() { return local.chosen || defaultPlayer(); }
+
+// "Won the round" for a player the box counts above one card: ask first (the hand becomes 0).
+async function call(name, player) {
+  const seat = (table().players || []).find((p) => p.name === player);
+  if (name === "table.round_won" && seat && seat.hand > 1
+      && !confirm(t("confirm_win", { player, count: seat.hand }))) return;
+  if (await act(name, { player })) $("table-scroll").scrollTop = 0;
+}
 
 // A new round in the middle of one deals again: ask first.
 function startRound() {
@@ -82,12 +113,13 @@ function startRound() {
 function wire(showScreen) {
   wireFlow(showScreen);
   $("open-display").addEventListener("click", () => showScreen("display"));
+  $("fired-banner").addEventListener("click", () => { $("fired-banner").hidden = true; });
   $("open-rules").addEventListener("click", () => showScreen("rules"));
   // In simulation device.hit makes a real edge on the mock pin; on hardware a remote press.
   $("hit").addEventListener("click", () => act(hasAction("device.hit") ? "device.hit" : "table.press",
     {}, { revision: false }));
   document.querySelectorAll("#screen-table [data-act]").forEach((b) => {
-    b.addEventListener("click", () => act(b.dataset.act, { player: chosenPlayer() }));
+    b.addEventListener("click", () => call(b.dataset.act, chosenPlayer()));
   });
   $("target-cancel").addEventListener("click", () => { $("target-picker").hidden = true; });
   $("start-round").addEventListener("click", startRound);
@@ -102,7 +134,7 @@ function wire(showScreen) {
 function playNumber(value) {
   const payload = { card: "number", value, colour: local.colour };
   if (value === 7 && rules().seven_swap) pickTarget(payload);  // 003 0/7: swap with whom?
-  else act("table.play", payload);
+  else play(payload);
 }
 
 function render() {
@@ -111,10 +143,13 @@ function render() {
   // Only what the state allows: no play controls once the round or the game is over.
   $("play").hidden = Boolean(tb.round_over) || gameOver();
   $("table-undo").hidden = gameOver();
+  // Game over: nobody's turn any more, nothing to press.
+  $("status").hidden = gameOver();
+  $("hit").hidden = gameOver();
   if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
   renderActor($("actor-name"), $("actor-what"));
-  $("hit-who").textContent = actor().player || "";
-  $("active").textContent = tb.active || "—";
+  $("hit-who").textContent = actor().won ? "" : actor().player || "";
+  turnOf($("turn-of"), tb.active || "—");
   // Whose turn is said apart only while someone else owes presses first.
   $("turn-of").classList.toggle("sr", !(tb.owed || []).length);
   $("facing").textContent = tb.facing || "—";
@@ -138,9 +173,7 @@ function render() {
   $("magazine-meter").max = Math.max(tb.magazine_full || 0, tb.magazine || 0, 1);
   $("magazine-meter").value = tb.magazine ?? 0;
   $("magazine-low").hidden = !(tb.magazine_low || tb.needs_reload);
-  $("round-info").textContent = tb.round_over
-    ? (tb.winner ? t("round_won_by", { player: tb.winner }) : t("round_over"))
-    : t("round_number", { round: tb.round ?? 0 });
+  $("round-info").textContent = t("round_number", { round: tb.round ?? 0 });
   const happened = store.happened;
   if (recent(happened) && happened.pressed && local.lastRevision !== happened.revision) {
     local.lastRevision = happened.revision;
@@ -153,10 +186,21 @@ function render() {
   if (local.banner && !$("fired-banner").hidden) $("fired-banner").textContent = firingText(local.banner);
   // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
-    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam);
+    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam)
+    || (Boolean(tb.round_over) && !(tb.owed || []).length);  // over, nothing owed: nothing to press
   $("table-undo").disabled = !tb.can_undo;
   // Once a round is over, the round-over panel leads to the next one (when there is a score game).
   $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));
+}
+
+// "Au tour d'Ana" / "Ana's turn": the message decides the words around the name (elision
+// included, from the name itself), the name goes in bold.
+function turnOf(node, name) {
+  const mark = "\u0000";
+  const [before, after = ""] = t("turn_of", { player: mark, player_elision: elision(name) })
+    .split(mark);
+  node.textContent = before;
+  node.append(el("strong", { id: "active" }, name), after);
 }
 
 /** The banner after a press: how many cards and who received them, or that nothing came out. */
@@ -187,7 +231,7 @@ function renderChips(tb) {
   const count = (tb.players || []).length;
   chips.style.setProperty("--cols", String(count === 2 || count === 4 ? 2 : 3));
   (tb.players || []).forEach((p) => {
-    const chosen = local.chosen ? local.chosen === p.name : tb.active === p.name;
+    const chosen = chosenPlayer() === p.name;
     const chip = el("button", {
       type: "button", role: "radio", class: "chip" + (p.name === tb.active ? " active" : ""),
       "aria-checked": String(chosen), "data-player": p.name,
@@ -198,7 +242,11 @@ function renderChips(tb) {
     paint(name, p.name);
     chip.append(name,
       el("span", { class: "hand" }, t("hand", { count: p.hand })));
-    if (p.uno) chip.append(el("span", { class: "badge" }, "UNO"));
+    // One card left: a badge on the chip (UNO when they said it, else a warning to watch).
+    if (p.hand === 1 && !p.eliminated) {
+      chip.append(el("span", { class: "badge" + (p.uno ? "" : " one-card"),
+        "data-one-card": p.name }, p.uno ? "UNO" : t("one_card")));
+    } else if (p.uno) chip.append(el("span", { class: "badge" }, "UNO"));
     chips.append(chip);
   });
   // A player who said UNO (or was already caught) cannot be caught for it: the box would refuse.
@@ -252,10 +300,11 @@ function pickTarget(payload) {
     targets.append(el("button", { type: "button", class: "chip", "data-target": p,
       onclick: () => {
         $("target-picker").hidden = true;
-        act("table.play", { ...payload, target: p });
+        play({ ...payload, target: p });
       } }, p));
   });
   $("target-picker").hidden = false;
+  $("table-scroll").scrollTop = 0;  // the question comes first, above the pad
 }
 
 function playCard(c) {
@@ -269,7 +318,12 @@ function playCard(c) {
     if (!Number.isInteger(count) || count < 1) return;
     payload.count = count;
   }
-  act("table.play", payload);
+  play(payload);
+}
+
+// After a card the pad goes back to its top: the next player finds the colours and numbers.
+async function play(payload) {
+  if (await act("table.play", payload)) $("table-scroll").scrollTop = 0;
 }
 
 // The questions the rules put to the table, as buttons.
@@ -313,6 +367,13 @@ function renderAsks(tb) {
       el("button", { type: "button", id: "challenge-innocent", class: "secondary",
         onclick: () => act("table.challenge", { guilty: false }) }, t("challenge_innocent")));
     asks.append(el("p", {}, t("challenge_question", { player: head.player, culprit: lastBy })), row);
+  }
+  // Someone is down to one card without having said UNO: the table may call it (or not).
+  const forgot = tb.contre_uno_window;
+  const seat = (tb.players || []).find((p) => p.name === forgot);
+  if (forgot && seat && seat.hand === 1 && !seat.uno) {
+    asks.append(el("button", { type: "button", id: "contre-uno-ask", class: "primary",
+      onclick: () => call("table.contre_uno", forgot) }, t("contre_uno_ask", { player: forgot })));
   }
   if (tb.mimic) {
     asks.append(el("button", { type: "button", id: "mimic-broken",

@@ -1,0 +1,56 @@
+"""Renaming a player in place against the real daemon in simulation, through its HTTP API: the
+same seat, hand and turn, the same scores and colour, an undo that keeps the new name; a clash,
+an unknown player or a bad name is refused and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+
+import pytest
+
+pytest.register_assert_rewrite("tests.browser")
+from tests.browser import FOUR, Api, chloe_wins_a_round, seat_four  # noqa: E402
+
+pytest_plugins = ["tests.browser"]  # the daemon and api fixtures
+
+
+def refused(api: Api, **payload: str) -> tuple[int, str]:
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        api.act("players.rename", **payload)
+    return caught.value.code, json.load(caught.value)["error"]["key"]
+
+
+def test_a_player_renamed_keeps_seat_hand_turn_scores_and_colour(api: Api) -> None:
+    seat_four(api)
+    api.act("page.colours", colours={"Alice": 5, "Bruno": 1, "Zoé": 2, "Chloé": 3})
+    chloe_wins_a_round(api)
+    api.act("table.play", card="number", value=5, colour="red")  # Chloé plays: Alice's turn
+    api.act("table.set_hand", player="Alice", cards=4)
+    before = api.state()
+    after = api.act("players.rename", player="Alice", name=" Anaïs ")
+    table = after["table"]
+    assert [p["name"] for p in table["players"]] == ["Anaïs", *FOUR[1:]]
+    assert table["active"] == "Anaïs" and table["players"][0]["hand"] == 4
+    score = after["score"]
+    assert score["game"]["players"] == ["Anaïs", *FOUR[1:]]
+    assert [(r["party"], r["total"]) for r in score["standings"]["rows"]] == [
+        (r["party"].replace("Alice", "Anaïs"), r["total"])
+        for r in before["score"]["standings"]["rows"]
+    ]
+    assert {h["player"]: h["points"] for h in score["history"][0]["hands"]}["Anaïs"] == 10
+    assert after["page"]["colours"]["Anaïs"] == 5 and "Alice" not in after["page"]["colours"]
+    # An undo takes back the hand, not the name.
+    undone = api.act("table.undo")["table"]
+    assert [p["name"] for p in undone["players"]] == ["Anaïs", *FOUR[1:]]
+    assert undone["players"][0]["hand"] == 7  # as dealt: the hand set to 4 is taken back
+
+
+def test_a_clash_an_unknown_player_or_a_bad_name_is_refused(api: Api) -> None:
+    seat_four(api)
+    before = api.state()
+    assert refused(api, player="Alice", name="zoé") == (400, "errors.duplicate_player")
+    assert refused(api, player="Nobody", name="Ana") == (404, "errors.unknown_player")
+    assert refused(api, player="Alice", name="   ")[0] == 400
+    after = api.state()
+    assert (after["table"], after["score"]) == (before["table"], before["score"])

@@ -20,6 +20,16 @@ from companion.devices import ButtonPressed, InputNotice, LauncherHardware
 from companion.devices.launcher import MAX_PENDING, MOCK_HISTORY
 from tests.test_devices_launcher import BUZZER, EJECTOR, HIT, TURRET, make_config
 
+# A feed of 4 ms per card (20 mm at 5 m/s) that starts and stops at once, timed (no beam).
+QUICK_FEED = {
+    "card_length_mm": 20.0,
+    "feed_mm_s": 5000.0,
+    "feed_path_mm": 0.0,
+    "exit_spin_up_s": 0.0,
+    "exit_run_on_s": 0.0,
+    "pull_back_s": 0.0,
+}
+
 
 def own_memory() -> int:
     """Bytes held by objects the box's own code allocated."""
@@ -47,7 +57,7 @@ def factory() -> Iterator[MockFactory]:
 def test_a_mashed_button_keeps_the_queue_bounded_and_loses_no_card(factory: MockFactory) -> None:
     clock = ManualClock()
     config = make_config(
-        ejector={"stroke_s": 0.002, "retract_s": 0.002},
+        ejector=QUICK_FEED,
         turret={"slew_deg_s": 2000.0, "settle_s": 0.01},
     )
     hardware = LauncherHardware(config, factory, seats=3, clock=clock)
@@ -110,7 +120,7 @@ def _pending_kinds(hardware: LauncherHardware) -> list[str]:
 def test_turns_coalesce_and_ejections_run_on_while_the_launcher_is_busy(
     factory: MockFactory,
 ) -> None:
-    config = make_config(ejector={"stroke_s": 0.05, "retract_s": 0.05})
+    config = make_config(ejector={**QUICK_FEED, "feed_mm_s": 200.0})  # 0.1 s per card
     hardware = LauncherHardware(config, factory, seats=3)
     try:
         assert hardware.wait_idle(5)

@@ -163,7 +163,7 @@ def test_pigpiod_is_required_when_asked_for_and_ignored_on_a_pi5(tmp_path: Path)
 
 
 def test_pins_clash_with_a_speaker_hat_and_with_each_other(tmp_path: Path) -> None:
-    on_i2s = {"hardware": {"backend": "mock", "pins": {"buzzer": 18}}}
+    on_i2s = {"hardware": {"backend": "mock", "amplifier": "none", "pins": {"buzzer": 18}}}
     assert statuses(doctor(tmp_path, on_i2s))["pins"] == OK  # no HAT: 18 is free
     results = {c.id: c for c in doctor(tmp_path, on_i2s, cards=[HAT]).run()}
     assert results["pins"].status == FAIL and "speaker HAT" in results["pins"].detail
@@ -247,11 +247,14 @@ def test_servo_sweep_asks_first_and_moves_each_servo_end_to_end(
     assert sweep(found, assume_yes=False, pause_s=0, factory=factory) == 0
     assert factory.pin(13).state == 0  # no consent: nothing moved
     assert sweep(found, assume_yes=True, pause_s=0, factory=factory) == 0
-    # Turret on GPIO13: 0°, 180°, home 90° = 0.6, 2.4, 1.5 ms pulses (the safe defaults) in 20 ms.
+    # Turret on GPIO13: 0°, 360°, home 180° through the gear = 0.6, 2.4, 1.5 ms pulses (the safe
+    # defaults) in 20 ms.
     duties = [round(s.state, 3) for s in factory.pin(13).states if s.state]
     assert duties[:3] == [0.03, 0.12, 0.075]
-    ejector = [round(s.state, 4) for s in factory.pin(12).states if s.state]
-    assert len(ejector) == 3 and ejector[0] == ejector[2] < ejector[1]
+    # The feed on GPIO12 full forward, stopped (1.5 ms), full back; the exit pinch on GPIO4.
+    feed = [round(s.state, 4) for s in factory.pin(12).states if s.state]
+    assert feed == [0.12, 0.075, 0.03]
+    assert [s.state for s in factory.pin(4).states] == [0.0, 1.0, 0.0]
     found.system.active = True  # type: ignore[attr-defined]
     assert sweep(found, assume_yes=True, pause_s=0, factory=factory) == 1
     factory.close()

@@ -72,7 +72,7 @@ class DeviceActions:
             object_schema(
                 ["seat", "angle"],
                 seat=_SEAT,
-                angle={"type": "integer", "minimum": -180, "maximum": 180},
+                angle={"type": "integer", "minimum": -720, "maximum": 720},
             ),
             self.calibrate_seat,
             "device",
@@ -90,9 +90,10 @@ class DeviceActions:
     def on_input(self, notice: Any) -> None:
         """A button press or a card-sensor report (device thread): queue its event, return."""
         button = getattr(notice, "button", None)  # ButtonPressed; a SensorReport has none
-        event = button_event(button) if button is not None else notice.event
-        if event is not None:
-            self.post(event)
+        events = [button_event(button)] if button is not None else list(notice.events)
+        for event in events:
+            if event is not None:
+                self.post(event)
 
     def post(self, event: Event) -> Future[Any]:
         """Queue a physical input; one the rules refuse sounds the error cue."""

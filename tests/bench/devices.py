@@ -24,7 +24,7 @@ from companion.core.commands import Cue, Eject
 from companion.devices import ButtonPressed, InputNotice, LauncherHardware, parse_hardware
 
 PRESSES = 1000
-HIT, FLOOR, EJECTOR, TURRET, BUZZER = 17, 5, 12, 13, 18
+HIT, FLOOR, EJECTOR, TURRET, BUZZER = 17, 5, 12, 13, 16
 
 
 class StampedPin(MockPWMPin):
@@ -72,8 +72,21 @@ def main() -> None:
         {
             "backend": "mock",
             "debounce_ms": 2,  # only limits the press rate: the first clean edge fires at once
-            "pins": {"hit": HIT, "ejector": EJECTOR, "turret": TURRET, "buzzer": BUZZER},
-            "ejector": {"stroke_s": 0.002, "retract_s": 0.002, "pull_back_s": 0.0},
+            "pins": {
+                "hit": HIT,
+                "ejector": EJECTOR,
+                "turret": TURRET,
+                "buzzer": BUZZER,
+                "card_sensor": -1,  # timed: the bench measures the lanes, not the beam
+            },
+            "ejector": {
+                "card_length_mm": 20.0,
+                "feed_mm_s": 5000.0,
+                "feed_path_mm": 0.0,
+                "exit_spin_up_s": 0.0,
+                "exit_run_on_s": 0.0,
+                "pull_back_s": 0.0,
+            },
         }
     )
     hardware = LauncherHardware(config, factory, seats=4)

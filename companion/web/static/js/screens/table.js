@@ -30,6 +30,7 @@ ${roundOverMarkup}
   <div class="magazine"><span data-i18n="magazine"></span>
     <meter id="magazine-meter" min="0" max="80" low="20" optimum="80" value="0"></meter>
     <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></div>
+  <p id="jam-note" class="warn" role="alert" hidden></p>
   <div id="round-info" class="muted"></div>
   <div id="side" class="side" hidden></div>
 </div>
@@ -138,6 +139,9 @@ function render() {
   $("magazine-meter").max = Math.max(tb.magazine_full || 0, tb.magazine || 0, 1);
   $("magazine-meter").value = tb.magazine ?? 0;
   $("magazine-low").hidden = !(tb.magazine_low || tb.needs_reload);
+  // The launcher's fault, named as the beam saw it: what to do comes first.
+  $("jam-note").hidden = !tb.jam;
+  $("jam-note").textContent = tb.jam ? t("jam_" + (tb.jam_fault || "jam")) : "";
   $("round-info").textContent = tb.round_over
     ? (tb.winner ? t("round_won_by", { player: tb.winner }) : t("round_over"))
     : t("round_number", { round: tb.round ?? 0 });

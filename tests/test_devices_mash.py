@@ -18,17 +18,8 @@ from companion.core.events import Press, Reload
 from companion.core.table import TableEngine
 from companion.devices import ButtonPressed, InputNotice, LauncherHardware
 from companion.devices.launcher import MAX_PENDING, MOCK_HISTORY
+from tests.doubles import QUICK_FEED
 from tests.test_devices_launcher import BUZZER, EJECTOR, HIT, TURRET, make_config
-
-# A feed of 4 ms per card (20 mm at 5 m/s) that starts and stops at once, timed (no beam).
-QUICK_FEED = {
-    "card_length_mm": 20.0,
-    "feed_mm_s": 5000.0,
-    "feed_path_mm": 0.0,
-    "exit_spin_up_s": 0.0,
-    "exit_run_on_s": 0.0,
-    "pull_back_s": 0.0,
-}
 
 
 def own_memory() -> int:

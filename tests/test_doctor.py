@@ -123,7 +123,7 @@ def test_a_healthy_pi4_is_ready(tmp_path: Path) -> None:
     assert {c.id: c.status for c in results if c.status != OK} == {"backend": WARN}
     report = report_json(results, found.board)
     assert report["ready"] is True and report["board"] == PI4
-    assert len(report["checks"]) == 15
+    assert len(report["checks"]) == 16
     assert json.loads(json.dumps(report)) == report
     assert "ready for a game" in report_text(results)
 
@@ -167,6 +167,15 @@ def test_each_fault_is_named_with_its_fix(
         allowed |= {"audio", "amplifier"}  # no card at all, or the PCM clock: both say so
     others = {c.id for c in results.values() if c.status != OK} - allowed
     assert others == set(), "one fault must not show up as another"
+
+
+def test_doctor_says_whether_firing_is_counted_or_timed(tmp_path: Path) -> None:
+    counted = {c.id: c for c in doctor(tmp_path).run()}["firing"]
+    assert counted.status == OK and counted.detail.startswith("counted by the IR beam on GPIO24")
+    no_beam = {"hardware": {"backend": "mock", "pins": {"card_sensor": -1}}}
+    timed = {c.id: c for c in doctor(tmp_path, no_beam).run()}["firing"]
+    assert timed.status == WARN and timed.detail.startswith("timed, not counted: no IR beam")
+    assert "pins.card_sensor" in timed.fix
 
 
 def test_a_missing_overlay_is_named_with_the_file_it_belongs_in(tmp_path: Path) -> None:

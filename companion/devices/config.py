@@ -26,6 +26,8 @@ from typing import Any
 
 from companion.config import Config, ConfigError, option, parse_section
 
+from .pulse_output import PULSE_LIMITS_US
+
 NO_PIN = -1
 BACKENDS = ("auto", "pigpio", "lgpio", "rpigpio", "mock")
 AMPLIFIERS = ("max98357a", "none")
@@ -33,8 +35,6 @@ AMPLIFIERS = ("max98357a", "none")
 I2S_PINS = frozenset({18, 19, 20, 21})
 # The header's GPIO lines (BCM). 0 and 1 are the HAT EEPROM bus: usable but best avoided.
 _MAX_BCM = 27
-# Pulses most hobby servos accept; lgpio refuses pulses outside 500..2500 µs.
-_PULSE_RANGE_US = (500, 2500)
 # Default pulses until calibrated: many small servos (SG90, MG90S) reach their end stops outside
 # about 550..2400 µs and stall there, drawing their stall current. 600..2400 µs keeps every common
 # servo off its stops; widen it only after reading the data sheet (hardware/calibration.md).
@@ -317,7 +317,7 @@ def check_hardware(config: HardwareConfig, where: str = "hardware") -> list[str]
             problems.append(
                 f"{where}.{name}: min_pulse_us ({lo}) must be below max_pulse_us ({hi})"
             )
-        elif lo < _PULSE_RANGE_US[0] or hi > _PULSE_RANGE_US[1]:
+        elif lo < PULSE_LIMITS_US[0] or hi > PULSE_LIMITS_US[1]:
             problems.append(
                 f"{where}.{name}: pulses {lo}..{hi} µs go beyond 500..2500 µs, which lgpio "
                 "(Raspberry Pi 5) refuses"

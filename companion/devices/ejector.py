@@ -39,7 +39,7 @@ from .servo import ServoOutput, ServoRange, make_servo_output
 
 def feed_range(config: EjectorConfig) -> ServoRange:
     """The feed servo's speed, -1 (full reverse) .. 1 (full forward), on the configured pulses."""
-    return ServoRange(-1.0, 1.0, config.min_pulse_us / 1e6, config.max_pulse_us / 1e6)
+    return ServoRange.from_us(-1.0, 1.0, config.min_pulse_us, config.max_pulse_us)
 
 
 class MotorOutput:

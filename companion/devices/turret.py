@@ -36,8 +36,8 @@ logger = logging.getLogger(__name__)
 
 
 def turret_range(config: TurretConfig) -> ServoRange:
-    return ServoRange(
-        config.min_angle, config.max_angle, config.min_pulse_us / 1e6, config.max_pulse_us / 1e6
+    return ServoRange.from_us(
+        config.min_angle, config.max_angle, config.min_pulse_us, config.max_pulse_us
     )
 
 

@@ -216,6 +216,7 @@ class Doctor:
             self.check_permissions,
             self.check_pins,
             self.check_servo_pulses,
+            self.check_firing,
             self.check_audio,
             self.check_amplifier,
             self.check_speech,
@@ -412,6 +413,27 @@ class Doctor:
             OK,
             "Sound",
             f"{self.audio.reason}, device {self.audio.device}; found: {found}",
+        )
+
+    def check_firing(self) -> Check:
+        pin = self.hardware.pins.card_sensor
+        if pin == NO_PIN:
+            return Check(
+                "firing",
+                WARN,
+                "Card firing",
+                "timed, not counted: no IR beam (pins.card_sensor = -1), so the table counts the "
+                "cards asked for and a jam or an empty magazine goes unnoticed",
+                "fit the IR break-beam after the exit pinch and set pins.card_sensor "
+                "(hardware/wiring.md), then 'uno-companion calibrate' and 'm'",
+            )
+        ejector, beam = self.hardware.ejector, self.hardware.card_sensor
+        return Check(
+            "firing",
+            OK,
+            "Card firing",
+            f"counted by the IR beam on GPIO{pin}: feed {ejector.feed_mm_s:g} mm/s, one card "
+            f"{beam.card_pass_s * 1000:.0f} ms in the beam ('calibrate' measures both)",
         )
 
     def check_amplifier(self) -> Check:

@@ -22,6 +22,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.core.commands import Cue, Eject
 from companion.devices import ButtonPressed, InputNotice, LauncherHardware, parse_hardware
+from tests.doubles import QUICK_FEED
 
 PRESSES = 1000
 HIT, FLOOR, EJECTOR, TURRET, BUZZER = 17, 5, 12, 13, 16
@@ -79,14 +80,7 @@ def main() -> None:
                 "buzzer": BUZZER,
                 "card_sensor": -1,  # timed: the bench measures the lanes, not the beam
             },
-            "ejector": {
-                "card_length_mm": 20.0,
-                "feed_mm_s": 5000.0,
-                "feed_path_mm": 0.0,
-                "exit_spin_up_s": 0.0,
-                "exit_run_on_s": 0.0,
-                "pull_back_s": 0.0,
-            },
+            "ejector": QUICK_FEED,
         }
     )
     hardware = LauncherHardware(config, factory, seats=4)

@@ -38,7 +38,7 @@ class VirtualClock:
 
 class ScaledClock:
     """Real time running ``speed`` times faster: threads keep running side by side (a press
-    still arrives during an ejection), each stroke and frame just takes 1/speed as long."""
+    still arrives during a firing), each feed run and frame just takes 1/speed as long."""
 
     def __init__(self, speed: float) -> None:
         self.speed = speed

@@ -22,7 +22,7 @@ from tests.doubles import ScaledClock
 from tests.helpers import wait_for
 
 DEBOUNCE = 0.03  # HardwareConfig's default debounce window
-SPEED = 25  # ejector strokes and turret moves run 25 times faster than on the box
+SPEED = 25  # the feed, the exit pinch and the turret run 25 times faster than on the box
 
 
 def options(state_dir: Path, **overrides: Any) -> DaemonOptions:

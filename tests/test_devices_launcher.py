@@ -131,7 +131,7 @@ def press(factory: MockFactory, clock: ManualClock, pin: int = HIT) -> None:
     factory.pin(pin).drive_high()
 
 
-def test_a_press_gives_a_ding_and_the_right_number_of_strokes(
+def test_a_press_gives_a_ding_and_a_feed_run_for_the_cards(
     factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     hardware = build()
@@ -186,7 +186,7 @@ def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
     hardware = build(motion_clock=clock)
     clock.hold()
     hardware.execute([Eject(2), Turn(seat=1, player="Bruno"), Cue("ding")])
-    assert clock.holding.wait(5)  # the lane is in its first stroke
+    assert clock.holding.wait(5)  # the lane is spinning the exit pinch up
     assert factory.pin(TURRET).states[1:] == []  # still ejecting: the turret has not moved
     assert hardware.buzzer.wait_silent(5)
     assert [s.state for s in factory.pin(BUZZER).states[1:]] == [0.5, 0.0]  # the ding did not wait
@@ -197,7 +197,7 @@ def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
     assert turret_start >= ejector_done  # on the lane's own timeline
 
 
-def test_100_fast_presses_give_100_notices_in_order_and_100_strokes(
+def test_100_fast_presses_give_100_notices_in_order_and_100_cards(
     factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     quick = {"feed_mm_s": 2000.0, "exit_spin_up_s": 0.0, "pull_back_s": 0.0}

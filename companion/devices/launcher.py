@@ -416,6 +416,7 @@ class LauncherHardware:
         return {
             "backend": self.backend,
             "turret_angle": self.turret.angle,
+            "turret_range": [self.turret.config.min_angle, self.turret.config.max_angle],
             "seat": self.turret.seat,
             "turning": self.turret.moving,
             "busy": queued > 0,

@@ -142,7 +142,7 @@ def main() -> None:
     )
     print(f"  HIT edge -> first buzzer/ejector pin change  {percentiles(to_first)}")
     print(f"  HIT edge -> first buzzer pin change (ding)   {percentiles(to_buzzer)}")
-    print(f"  HIT edge -> first ejector stroke (firings)   {percentiles(to_ejector)}")
+    print(f"  HIT edge -> feed starts (firings)          {percentiles(to_ejector)}")
     print(f"  floor: bare gpiozero Button callback         {percentiles(to_floor)}")
     print(
         f"  presses without a pin change within 1 s: {lost}; "

@@ -5,7 +5,7 @@ Inputs (buttons, card sensor) become small typed *notices* passed to the callbac
 :meth:`LauncherHardware.execute`:
 
 - :class:`~companion.core.commands.Eject` and :class:`~companion.core.commands.Turn` go, in order,
-  to one *motion lane* (a worker thread with a FIFO queue). Strokes are sequential, and a Turn
+  to one *motion lane* (a worker thread with a FIFO queue). Firings are sequential, and a Turn
   queued behind an ejection waits for it, so cards always go to the player they were meant for.
   The queue is bounded however fast the button is mashed, and it coalesces the way the real
   launcher's motor does: a press that fires while cards are still waiting to come out adds its
@@ -103,7 +103,9 @@ class LauncherHardware:
 
     ``seats`` is the number of players (for uncalibrated seat angles). At start the ejector
     parks and the turret goes home (on the motion lane; :meth:`wait_idle` waits for it).
-    ``clock`` stamps the inputs; ``motion_clock`` paces strokes, turret frames and notes.
+    ``clock`` stamps the inputs; ``motion_clock`` paces the feed, turret frames and notes (and
+    the beam's edges are stamped on it). On the mock pins a :class:`MockCardPath` (``card_path``,
+    made when none is given) moves simulated cards across the beam while the feed runs.
     Callbacks given to :meth:`on_input` run in the thread that saw the input (a GPIO backend
     thread, the motion lane, or on the mock the caller of ``pin.drive_low()``): keep them quick,
     e.g. put the notice in the daemon's queue.

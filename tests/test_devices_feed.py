@@ -178,6 +178,33 @@ def test_a_feed_far_slower_than_the_config_says_looks_like_a_jam(fire: Fire) -> 
     assert (reports[0].counted, reports[0].fault) == (1, "jam")
 
 
+class LateClock(VirtualClock):
+    """Short waits end 50 ms late, as on a busy machine: a card's way to the beam is timed
+    well, the wait for it to leave is not."""
+
+    def wait(self, waiter: Callable[[float], bool], seconds: float) -> bool:
+        return super().wait(waiter, seconds + (0.05 if seconds < 0.1 else 0.0))
+
+
+def test_a_late_lane_still_sees_each_card_for_its_own_time(
+    mock_factory: MockFactory, closing: Callable[[Any], Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = LateClock()
+    monkeypatch.setattr("gpiozero.pins.mock.monotonic", clock.monotonic)
+    config = make_config(pins={"card_sensor": BEAM}, ejector={"feed_mm_s": 150.0})
+    hardware = closing(LauncherHardware(config, mock_factory, seats=3, motion_clock=clock))
+    reports: list[InputNotice] = []
+    hardware.on_input(reports.append)
+    hardware.execute(Eject(3))
+    assert hardware.wait_idle(5)
+    # 50 ms late on a 60 ms card would read as 110 ms, a double: the beam's edges are stamped
+    # when they were due, so each card is one card.
+    assert reports == [SensorReport(3, 3, 0, None, reports[0].at, 1)]  # type: ignore[union-attr]
+    assert hardware.card_sensor is not None
+    darks = [p.dark_s for p in hardware.card_sensor.passages_since(0)]
+    assert darks == pytest.approx([0.06] * 3, abs=EXACT)
+
+
 def test_without_a_beam_firing_is_timed(
     mock_factory: MockFactory, virtual_clock: VirtualClock, closing: Callable[[Any], Any]
 ) -> None:

@@ -179,20 +179,19 @@ class LauncherHardware:
         self.card_sensor: CardSensor | None = None
         feed_clock = motion_clock
         if pins.card_sensor != NO_PIN:
+            if self.card_path is None and self.backend == "mock":
+                beam = factory.pin(pins.card_sensor)
+                self.card_path = MockCardPath(beam, config.ejector, config.card_sensor)
+            if self.card_path is not None:
+                feed_clock = CardPathClock(motion_clock, self.card_path)
             self.card_sensor = self._add(
                 CardSensor(
                     pins.card_sensor,
                     config.card_sensor,
                     factory=factory,
-                    clock=motion_clock.monotonic,
+                    clock=feed_clock.monotonic,
                 )
             )
-            if self.card_path is None and self.backend == "mock":
-                self.card_path = MockCardPath(
-                    self.card_sensor.pin, config.ejector, config.card_sensor
-                )
-            if self.card_path is not None:
-                feed_clock = CardPathClock(motion_clock, self.card_path)
         self.ejector = self._add(
             Ejector(
                 pins.ejector,

@@ -54,6 +54,9 @@ class MockCardPath:
         self.blocked_by: CardFault | None = None
         self.feeding: Callable[[], bool] = lambda: False
         self._lock = threading.Lock()
+        # While an edge is driven, the time it was due: the beam stamps its edges exactly then,
+        # however late the lane woke up (a busy machine must not turn one card into a double).
+        self._due = threading.local()
         self._last: float | None = None
         self._was_feeding = False
         self._travelled = 0.0  # mm the next card's front edge has moved
@@ -94,11 +97,15 @@ class MockCardPath:
             if self._was_feeding:
                 self._travelled += (at - last) * self.mm_s
             last = at
-            if self._clear_at is not None and at >= self._clear_at:
-                self._clear_at = None
-                self.pin.drive_high()
-            else:
-                self._arrive(at)
+            self._due.at = at
+            try:
+                if self._clear_at is not None and at >= self._clear_at:
+                    self._clear_at = None
+                    self.pin.drive_high()
+                else:
+                    self._arrive(at)
+            finally:
+                self._due.at = None
         if self._was_feeding:
             self._travelled += (now - last) * self.mm_s
         self._last = now
@@ -118,6 +125,10 @@ class MockCardPath:
         else:
             dark = self.beam.card_pass_s * (DOUBLE_DARK if cards == 2 else 1.0)
             self._clear_at = at + dark
+
+    def due(self) -> float | None:
+        """The time the edge being driven was due (None outside an edge)."""
+        return getattr(self._due, "at", None)
 
     def clear(self) -> None:
         """The players cleared the jam or the stuck card: the path runs again."""
@@ -144,7 +155,8 @@ class CardPathClock:
         self.path = path
 
     def monotonic(self) -> float:
-        return self._clock.monotonic()
+        due = self.path.due()
+        return self._clock.monotonic() if due is None else due
 
     def wait(self, waiter: Waiter, seconds: float) -> bool:
         now = self._clock.monotonic()

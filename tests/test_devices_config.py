@@ -116,3 +116,11 @@ def test_no_part_may_sit_on_the_amplifiers_pins() -> None:
     assert any(p.startswith("hardware.pins.card_sensor: GPIO21 is the max98357a") for p in problems)
     # Without the amplifier (sound from the jack or USB) those pins are free.
     assert parse_hardware({"amplifier": "none", "pins": {"buzzer": 18}}).pins.buzzer == 18
+
+
+def test_every_output_is_known_for_stopping_after_a_crash() -> None:
+    # The feed and turret are servos (pulses off); the exit motor and the buzzer are PWM (to 0).
+    assert parse_hardware({}).output_pins() == ({12, 13}, {4, 16})
+    # The retrofit's ejector pin switches a motor: its PWM is stopped, it is no servo.
+    retrofit = parse_hardware({"ejector": {"mode": "motor"}})
+    assert retrofit.output_pins() == ({13}, {12, 16})

@@ -276,6 +276,19 @@ class HardwareConfig:
     def debounce_s(self) -> float:
         return self.debounce_ms / 1000.0
 
+    def output_pins(self) -> tuple[set[int], set[int]]:
+        """(servo pins, other outputs: buzzer and motors) fitted, for stopping them after a
+        crash: a servo's pulses are stopped, a motor's or the buzzer's PWM set to 0."""
+        pins = self.pins
+        servos = {pins.turret}
+        others = {pins.buzzer}
+        if self.ejector.mode == "motor":
+            others.add(pins.ejector)  # the retrofitted launcher's own motor
+        else:
+            servos.add(pins.ejector)
+            others.add(pins.exit_motor)
+        return servos - {NO_PIN}, others - {NO_PIN}
+
 
 def equivalent_angle(bearing: float, current: float | None, lo: float, hi: float) -> float | None:
     """The angle within ``[lo, hi]`` that faces ``bearing`` (same direction, modulo 360°),

@@ -138,13 +138,17 @@ def test_a_jam_stops_the_feed_after_the_time_out_and_names_the_fault(
 
 
 def test_a_card_stuck_in_the_mouth_stops_the_feed(fire: Fire, mock_factory: MockFactory) -> None:
-    hardware, reports = fire(3, faults={0: "stuck"})
+    hardware, reports = fire(3, faults={0: "stuck", 2: "jam"})
     (report,) = reports
     assert report.fault == "stuck" and report.events[-1] == Jam("stuck")
     # Stopped once the card had darkened the beam blocked_s (0.4 s): no other card came.
     times = feed_times(mock_factory.pin(FEED))
     assert math.isclose(times[1][0], 35 / 150 + 0.4, abs_tol=EXACT)
-    assert hardware.card_path is not None and hardware.card_path.fed == 1
+    path = hardware.card_path
+    assert path is not None and path.fed == 1 and hardware.card_sensor is not None
+    assert hardware.card_sensor.blocked
+    hardware.clear_jam()  # the card is pulled out: the beam is clear, later faults stay
+    assert not hardware.card_sensor.blocked and path.faults == {0: "stuck", 2: "jam"}
 
 
 def test_a_double_is_counted_as_two_and_reported(fire: Fire) -> None:

@@ -133,11 +133,11 @@ class MockCardPath:
     def clear(self) -> None:
         """The players cleared the jam or the stuck card: the path runs again."""
         with self._lock:
-            if self.blocked_by is not None:
-                self.faults.pop(self.fed, None)
-                if self.blocked_by == "stuck":
-                    self.pin.drive_high()
-                self.blocked_by = None
+            if self.blocked_by == "jam":
+                self.faults.pop(self.fed, None)  # the jammed card comes free
+            elif self.blocked_by == "stuck":
+                self.pin.drive_high()  # the stuck card (already counted) is pulled out
+            self.blocked_by = None
             self._travelled = 0.0
 
     def reload(self, cards: int | None = None) -> None:

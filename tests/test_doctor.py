@@ -148,7 +148,7 @@ def test_a_healthy_pi4_is_ready(tmp_path: Path) -> None:
         ({"commands": {"aplay"}}, "speech", FAIL, "apt install espeak-ng"),
         ({"modules": {"gpiozero"}}, "speech", FAIL, "espeak-ng"),
         ({"throttle": 0x50005}, "power", FAIL, "supply"),
-        ({"throttle": 0x50000}, "power", WARN, "own 5 V supply"),
+        ({"throttle": 0x50000}, "power", WARN, "fused servo rail"),
         ({"synced": False}, "clock", WARN, "network"),
         ({"busy_port": True}, "port", FAIL, "ss -ltnp"),
         ({"announced": None}, "address", WARN, "install.sh"),

@@ -594,7 +594,8 @@ class Doctor:
                 FAIL,
                 "Power",
                 "undervoltage now: the Pi may reset when a servo moves",
-                "use the official 5 V supply (5 A for a Pi 5); servos on their own supply",
+                "a 5 V 5 A supply, the Pi on its own branch of the distribution board and the "
+                "servos and motor on the fused rail (hardware/power.md)",
             )
         if flags & 0x10000:
             return Check(
@@ -602,7 +603,8 @@ class Doctor:
                 WARN,
                 "Power",
                 "undervoltage happened since boot (a servo start?)",
-                "give the servos their own 5 V supply with a common ground (hardware/wiring.md)",
+                "keep the servos and the motor on the fused servo rail, not the Pi's pins, with "
+                "one common ground and the 1000 µF capacitor (hardware/wiring.md)",
             )
         return Check("power", OK, "Power", "no undervoltage or throttling since boot")
 

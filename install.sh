@@ -26,6 +26,11 @@ SOURCE_STAMP=$PREFIX/source.sha256
 SERVICE_USER=uno
 COMMAND_LINK=/usr/local/bin/uno-companion
 POLKIT_RULE=/etc/polkit-1/rules.d/50-uno-companion.rules
+# The firmware's config.txt: Raspberry Pi OS 12 and later, then older systems.
+BOOT_CONFIGS=(/boot/firmware/config.txt /boot/config.txt)
+OVERLAY_MARK="# uno-companion: the I2S amplifier ([hardware] amplifier), added by install.sh"
+# Package lists older than this many minutes are refreshed before installing.
+APT_LISTS_MAX_AGE_MIN=1440
 
 CHANGES=0
 UNINSTALL=no
@@ -35,6 +40,26 @@ DOCTOR=yes
 say() { printf 'install.sh: %s\n' "$*"; }
 changed() { CHANGES=$((CHANGES + 1)); say "$*"; }
 die() { say "error: $*" >&2; exit 1; }
+
+# run_logged WHAT COMMAND...: run quietly; on failure say what failed, show the command's last
+# lines and stop (nothing half-done is reported as done).
+run_logged() {
+    local what=$1 log status=0
+    shift
+    log=$(mktemp)
+    "$@" >"$log" 2>&1 || status=$?
+    if [ "$status" != 0 ]; then
+        say "error: $what failed (exit status $status): $*" >&2
+        tail -n 15 "$log" | sed 's/^/    /' >&2
+        rm -f "$log"
+        exit 1
+    fi
+    rm -f "$log"
+}
+
+# Any other command that fails stops the script with its line and text, not silently.
+set -E
+trap 'say "error: line $LINENO failed: $BASH_COMMAND" >&2' ERR
 
 usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
 
@@ -88,14 +113,59 @@ apt_install() {
     for package in "$@"; do installed "$package" || missing+=("$package"); done
     [ ${#missing[@]} -eq 0 ] && return 0
     say "installing Debian packages: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
-        --no-install-recommends "${missing[@]}" >/dev/null
+    run_logged "installing ${missing[*]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
     mkdir -p "$PREFIX"
     printf '%s\n' "${missing[@]}" >>"$ADDED_PACKAGES"
     changed "installed ${missing[*]}"
 }
 
-apt_lists_empty() { ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; }
+# True when the package lists are missing or the newest is older than a day: apt would look for
+# package versions the mirror no longer has.
+apt_lists_stale() {
+    local newest
+    newest=$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin "-$APT_LISTS_MAX_AGE_MIN" \
+        -print -quit 2>/dev/null)
+    [ -z "$newest" ]
+}
+
+refresh_apt_lists() {
+    apt_lists_stale || return 0
+    say "refreshing the package lists (missing or older than a day)"
+    run_logged "refreshing the package lists (apt-get update: check the network)" \
+        apt-get -o DPkg::Lock::Timeout=600 update -q
+}
+
+boot_config() {
+    local file
+    for file in "${BOOT_CONFIGS[@]}"; do
+        if [ -f "$file" ]; then echo "$file"; return 0; fi
+    done
+    return 1
+}
+
+# The amplifier's overlay in config.txt, once, under [all] (a [pi4] section at the end of the
+# file would otherwise keep it from other boards). A line the maker wrote is kept as is.
+install_overlay() {
+    [ -n "$OVERLAY" ] || return 0
+    local file
+    if ! file=$(boot_config); then
+        say "warning: no ${BOOT_CONFIGS[*]}: add the line dtoverlay=$OVERLAY to the firmware's config.txt yourself, then reboot"
+        return 0
+    fi
+    if grep -Eq "^[[:space:]]*dtoverlay=$OVERLAY([[:space:],]|\$)" "$file"; then return 0; fi
+    printf '\n%s\n[all]\ndtoverlay=%s\n' "$OVERLAY_MARK" "$OVERLAY" >>"$file"
+    changed "added dtoverlay=$OVERLAY to $file: reboot once to hear the amplifier"
+}
+
+remove_overlay() {
+    local file
+    file=$(boot_config) || return 0
+    if grep -qxF "$OVERLAY_MARK" "$file"; then
+        sed -i "/^$(printf '%s' "$OVERLAY_MARK" | sed 's/[][\/.*^$]/\\&/g')\$/{N;N;d}" "$file"
+        changed "removed the amplifier's overlay from $file"
+    fi
+}
 
 # The content of what pip installs: any change (a `git pull`) means an upgrade.
 source_hash() {
@@ -107,7 +177,8 @@ source_hash() {
 install_program() {
     if [ ! -x "$VENV/bin/python" ]; then
         # --system-site-packages: the venv sees the GPIO libraries Debian installed.
-        python3 -m venv --system-site-packages "$VENV"
+        run_logged "creating the virtual environment $VENV" \
+            python3 -m venv --system-site-packages "$VENV"
         changed "created the virtual environment $VENV"
     fi
     local wanted missing_pip=() library
@@ -121,7 +192,8 @@ install_program() {
         build=$(mktemp -d)
         (cd "$SOURCE" && tar cf - pyproject.toml README.md companion) | tar xf - -C "$build"
         say "installing the program into $VENV (a minute or two)"
-        "$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade \
+        run_logged "installing the program with pip (check the network)" \
+            "$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade \
             "$build" "${missing_pip[@]}"
         rm -rf "$build"
         echo "$wanted" >"$SOURCE_STAMP"
@@ -188,7 +260,8 @@ install_units() {
     put_file 644 root:root "$UNIT" <"$SOURCE/systemd/uno-companion.service"
     put_file 644 root:root "$PREFIX/docs/raspberry-pi.md" <"$SOURCE/docs/raspberry-pi.md"
     plan dropin | put_file 644 root:root "$DROPIN"
-    if [ "$PIGPIOD" = yes ]; then
+    if [ "$PIGPIOD_DROPIN_WANTED" = yes ]; then
+        # Written even before pigpio is installed: a pigpiod added later starts with -t 0 too.
         plan pigpiod-dropin | put_file 644 root:root "$PIGPIOD_DROPIN"
     fi
     plan avahi | put_file 644 root:root "$AVAHI_FILE"
@@ -234,6 +307,7 @@ uninstall() {
     remove_path "$AVAHI_FILE"
     remove_path "$COMMAND_LINK"
     remove_path "$POLKIT_RULE"
+    remove_overlay
     if [ -s "$ADDED_PACKAGES" ]; then
         # Only what this installer added (and nothing else still needs).
         mapfile -t packages < <(sort -u "$ADDED_PACKAGES")
@@ -258,7 +332,7 @@ uninstall() {
 main() {
     if [ "$UNINSTALL" = yes ]; then uninstall; return; fi
     command -v apt-get >/dev/null || die "this installer needs Raspberry Pi OS (Debian)"
-    if apt_lists_empty; then apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null; fi
+    refresh_apt_lists
     if ! command -v python3 >/dev/null; then apt_install python3; fi
     local settings
     settings=$(plan env) || exit 3
@@ -269,6 +343,7 @@ main() {
     install_user
     install_program
     install_config
+    install_overlay
     local before=$CHANGES
     install_units
     enable_units "$before"

@@ -38,7 +38,7 @@ class VirtualClock:
 
 class ScaledClock:
     """Real time running ``speed`` times faster: threads keep running side by side (a press
-    still arrives during an ejection), each stroke and frame just takes 1/speed as long."""
+    still arrives during a firing), each feed run and frame just takes 1/speed as long."""
 
     def __init__(self, speed: float) -> None:
         self.speed = speed
@@ -130,3 +130,15 @@ class ManualClock:
         with self._lock:
             self.now += seconds
             return self.now
+
+
+# A feed of 4 ms per card (20 mm at 5 m/s) that starts and stops at once: for tests and benches
+# of the launcher's lanes and queue, timed (give the beam -1), not of the feed itself.
+QUICK_FEED = {
+    "card_length_mm": 20.0,
+    "feed_mm_s": 5000.0,
+    "feed_path_mm": 0.0,
+    "exit_spin_up_s": 0.0,
+    "exit_run_on_s": 0.0,
+    "pull_back_s": 0.0,
+}

@@ -103,6 +103,12 @@ fresh_root() {
     (cd "$REPO" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) \
         | tar -xf - -C "$root/home/pi/uno-companion"
     printf '%s\0' "${MODEL[$board]}" >"$root/etc/fake-device-tree-model"
+    # The firmware's config.txt as Raspberry Pi OS ships it (shortened), a [pi4] section last.
+    mkdir -p "$root/boot/firmware"
+    printf '%s\n' "# For more options and information see http://rptl.io/configtxt" \
+        "dtparam=audio=on" "camera_auto_detect=1" "display_auto_detect=1" "auto_initramfs=1" \
+        "dtoverlay=vc4-kms-v3d" "max_framebuffers=2" "disable_fw_kms_setup=1" "arm_64bit=1" \
+        "[cm4]" "otg_mode=1" "[pi4]" "arm_boost=1" >"$root/boot/firmware/config.txt"
     echo "$root"
 }
 
@@ -187,6 +193,52 @@ expect_replay() {
     echo "$(wc -l <<<"$got") events, identical to x86-64"
 }
 
+expect_overlay() { # the amplifier's overlay, active for every board (under [all])
+    local root=$1 config=$1/boot/firmware/config.txt line
+    line=$(grep -n '^dtoverlay=max98357a$' "$config") || { tail -n 5 "$config"; return 1; }
+    awk '/^\[/ { section = $0 } /^dtoverlay=max98357a$/ { exit !(section == "[all]") }' "$config" \
+        || { echo "not under [all]"; return 1; }
+    echo "config.txt:$line (under [all])"
+}
+
+expect_pcm_clock_off() { # pigpiod's drop-in keeps its clock off the I2S amplifier
+    local root=$1 dropin=$1/etc/systemd/system/pigpiod.service.d/uno-companion.conf
+    grep -qx 'ExecStart=/usr/bin/pigpiod -l -t 0' "$dropin" || { cat "$dropin"; return 1; }
+    echo "$(grep '^ExecStart=/' "$dropin")"
+}
+
+set_amplifier() { # set_amplifier ROOT VALUE: the maker's choice in the service's config
+    sed -i "s/^amplifier = .*/amplifier = \"$2\"/" "$1/etc/uno-companion/config.toml"
+}
+
+expect_any_order() { # pigpio first, the amplifier chosen later (and back): the same end state
+    local root=$1 dropin=$1/etc/systemd/system/pigpiod.service.d/uno-companion.conf
+    local config=$1/boot/firmware/config.txt
+    set_amplifier "$root" none
+    sed -i '/^# uno-companion: the I2S amplifier/,/^dtoverlay=max98357a$/d' "$config"
+    run_install "$root" --no-doctor >/dev/null || return 1
+    grep -qx 'ExecStart=/usr/bin/pigpiod -l' "$dropin" || { echo "without the amplifier:"; cat "$dropin"; return 1; }
+    ! grep -q max98357a "$config" || { echo "overlay added without the amplifier"; return 1; }
+    set_amplifier "$root" max98357a
+    run_install "$root" --no-doctor >/dev/null || return 1
+    grep -qx 'ExecStart=/usr/bin/pigpiod -l -t 0' "$dropin" || { cat "$dropin"; return 1; }
+    [ "$(grep -c '^dtoverlay=max98357a$' "$config")" = 1 ] || { echo "overlay not there once"; return 1; }
+    echo "amplifier chosen after pigpio: -t 0 and the overlay, once"
+}
+
+expect_missing_overlay_named() { # doctor names the overlay when a maker removed it
+    local root=$1 config=$1/boot/firmware/config.txt json detail
+    cp "$config" "$root/tmp/config.txt.kept"
+    sed -i '/^dtoverlay=max98357a$/d' "$config"
+    json=$(in_root "$root" runuser -u uno -- env UNO_COMPANION_MODEL_FILE=/etc/fake-device-tree-model \
+        uno-companion doctor --json --backend mock)
+    cp "$root/tmp/config.txt.kept" "$config"
+    detail=$(python3 -c 'import json,sys; c={c["id"]: c for c in json.load(sys.stdin)["checks"]}["amplifier"]; print(c["status"], c["detail"])' <<<"$json") || return 1
+    grep -q '^fail dtoverlay=max98357a is missing from /boot/firmware/config.txt' <<<"$detail" \
+        || { echo "$detail"; return 1; }
+    echo "$detail"
+}
+
 expect_idempotent() {
     local root=$1 before after out
     before=$(snapshot "$root")
@@ -208,7 +260,9 @@ expect_uninstall() {
     done
     [ -e "$root/var/lib/uno-companion/scores.sqlite3" ] && [ -e "$root/etc/uno-companion/config.toml" ] \
         || { echo "scores or config lost"; return 1; }
-    echo "unit, venv and avahi file removed; scores and config kept"
+    ! grep -q 'max98357a' "$root/boot/firmware/config.txt" || { echo "overlay left in config.txt"; return 1; }
+    grep -qx 'arm_boost=1' "$root/boot/firmware/config.txt" || { echo "config.txt damaged"; return 1; }
+    echo "unit, venv, avahi file and overlay removed; scores and config kept"
 }
 
 main() {
@@ -225,6 +279,12 @@ main() {
         check "$board: systemd-analyze verify" expect_verify "$root"
         check "$board: systemd-analyze security" expect_security "$root"
         check "$board: doctor --json (mock pins)" expect_doctor "$root" "$board"
+        check "$board: amplifier overlay in config.txt" expect_overlay "$root"
+        check "$board: doctor names a missing overlay" expect_missing_overlay_named "$root"
+        if [ "${EXPECTED_LIBRARIES[$board]%% *}" = pigpio ]; then
+            check "$board: pigpiod off the PCM clock" expect_pcm_clock_off "$root"
+            check "$board: amplifier after pigpio, same end" expect_any_order "$root"
+        fi
         check "$board: scripted session replays" expect_replay "$root"
         check "$board: second install changes nothing" expect_idempotent "$root"
         check "$board: uninstall keeps the scores" expect_uninstall "$root"

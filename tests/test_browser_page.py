@@ -234,22 +234,31 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
     expect(page.locator("#fire-note")).to_have_text(
         re.compile(r"^(1 carte tirée|([2-9]|\d\d+) cartes tirées)$")
     )
-    # Sliders run over the turret's 0…180°: seat 3 at 120° shows as 120°, not clamped to 90°.
+    # Sliders run over the turret's 0…360° (seats all round): seat 3 at 180° shows as 180°.
     rows = page.locator("#calibration li")
     angles = api.state()["device"]["seat_angles"]
     expect(rows.nth(2).locator("output")).to_have_text(f"{round(angles[2])}°")
     assert angles[2] > 90
     # ✓ on a row nobody moved saves nothing; a moved row saves its angle.
     expect(rows.nth(1).locator("[data-calibrate]")).to_be_disabled()
-    rows.nth(1).locator("input[type=range]").fill("150")
+    rows.nth(1).locator("input[type=range]").fill("250")  # past the servo's own 180°: the gear
     page.click('#calibration [data-calibrate="1"]')
     until_in_page(
         page,
-        "fetch('/api/state').then(r => r.json()).then(s => s.device.seat_angles[1] === 150)",
+        "fetch('/api/state').then(r => r.json()).then(s => s.device.seat_angles[1] === 250)",
         timeout=5,
     )
     assert api.state()["device"]["seat_angles"][0] == angles[0]
     shot(page, "device")
+    # A jam the beam reported: the table screen says what to do until the magazine is reloaded.
+    api.act("table.jam")
+    tab(page, "table")
+    expect(page.locator("#jam-note")).to_have_text(
+        "Lanceur bloqué : dégagez la carte coincée, puis rechargez."
+    )
+    expect(page.locator("#hit")).to_be_disabled()
+    api.act("table.reload")
+    expect(page.locator("#jam-note")).to_be_hidden()
 
 
 def test_a_phones_language_is_its_own_and_a_setup_mid_round_asks_first(

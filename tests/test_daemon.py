@@ -24,7 +24,7 @@ from tests.doubles import ScaledClock
 from tests.helpers import wait_for
 
 DEBOUNCE = 0.03  # HardwareConfig's default debounce window
-SPEED = 25  # ejector strokes and turret moves run 25 times faster than on the box
+SPEED = 25  # the feed, the exit pinch and the turret run 25 times faster than on the box
 
 
 def options(state_dir: Path, **overrides: Any) -> DaemonOptions:
@@ -44,8 +44,15 @@ def options(state_dir: Path, **overrides: Any) -> DaemonOptions:
 def make_daemon(tmp_path: Path):
     daemons: list[Daemon] = []
 
-    def make(launcher: LauncherConfig | None = None, **overrides: object) -> Daemon:
-        config = Config(launcher=launcher or LauncherConfig())
+    def make(
+        launcher: LauncherConfig | None = None,
+        hardware: dict[str, Any] | None = None,
+        **overrides: object,
+    ) -> Daemon:
+        # Timed firing unless a test asks for the beam: at 25 times the speed, a card every 23 ms
+        # of real time, a busy machine's late wake-up would let the simulated feed run on a card.
+        hardware = hardware if hardware is not None else {"pins": {"card_sensor": -1}}
+        config = Config(launcher=launcher or LauncherConfig(), extra={"hardware": hardware})
         daemon = Daemon(config, options(tmp_path, seed=5, **overrides)).start()
         daemons.append(daemon)
         return daemon
@@ -81,10 +88,24 @@ def test_press_on_pin_fires_cards_and_turns(make_daemon):
     assert daemon.hardware.turret.seat == 2  # the launcher now faces Chloé
 
 
+def test_the_table_gives_the_player_the_cards_the_beam_counted(make_daemon):
+    daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=2), hardware={})
+    assert daemon.hardware.card_sensor is not None  # the beam, with simulated cards
+    press(daemon)
+    assert wait_for(lambda: daemon.hardware.hit_button.presses == 1)
+    assert daemon.hardware.wait_idle(timeout=10)
+    settled(daemon)
+    counted = daemon.hardware.card_sensor.total
+    assert counted == daemon.hardware.ejector.cards_fired >= 2
+    snap = daemon.engine.snapshot()
+    assert snap["players"][1]["hand"] == 7 + counted
+    assert snap["magazine"] == 112 - 4 * 7 - 1 - counted
+
+
 def test_presses_during_an_ejection_are_queued_not_lost(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=3))
     for _ in range(8):
-        press(daemon)  # much faster than 3 ejector strokes take
+        press(daemon)  # much faster than the feed fires 3 cards
     assert wait_for(lambda: daemon.engine.events_handled == 8)
     assert daemon.hardware.wait_idle(timeout=30)
     assert daemon.hardware.ejector.cards_fired == 24
@@ -266,9 +287,11 @@ def test_reload_clears_a_reported_jam(tmp_path: Path):
     opts = options(tmp_path)
     daemon = Daemon(config, opts).start()
     try:
-        daemon.hub.dispatch("device.test_fire", {"cards": 1})  # nothing crosses the beam
+        daemon.hardware.card_path.faults = {0: "jam"}  # the first card never reaches the beam
+        daemon.hub.dispatch("device.test_fire", {"cards": 1})
         assert wait_for(lambda: daemon.hub.state()["device"]["jam"] is True)
         assert wait_for(lambda: daemon.hub.state()["table"]["jam"] is True)
+        assert daemon.hub.state()["table"]["jam_fault"] == "jam"
         daemon.hub.dispatch("table.reload", {})
         state = daemon.hub.state()
         assert state["device"]["jam"] is False and state["table"]["jam"] is False
@@ -305,7 +328,7 @@ def test_stopping_does_not_wait_for_the_launcher_to_finish_moving() -> None:
     ("action", "payload", "moved"),
     [
         ("device.test_fire", {"cards": 2}, lambda d: d["cards_fired"] == 2),
-        ("device.face", {"seat": 2}, lambda d: d["turret_angle"] == d["seat_angles"][2]),
+        ("device.face", {"seat": 1}, lambda d: d["turret_angle"] == d["seat_angles"][1]),
     ],
 )
 def test_the_phones_hear_when_a_device_action_has_finished_moving(

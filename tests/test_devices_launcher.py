@@ -1,4 +1,6 @@
-"""LauncherHardware on gpiozero's mock pins: press → ding and strokes, turret lanes, ordering.
+"""LauncherHardware on gpiozero's mock pins: press → ding and a timed feed, turret lanes, ordering.
+
+The counted firing (beam, faults) has its own tests in test_devices_feed.py.
 
 Button edges are stamped on a settable :class:`ManualClock` and the moving parts run on a
 :class:`VirtualClock` (each lane on its own exact timeline), so nothing waits on real time.
@@ -8,7 +10,6 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,12 +17,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.core.commands import Cue, Eject, Say, Turn
-from companion.core.events import CardsSeen, Jam
 from companion.devices import (
     ButtonPressed,
     InputNotice,
     LauncherHardware,
-    SensorReport,
     parse_hardware,
 )
 from companion.devices.clock import Clock
@@ -29,7 +28,7 @@ from companion.devices.config import SAFE_PULSE_US
 from tests.doubles import HeldClock, ManualClock, VirtualClock
 from tests.helpers import assert_states_and_times
 
-HIT, NEXT, REVERSE, SKIP, EJECTOR, TURRET, BUZZER, SENSOR = 17, 27, 22, 23, 12, 13, 18, 24
+HIT, NEXT, REVERSE, SKIP, EJECTOR, EXIT, TURRET, BUZZER = 17, 27, 22, 23, 12, 4, 13, 16
 FRAME = 0.020
 EXACT = 1e-6  # virtual time: pin histories are exact
 
@@ -38,14 +37,16 @@ def make_config(**sections: dict[str, Any]) -> Any:
     raw: dict[str, Any] = {
         "backend": "mock",
         "debounce_ms": 10,
-        "pins": {"hit": HIT, "ejector": EJECTOR, "turret": TURRET, "buzzer": BUZZER},
-        "ejector": {
-            "rest_angle": 0.0,
-            "stroke_angle": 90.0,
-            "stroke_s": 0.1,
-            "retract_s": 0.1,
-            "pull_back_s": 0.0,
+        "pins": {
+            "hit": HIT,
+            "ejector": EJECTOR,
+            "exit_motor": EXIT,
+            "turret": TURRET,
+            "buzzer": BUZZER,
+            "card_sensor": -1,  # timed firing: the beam's tests are in test_devices_feed.py
         },
+        # 100 mm/s, no way to the pinch: 0.87 s per card
+        "ejector": {"feed_mm_s": 100.0, "feed_path_mm": 0.0, "pull_back_s": 0.1},
         "turret": {
             "seat_angles": [30.0, 90.0, 150.0],
             "home_angle": 30.0,
@@ -94,7 +95,7 @@ def build(
             )
         )
         assert hardware.wait_idle(5)  # homing done
-        for pin in (EJECTOR, TURRET, BUZZER):
+        for pin in (EJECTOR, EXIT, TURRET, BUZZER):
             factory.pin(pin).clear_states()
         return hardware
 
@@ -114,10 +115,11 @@ def duty(pulse_us: float) -> float:
     return pulse_us / 1e6 / FRAME
 
 
-def pulse_at(angle: float) -> float:
-    """The default (uncalibrated) pulse for an angle on a 0..180° servo, in µs."""
+def pulse_at(bearing: float) -> float:
+    """The default (uncalibrated) pulse for a launcher bearing: 0..360° through the 2:1 gear is
+    the servo's 0..180°, in µs."""
     low, high = SAFE_PULSE_US
-    return low + (high - low) * angle / 180
+    return low + (high - low) * (bearing / 2) / 180
 
 
 def press(factory: MockFactory, clock: ManualClock, pin: int = HIT) -> None:
@@ -128,7 +130,7 @@ def press(factory: MockFactory, clock: ManualClock, pin: int = HIT) -> None:
     factory.pin(pin).drive_high()
 
 
-def test_a_press_gives_a_ding_and_the_right_number_of_strokes(
+def test_a_press_gives_a_ding_and_a_feed_run_for_the_cards(
     factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
     hardware = build()
@@ -145,12 +147,15 @@ def test_a_press_gives_a_ding_and_the_right_number_of_strokes(
     assert notices[0].button == "hit"
     # The ding starts with the press: 1600 Hz then 2000 Hz (duty 0.5), silent after 160 ms.
     assert_states_and_times(factory.pin(BUZZER), [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)], EXACT)
-    stroke, rest = duty(pulse_at(90)), duty(pulse_at(0))
-    strokes: list[tuple[float | None, float]] = [(0.1, stroke), (0.1, rest)] * 3
-    strokes[0] = (None, stroke)  # the lane's own timeline starts after homing
-    assert_states_and_times(factory.pin(EJECTOR), [(0.0, 0.0), *strokes, (0.1, 0.0)], EXACT)
+    # The exit pinch spins up 0.3 s, the feed runs full forward (2400 µs) for three cards at
+    # 0.87 s each, turns back (600 µs) 0.1 s, and the pinch runs on 0.2 s: all off at the end.
+    forward, back = duty(SAFE_PULSE_US[1]), duty(SAFE_PULSE_US[0])
+    feed = [(0.0, 0.0), (None, forward), (2.61, 0.0), (0.0, back), (0.1, 0.0)]
+    assert_states_and_times(factory.pin(EJECTOR), feed, EXACT)
+    assert_states_and_times(factory.pin(EXIT), [(0.0, 0.0), (None, 1.0), (3.21, 0.0)], EXACT)
     status = hardware.status()
     assert status["cards_fired"] == 3 and not status["busy"] and not status["jam"]
+    assert status["counted"] is False  # no beam: the cards asked for are the cards fired
 
 
 def test_the_turret_lands_on_the_calibrated_pulse_and_detaches(
@@ -180,7 +185,7 @@ def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
     hardware = build(motion_clock=clock)
     clock.hold()
     hardware.execute([Eject(2), Turn(seat=1, player="Bruno"), Cue("ding")])
-    assert clock.holding.wait(5)  # the lane is in its first stroke
+    assert clock.holding.wait(5)  # the lane is spinning the exit pinch up
     assert factory.pin(TURRET).states[1:] == []  # still ejecting: the turret has not moved
     assert hardware.buzzer.wait_silent(5)
     assert [s.state for s in factory.pin(BUZZER).states[1:]] == [0.5, 0.0]  # the ding did not wait
@@ -191,10 +196,10 @@ def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
     assert turret_start >= ejector_done  # on the lane's own timeline
 
 
-def test_100_fast_presses_give_100_notices_in_order_and_100_strokes(
+def test_100_fast_presses_give_100_notices_in_order_and_100_cards(
     factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
-    quick = {"stroke_s": 0.002, "retract_s": 0.002, "pull_back_s": 0.0}
+    quick = {"feed_mm_s": 2000.0, "exit_spin_up_s": 0.0, "pull_back_s": 0.0}
     hardware = build(make_config(ejector=quick))
     notices: list[InputNotice] = []
 
@@ -234,55 +239,19 @@ def test_optional_buttons_give_their_own_notices(
     assert hardware.status()["buttons"] == ["hit", "next", "reverse", "skip"]
 
 
-def test_card_sensor_reports_cards_seen_and_jams(
-    factory: MockFactory, build: Callable[..., LauncherHardware]
-) -> None:
-    config = make_config(
-        pins={"hit": HIT, "card_sensor": SENSOR},
-        ejector={"stroke_s": 0.05, "retract_s": 0.05},
-        card_sensor={"timeout_s": 0.3, "blocked_s": 0.15},
-    )
-    clock = HeldClock()
-    # The sensor's count window and timeouts run on the input clock: real time here.
-    hardware = build(config, clock=time.monotonic, motion_clock=clock)
-    reports: list[SensorReport] = []
-    hardware.on_input(lambda n: reports.append(n) if isinstance(n, SensorReport) else None)
-    clock.hold()
-    hardware.execute(Eject(3))
-    assert clock.holding.wait(5)  # in the first stroke: the counting window is open
-    for _ in range(3):  # three cards cross the beam, 10 ms apart (real time: the sensor's)
-        factory.pin(SENSOR).drive_low()
-        time.sleep(0.005)
-        factory.pin(SENSOR).drive_high()
-        time.sleep(0.005)
-    clock.release()
-    assert hardware.wait_idle(5)
-    assert len(reports) == 1
-    assert reports[0].event == CardsSeen(3, expected=3)
-    assert (reports[0].counted, reports[0].expected, reports[0].outcome) == (3, 3, "counted")
-    hardware.execute(Eject(2))  # nothing crosses the beam: jam or empty magazine
-    assert hardware.wait_idle(5)
-    assert reports[1].event == Jam() and reports[1].outcome == "nothing_out"
-    assert hardware.status()["jam"] and hardware.status()["jam_reason"] == "nothing_out"
-    hardware.clear_jam()
-    assert not hardware.status()["jam"]
-    assert reports[1].seq > reports[0].seq
-
-
 def test_close_detaches_servos_silences_the_buzzer_and_drops_pending_moves(
     factory: MockFactory, build: Callable[..., LauncherHardware]
 ) -> None:
     clock = HeldClock()
-    hardware = build(make_config(ejector={"stroke_s": 0.5, "retract_s": 0.5}), motion_clock=clock)
+    hardware = build(motion_clock=clock)
     clock.hold()
     hardware.execute([Eject(10), Turn(seat=2, player="Chloé"), Cue("suspense", 1.0)])
-    assert clock.holding.wait(5)  # in the first of ten strokes
-    hardware.close()  # interrupts the stroke: the held lane returns at once
-    for pin in (EJECTOR, TURRET, BUZZER):
+    assert clock.holding.wait(5)  # the exit pinch is spinning up
+    hardware.close()  # interrupts the firing: the held lane returns at once
+    for pin in (EJECTOR, EXIT, TURRET, BUZZER):
         assert factory.pin(pin).state == 0, pin
     assert factory.pin(TURRET).states[1:] == []  # the queued turn never ran
-    rest = factory.pin(EJECTOR).states[-2].state
-    assert math.isclose(rest, duty(pulse_at(0)), abs_tol=1e-9)  # arm back at rest before detach
+    assert [s.state for s in factory.pin(EXIT).states[1:]] == [1.0, 0.0]  # pinch on, then off
     hardware.close()  # twice is fine
     hardware.execute(Eject(1))  # after close: ignored, no error
 

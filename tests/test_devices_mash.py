@@ -18,6 +18,7 @@ from companion.core.events import Press, Reload
 from companion.core.table import TableEngine
 from companion.devices import ButtonPressed, InputNotice, LauncherHardware
 from companion.devices.launcher import MAX_PENDING, MOCK_HISTORY
+from tests.doubles import QUICK_FEED
 from tests.test_devices_launcher import BUZZER, EJECTOR, HIT, TURRET, make_config
 
 
@@ -47,7 +48,7 @@ def factory() -> Iterator[MockFactory]:
 def test_a_mashed_button_keeps_the_queue_bounded_and_loses_no_card(factory: MockFactory) -> None:
     clock = ManualClock()
     config = make_config(
-        ejector={"stroke_s": 0.002, "retract_s": 0.002},
+        ejector=QUICK_FEED,
         turret={"slew_deg_s": 2000.0, "settle_s": 0.01},
     )
     hardware = LauncherHardware(config, factory, seats=3, clock=clock)
@@ -110,7 +111,7 @@ def _pending_kinds(hardware: LauncherHardware) -> list[str]:
 def test_turns_coalesce_and_ejections_run_on_while_the_launcher_is_busy(
     factory: MockFactory,
 ) -> None:
-    config = make_config(ejector={"stroke_s": 0.05, "retract_s": 0.05})
+    config = make_config(ejector={**QUICK_FEED, "feed_mm_s": 200.0})  # 0.1 s per card
     hardware = LauncherHardware(config, factory, seats=3)
     try:
         assert hardware.wait_idle(5)

@@ -252,45 +252,51 @@ def test_turret_move_can_be_stopped_and_still_detaches(
     turret.close()
 
 
+def test_the_turret_faces_seats_all_round_the_short_way_through_its_gear(
+    mock_factory: MockFactory, virtual_clock: VirtualClock
+) -> None:
+    config = TurretConfig(slew_deg_s=1800.0, settle_s=0.05)  # 0..360° through the 2:1 gear
+    turret = Turret(13, config, factory=mock_factory, seats=4, clock=virtual_clock)
+    assert turret.seat_angles == [0.0, 90.0, 180.0, 270.0]  # four seats all round the box
+    turret.home()
+    pin = mock_factory.pin(13)
+
+    def servo_degrees() -> float:
+        """The servo's own angle from the last pulse sent (600..2400 µs over 0..180°)."""
+        pulse = pin.states[-2].state * FRAME * 1e6
+        return (pulse - 600) / 1800 * 180
+
+    assert turret.angle == 180.0 and math.isclose(servo_degrees(), 90.0)  # the middle
+    assert turret.face(3) == 270.0 and math.isclose(servo_degrees(), 135.0)  # half the bearing
+    # Seat 0 faces 0° and 360° alike: from 270° the turret turns on to 360°, 90° away, not
+    # back 270° to 0°; the servo reaches its end, 180°.
+    pin.clear_states()
+    assert turret.face(0) == 360.0 and math.isclose(servo_degrees(), 180.0)
+    angles = [(s.state * FRAME * 1e6 - 600) / 1800 * 360 for s in pin.states[1:-1]]
+    assert all(270.0 - 1e-6 <= a <= 360.0 + 1e-6 for a in angles)
+    assert len(angles) == math.ceil(90 / 36)  # 36° a frame at 1800°/s: three frames
+    # From there seat 1 (90°) is 270° back or 90° on: on would twist the cables past a whole
+    # turn, so the turret goes back, inside its travel.
+    assert turret.face(1) == 90.0 and math.isclose(servo_degrees(), 45.0)
+    assert equivalent_angle(10.0, 350.0, 0.0, 360.0) == 10.0  # the long way: the cables say so
+    assert equivalent_angle(-90.0, 180.0, 0.0, 360.0) == 270.0
+    turret.close()
+
+
 # -- ejector ----------------------------------------------------------------------------------
 
 
-def pusher(**overrides: Any) -> EjectorConfig:
-    values = {"rest_angle": 0.0, "stroke_angle": 90.0, "pull_back_angle": 0.0, "stroke_s": 0.1}
-    return EjectorConfig(**{**values, "retract_s": 0.1, "pull_back_s": 0.0, **overrides})
-
-
-def test_pusher_strokes_once_per_card_then_pulls_back_and_detaches(ejector_on_12: Any) -> None:
-    config = pusher(rest_angle=18.0, pull_back_angle=0.0, pull_back_s=0.1)
+def test_timed_feed_runs_for_the_cards_then_turns_back_and_stops(ejector_on_12: Any) -> None:
+    # No beam, no exit pinch: the feed runs for the way to the pinch plus one card length per
+    # card at the expected speed (20 + 3 x 80 mm at 100 mm/s), then turns back 0.1 s.
+    config = EjectorConfig(feed_mm_s=100.0, feed_path_mm=20.0, card_length_mm=80.0)
     ejector, pin = ejector_on_12(config)
-    assert ejector.fire(2) == 2
-    rest, stroke, back = duty(pulse_at(18)), duty(pulse_at(90)), duty(pulse_at(0))
-    assert_states_and_times(
-        pin,
-        [
-            (0.0, 0.0),
-            (0.0, stroke),
-            (0.1, rest),
-            (0.1, stroke),
-            (0.1, rest),
-            (0.1, back),  # the pull-back after the last card
-            (0.1, rest),
-            (0.1, 0.0),  # detached
-        ],
-        tol=EXACT,
-    )
-    assert ejector.cards_fired == 2
-    assert ejector.fire(0) == 0
-    ejector.close()
-
-
-def test_roller_runs_per_card_then_reverses_and_stops(ejector_on_12: Any) -> None:
-    config = EjectorConfig(mode="roller", roller_speed=1.0, roller_run_s=0.1, pull_back_s=0.1)
-    ejector, pin = ejector_on_12(config)
-    assert ejector.fire(3) == 3
+    result = ejector.fire(3)
+    assert (result.counted, result.fault) == (3, None) and not ejector.counted
     forward, reverse = duty(SAFE_PULSE_US[1]), duty(SAFE_PULSE_US[0])
-    expected = [(0.0, 0.0), (0.0, forward), (0.3, reverse), (0.1, 0.0)]
+    expected = [(0.0, 0.0), (0.0, forward), (2.6, 0.0), (0.0, reverse), (0.1, 0.0)]
     assert_states_and_times(pin, expected, tol=EXACT)
+    assert ejector.fire(0).counted == 0 and ejector.cards_fired == 3
     ejector.close()
 
 
@@ -358,37 +364,35 @@ def test_active_buzzer_keeps_the_rhythm(
 # -- card sensor ------------------------------------------------------------------------------
 
 
-def pulse(pin: Any, times: int, gap: float = 0.01) -> None:
-    for _ in range(times):
-        pin.drive_low()  # beam broken by a card
-        time.sleep(gap)
+def test_the_beam_records_each_card_and_knows_a_double(mock_factory: MockFactory) -> None:
+    clock = ManualClock()
+    config = CardSensorConfig(card_pass_s=0.05, double_factor=1.5, blocked_s=0.4)
+    sensor = CardSensor(24, config, factory=mock_factory, clock=clock)
+    pin = mock_factory.pin(24)
+
+    def card(dark: float, gap: float = 0.2) -> None:
+        pin.drive_low()  # the beam is broken by a card
+        clock.advance(dark)
         pin.drive_high()
-        time.sleep(gap)
+        clock.advance(gap)
 
-
-def test_card_sensor_counts_cards_in_the_window(mock_factory: MockFactory) -> None:
-    sensor = CardSensor(24, CardSensorConfig(timeout_s=0.5, blocked_s=0.2), factory=mock_factory)
-    pin = mock_factory.pin(24)
-    pulse(pin, 2)  # outside a firing: counted in the total only
-    sensor.begin()
-    pulse(pin, 3)
-    result = sensor.finish(3)
-    assert (result.counted, result.outcome, result.jammed) == (3, "counted", False)
-    assert sensor.total == 5
-    sensor.close()
-
-
-def test_card_sensor_reports_nothing_out_and_a_stuck_card(mock_factory: MockFactory) -> None:
-    sensor = CardSensor(24, CardSensorConfig(timeout_s=0.1, blocked_s=0.15), factory=mock_factory)
-    pin = mock_factory.pin(24)
-    sensor.begin()
-    result = sensor.finish(2)
-    assert (result.counted, result.outcome) == (0, "nothing_out")
-    sensor.begin()
-    pin.drive_low()  # a card enters the beam and stays there
-    started = time.monotonic()
-    result = sensor.finish(2)
-    assert (result.counted, result.outcome) == (1, "blocked")
-    assert time.monotonic() - started >= 0.14
-    assert sensor.blocked
+    card(0.05)
+    card(0.07)  # a slower card: still one (below 1.5 cards)
+    card(0.09)  # two overlapping cards: 1.8 cards long
+    assert [p.cards for p in sensor.passages_since(0)] == [1, 1, 2]
+    assert sensor.total == 4 and sensor.passages == 3
+    # An edge flickering within 4 ms is the same card, not a new one.
+    pin.drive_low()
+    clock.advance(0.02)
+    pin.drive_high()
+    clock.advance(0.002)
+    pin.drive_low()
+    clock.advance(0.03)
+    pin.drive_high()
+    assert sensor.passages == 4 and sensor.total == 5
+    assert math.isclose(sensor.passages_since(3)[0].dark_s, 0.052, abs_tol=1e-9)
+    clock.advance(0.2)
+    pin.drive_low()
+    clock.advance(0.3)
+    assert sensor.blocked and math.isclose(sensor.dark_for(clock()), 0.3)
     sensor.close()

@@ -22,7 +22,7 @@ def test_the_motor_runs_per_card_at_its_duty_and_stops_without_reversing(
 ) -> None:
     config = EjectorConfig(mode="motor", roller_speed=0.8, roller_run_s=0.25, pull_back_s=0.1)
     ejector, pin = ejector_on_12(config)
-    assert ejector.fire(4) == 4
+    assert ejector.fire(4).counted == 4
     # on at 80 % for 4 x 0.25 s, then off: a single transistor has no reverse, so no pull-back
     assert_states_and_times(pin, [(0.0, 0.0), (0.0, 0.8), (1.0, 0.0)], tol=EXACT)
     assert ejector.cards_fired == 4 and ejector.servo.pulse_width is None
@@ -38,7 +38,7 @@ def test_a_stop_cuts_the_motor_and_counts_the_cards_run(
     ejector = Ejector(12, config, factory=mock_factory, clock=virtual_clock)
     stop = threading.Event()
     stop.set()
-    assert ejector.fire(5, stop) == 0
+    assert ejector.fire(5, stop).counted == 0
     assert mock_factory.pin(12).state == 0
     ejector.close()
 

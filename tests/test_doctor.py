@@ -18,6 +18,7 @@ PI4 = "Raspberry Pi 4 Model B Rev 1.5"
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"
 JACK = SoundCard(1, "Headphones", "bcm2835_headpho", "bcm2835 Headphones")
 HAT = SoundCard(3, "sndrpihifiberry", "HifiberryDac", "snd_rpi_hifiberry_dac")
+AMP = SoundCard(2, "MAX98357A", "RPi-simple", "MAX98357A")
 
 
 class FakeSystem(System):
@@ -31,7 +32,7 @@ class FakeSystem(System):
         self.groups = {"gpio", "audio"}
         self.devices = [Path("/dev/gpiochip0")]
         self.usable = True
-        self.cards = [JACK]
+        self.cards = [JACK, AMP]  # the BOM's amplifier, its overlay loaded
         self.commands = {"espeak-ng", "aplay"}
         self.modules = {"pyttsx3", "gpiozero"}
         self.throttle: int | None = 0
@@ -39,7 +40,8 @@ class FakeSystem(System):
         self.busy_port = False
         self.active = False
         self.announced: int | None = 8080
-        self.pigpiod_command: str | None = "/usr/bin/pigpiod -l"
+        self.pigpiod_command: str | None = "/usr/bin/pigpiod -l -t 0"
+        self.boot_lines: list[str] | None = ["dtparam=audio=on", "dtoverlay=max98357a"]
 
     def board(self) -> Board:
         return Board(self.model)
@@ -89,6 +91,11 @@ class FakeSystem(System):
     def pigpiod_options(self) -> str | None:
         return self.pigpiod_command
 
+    def boot_config(self) -> tuple[Path, list[str]] | None:
+        if self.boot_lines is None:
+            return None
+        return Path("/boot/firmware/config.txt"), self.boot_lines
+
     def addresses(self, host: str, port: int) -> list[str]:
         return [f"http://192.168.1.20:{port}/", f"http://uno.local:{port}/"]
 
@@ -116,7 +123,7 @@ def test_a_healthy_pi4_is_ready(tmp_path: Path) -> None:
     assert {c.id: c.status for c in results if c.status != OK} == {"backend": WARN}
     report = report_json(results, found.board)
     assert report["ready"] is True and report["board"] == PI4
-    assert len(report["checks"]) == 14
+    assert len(report["checks"]) == 16
     assert json.loads(json.dumps(report)) == report
     assert "ready for a game" in report_text(results)
 
@@ -129,10 +136,19 @@ def test_a_healthy_pi4_is_ready(tmp_path: Path) -> None:
         ({"groups": {"audio"}}, "permissions", WARN, "usermod -aG gpio,audio"),
         ({"usable": False}, "permissions", FAIL, "usermod"),
         ({"cards": []}, "audio", FAIL, "aplay -l"),
+        ({"boot_lines": ["dtparam=audio=on"]}, "amplifier", FAIL, "install.sh adds it"),
+        ({"boot_lines": None}, "amplifier", FAIL, "dtoverlay=max98357a"),
+        ({"cards": [JACK]}, "amplifier", WARN, "reboot"),
+        (
+            {"cards": [JACK, AMP], "pigpiod_command": "/usr/bin/pigpiod -l"},
+            "amplifier",
+            FAIL,
+            "-t 0",
+        ),
         ({"commands": {"aplay"}}, "speech", FAIL, "apt install espeak-ng"),
         ({"modules": {"gpiozero"}}, "speech", FAIL, "espeak-ng"),
         ({"throttle": 0x50005}, "power", FAIL, "supply"),
-        ({"throttle": 0x50000}, "power", WARN, "own 5 V supply"),
+        ({"throttle": 0x50000}, "power", WARN, "fused servo rail"),
         ({"synced": False}, "clock", WARN, "network"),
         ({"busy_port": True}, "port", FAIL, "ss -ltnp"),
         ({"announced": None}, "address", WARN, "install.sh"),
@@ -146,8 +162,31 @@ def test_each_fault_is_named_with_its_fix(
     results = {c.id: c for c in doctor(tmp_path, **fault).run()}
     assert results[check].status == status
     assert fix in results[check].fix
-    others = {c.id for c in results.values() if c.status != OK} - {check, "backend", "pigpiod"}
+    allowed = {check, "backend", "pigpiod"}
+    if fault.get("cards") == [] or "pigpiod_command" in fault:
+        allowed |= {"audio", "amplifier"}  # no card at all, or the PCM clock: both say so
+    others = {c.id for c in results.values() if c.status != OK} - allowed
     assert others == set(), "one fault must not show up as another"
+
+
+def test_doctor_says_whether_firing_is_counted_or_timed(tmp_path: Path) -> None:
+    counted = {c.id: c for c in doctor(tmp_path).run()}["firing"]
+    assert counted.status == OK and counted.detail.startswith("counted by the IR beam on GPIO24")
+    no_beam = {"hardware": {"backend": "mock", "pins": {"card_sensor": -1}}}
+    timed = {c.id: c for c in doctor(tmp_path, no_beam).run()}["firing"]
+    assert timed.status == WARN and timed.detail.startswith("timed, not counted: no IR beam")
+    assert "pins.card_sensor" in timed.fix
+
+
+def test_a_missing_overlay_is_named_with_the_file_it_belongs_in(tmp_path: Path) -> None:
+    found = {c.id: c for c in doctor(tmp_path, boot_lines=["#dtoverlay=max98357a"]).run()}
+    amp = found["amplifier"]
+    assert amp.status == FAIL
+    assert amp.detail == (
+        "dtoverlay=max98357a is missing from /boot/firmware/config.txt: the MAX98357A stays silent"
+    )
+    quiet = {"hardware": {"backend": "mock", "amplifier": "none"}}
+    assert statuses(doctor(tmp_path, quiet, boot_lines=[]))["amplifier"] == OK
 
 
 def test_port_used_by_the_service_itself_is_fine(tmp_path: Path) -> None:
@@ -163,8 +202,8 @@ def test_pigpiod_is_required_when_asked_for_and_ignored_on_a_pi5(tmp_path: Path)
 
 
 def test_pins_clash_with_a_speaker_hat_and_with_each_other(tmp_path: Path) -> None:
-    on_i2s = {"hardware": {"backend": "mock", "pins": {"buzzer": 18}}}
-    assert statuses(doctor(tmp_path, on_i2s))["pins"] == OK  # no HAT: 18 is free
+    on_i2s = {"hardware": {"backend": "mock", "amplifier": "none", "pins": {"buzzer": 18}}}
+    assert statuses(doctor(tmp_path, on_i2s, cards=[JACK]))["pins"] == OK  # no HAT: 18 is free
     results = {c.id: c for c in doctor(tmp_path, on_i2s, cards=[HAT]).run()}
     assert results["pins"].status == FAIL and "speaker HAT" in results["pins"].detail
     serial = {"hardware": {"backend": "mock", "pins": {"card_sensor": 14}}}
@@ -247,18 +286,22 @@ def test_servo_sweep_asks_first_and_moves_each_servo_end_to_end(
     assert sweep(found, assume_yes=False, pause_s=0, factory=factory) == 0
     assert factory.pin(13).state == 0  # no consent: nothing moved
     assert sweep(found, assume_yes=True, pause_s=0, factory=factory) == 0
-    # Turret on GPIO13: 0°, 180°, home 90° = 0.6, 2.4, 1.5 ms pulses (the safe defaults) in 20 ms.
+    # Turret on GPIO13: 0°, 360°, home 180° through the gear = 0.6, 2.4, 1.5 ms pulses (the safe
+    # defaults) in 20 ms.
     duties = [round(s.state, 3) for s in factory.pin(13).states if s.state]
     assert duties[:3] == [0.03, 0.12, 0.075]
-    ejector = [round(s.state, 4) for s in factory.pin(12).states if s.state]
-    assert len(ejector) == 3 and ejector[0] == ejector[2] < ejector[1]
+    # The feed on GPIO12 full forward, stopped (1.5 ms), full back; the exit pinch on GPIO4.
+    feed = [round(s.state, 4) for s in factory.pin(12).states if s.state]
+    assert feed == [0.12, 0.075, 0.03]
+    assert [s.state for s in factory.pin(4).states] == [0.0, 1.0, 0.0]
     found.system.active = True  # type: ignore[attr-defined]
     assert sweep(found, assume_yes=True, pause_s=0, factory=factory) == 1
     factory.close()
 
 
 def test_a_speaker_hat_needs_pigpiod_on_the_pwm_clock(tmp_path: Path) -> None:
-    results = {c.id: c for c in doctor(tmp_path, cards=[HAT]).run()}
+    pcm = "/usr/bin/pigpiod -l"
+    results = {c.id: c for c in doctor(tmp_path, cards=[HAT], pigpiod_command=pcm).run()}
     assert results["audio"].status == FAIL and "-t 0" in results["audio"].fix
     fixed = doctor(tmp_path, cards=[HAT], pigpiod_command="/usr/bin/pigpiod -l -t 0")
     assert statuses(fixed)["audio"] == OK

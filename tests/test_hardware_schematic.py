@@ -27,7 +27,13 @@ def test_the_schematic_follows_the_pin_plan() -> None:
         "1 kΩ across the piezo",
         "1N4148",
         "1000 µF",
-        "servo supply",
+        "servo rail",
+        "fuse 4 A",
+        "5 V 5 A",
         "MAX98357A",
+        "dtoverlay=max98357a",
+        "speaker",
+        "DRV8833",
+        "exit pinch",
     ):
         assert part in drawn, part

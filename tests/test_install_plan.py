@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.devices import Board
-from companion.pi.plan import NotAPi, avahi_service, make_plan
+from companion.devices.config import AMPLIFIERS
+from companion.pi.plan import AMPLIFIER_OVERLAYS, NotAPi, avahi_service, make_plan
 from companion.speech.audio import choose_audio, parse_cards
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,6 +98,24 @@ def test_pigpiod_clocks_from_pwm_only_with_a_speaker_hat() -> None:
     assert plan(PI4, audio="jack").pigpiod_args == "-l"  # the jack needs the PWM clock
 
 
+@pytest.mark.parametrize("audio", ["jack", "hat", "usb", "none"])
+def test_the_configured_amplifier_gets_its_overlay_and_pigpiod_off_pcm_in_any_order(
+    audio: str,
+) -> None:
+    # Whatever sound card the board shows now (the amplifier's overlay not loaded yet, before the
+    # reboot; or loaded, on a re-run), the configured amplifier decides: the same plan each time.
+    chosen = make_plan(Board(PI4), lambda name: name in PI_OS, 252, audio, "max98357a")
+    assert chosen.overlay == "max98357a" and chosen.pigpiod_args == "-l -t 0"
+    assert "OVERLAY=max98357a\n" in chosen.env() and "AMPLIFIER=max98357a\n" in chosen.env()
+    assert "-t 0: pigpiod's default PCM clock would stop the I2S amplifier" in (
+        chosen.pigpiod_dropin()
+    )
+    assert set(AMPLIFIER_OVERLAYS) == set(AMPLIFIERS)  # the installer knows every choice
+    without = make_plan(Board(PI4), lambda name: name in PI_OS, 252, audio, "none")
+    assert without.overlay == "" and "OVERLAY=''\n" in without.env()
+    assert without.pigpiod_args == ("-l -t 0" if audio == "hat" else "-l")
+
+
 def test_env_is_shell_safe() -> None:
     env = plan(PI4).env()
     assert "BOARD_MODEL='Raspberry Pi 4 Model B Rev 1.5'\n" in env
@@ -163,6 +182,17 @@ def test_plan_runs_with_system_python_and_a_fake_model(tmp_path: Path) -> None:
     )
     assert dropin.returncode == 0, dropin.stderr
     assert "GPIO library: lgpio" in dropin.stdout
+    # The amplifier comes from the config: the BOM's by default, none when the maker says so.
+    env = [*base, "env", "--model-file", str(model), "--cards-file", str(tmp_path / "none")]
+    for text, overlay in (("", "max98357a"), ('[hardware]\namplifier = "none"\n', "''")):
+        config.write_text(text)
+        done = subprocess.run(
+            [*env, "--config", str(config)], cwd=ROOT, capture_output=True, text=True
+        )
+        assert f"OVERLAY={overlay}\n" in done.stdout, done.stderr
+    config.write_text('[hardware]\namplifier = "pcm5102"\n')
+    done = subprocess.run([*env, "--config", str(config)], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and "amplifier = 'pcm5102' is not one of" in done.stderr
 
 
 def test_polkit_rule_lets_only_the_service_user_power_off() -> None:

@@ -20,7 +20,7 @@ HEADER = {
     13: 33, 19: 35, 26: 37, 14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24, 7: 26,
     1: 28, 12: 32, 16: 36, 20: 38, 21: 40,
 }  # fmt: skip
-OUTPUTS = ("ejector", "turret", "buzzer")
+OUTPUTS = ("ejector", "exit_motor", "turret", "buzzer")
 
 
 def pinmap_rows() -> dict[str, tuple[int, int, int]]:

@@ -128,7 +128,7 @@ class DeviceActions:
             object_schema(
                 ["seat", "angle"],
                 seat=_SEAT,
-                angle={"type": "integer", "minimum": -180, "maximum": 180},
+                angle={"type": "integer", "minimum": -720, "maximum": 720},
             ),
             self.calibrate_seat,
             "device",
@@ -227,4 +227,8 @@ class HardwareInputs:
         if door is None:
             return
         button = getattr(notice, "button", None)  # a button pressed; else the sensor's report
-        door.take(ButtonPress(button) if isinstance(button, str) else BoxReport(notice.event))
+        if isinstance(button, str):
+            door.take(ButtonPress(button))
+            return
+        for event in notice.events:  # the cards the beam counted, then a fault if any
+            door.take(BoxReport(event))

@@ -1,24 +1,29 @@
-"""``uno-companion calibrate``: aim the turret at each seat and set the ejector stroke.
+"""``uno-companion calibrate``: aim the turret at each seat and time the feed with the beam.
 
 An interactive prompt (one command per line, then Enter):
 
   s N        go to seat N (1 = the first player in table.players)
   + / -      nudge the current seat by the step (``+++`` three steps, ``+5`` five degrees)
-  95         a plain number sets the current seat's angle (``a -30`` for negative angles)
+  250        a plain number sets the current seat's bearing (``a -30`` for negative angles)
   step D     set the nudge step in degrees
-  stroke D   ejector stroke angle; ``rest D`` its rest angle
-  f          fire one test card
+  f          fire one test card (the beam says what came out)
+  m [N]      measure the feed: fire N cards (3) and time them with the beam
   l          list the seats        w   save to the config file        q   quit
 
-Seat angles and ejector angles are written back into the ``[hardware]`` table of the config
-file; every other section, comment and layout is kept. ``--backend mock`` runs it on a laptop.
+``m`` measures how long one card darkens the beam (``card_sensor.card_pass_s``) and the feed's
+speed from the time between cards (``ejector.feed_mm_s``); a feed much slower than the config
+expects (a weak or under-powered servo, a slipping tyre) is said plainly. Seat bearings and the
+measured times are written back into the ``[hardware]`` table of the config file; every other
+section, comment and layout is kept. ``--backend mock`` runs it on a laptop.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import os
+import statistics
 import sys
 import tempfile
 import tomllib
@@ -42,18 +47,20 @@ HELP = """\
 commands (then Enter):
   s N        go to seat N (1 = the first player)
   + / -      nudge this seat by the step (+++ three steps, +5 five degrees)
-  95         set this seat's angle (a -30 for a negative angle)
+  250        set this seat's bearing (a -30 for a negative angle)
   step D     nudge step in degrees
-  stroke D   ejector stroke angle      rest D   ejector rest angle
   f          fire one test card
+  m [N]      measure the feed: fire N cards (3) and time them with the beam
   l          list the seats     w   save     q   quit     h   this help"""
+# A feed measured below this share of the speed the config expects is a slow servo.
+SLOW_FEED = 0.8
 
 
 def register(subparsers: Any) -> None:
     parser = add_command(
         subparsers,
         "calibrate",
-        "aim the turret at each seat, set the ejector stroke, fire a test card",
+        "aim the turret at each seat, time the feed with the beam, fire a test card",
         __doc__,
     )
     parser.add_argument(
@@ -151,6 +158,7 @@ class Calibration:
         self.seat = 0
         self.dirty = False
         self.angles = [float(a) for a in self.turret.seat_angles[: len(self.players)]]
+        self.measured: dict[str, float] = {}  # feed_mm_s, card_pass_s once measured
         self.notices: list[Any] = []
         launcher.on_input(self.notices.append)
 
@@ -202,10 +210,13 @@ class Calibration:
             self.say(f"step {value:g}°")
         elif word in ("a", "angle"):
             self.set_angle(_number(rest, "angle"))
-        elif word in ("stroke", "rest"):
-            self.set_ejector(word, _number(rest, f"{word} angle"))
         elif word in ("f", "fire"):
-            self.fire()
+            self.fire(1)
+        elif word in ("m", "measure"):
+            count = _number(rest, "number of cards") if rest else 3
+            if count != int(count) or not 2 <= count <= 10:
+                raise ValueError("measure with 2 to 10 cards")
+            self.measure(int(count))
         elif word in ("w", "save"):
             self.save()
         elif set(line) <= {"+"} or set(line) <= {"-"}:
@@ -233,40 +244,77 @@ class Calibration:
 
     def show(self) -> None:
         angle = self.angles[self.seat]
+        config = self.turret.config
+        servo = (angle - config.min_angle) / config.gear_ratio
         pulse = self.turret.range.pulse_for(angle) * 1e6
         self.say(
             f"seat {self.seat + 1} ({self.players[self.seat]}): {angle:.1f}° "
-            f"(pulse {pulse:.0f} µs), step {self.step:g}°"
+            f"(servo {servo:.1f}°, pulse {pulse:.0f} µs), step {self.step:g}°"
         )
 
-    def set_ejector(self, which: str, angle: float) -> None:
-        if not 0 <= angle <= 180:
-            raise ValueError("ejector angles go from 0 to 180°")
-        ejector = self.launcher.ejector
-        field = "stroke_angle" if which == "stroke" else "rest_angle"
-        new = dataclasses.replace(ejector.config, **{field: round(angle, 1)})
-        if abs(new.stroke_angle - new.rest_angle) < 5:
-            raise ValueError("stroke and rest must be at least 5° apart")
-        ejector.config = new
-        self.dirty = True
-        self.say(
-            f"ejector {which} {angle:g}° (rest {new.rest_angle:g}°, stroke {new.stroke_angle:g}°)"
-        )
-
-    def fire(self) -> None:
+    def fire(self, cards: int) -> Any:
+        """Fire ``cards`` cards; says and returns the beam's report (None without a beam)."""
         self.notices.clear()
-        self.launcher.execute(Eject(1))
-        self.launcher.wait_idle(30, sound=False)
+        self.launcher.execute(Eject(cards))
+        self.launcher.wait_idle(60, sound=False)
         status = self.launcher.status()
-        self.say(f"fired one card (cards fired so far: {status['cards_fired']})")
-        for notice in self.notices:
-            if hasattr(notice, "outcome"):
-                self.say(f"card sensor: {notice.outcome}, {notice.counted} card(s) seen")
+        self.say(f"fired {cards} card(s) (cards fired so far: {status['cards_fired']})")
+        reports = [n for n in self.notices if hasattr(n, "fault")]
+        if not reports:
+            self.say("no beam (pins.card_sensor = -1): firing is timed, nothing was counted")
+            return None
+        report = reports[-1]
+        fault = f", fault: {report.fault}" if report.fault else ""
+        doubles = f", {report.doubles} double(s)" if report.doubles else ""
+        self.say(f"beam: {report.counted} card(s) counted{doubles}{fault}")
+        if report.fault:
+            self.launcher.clear_jam()
+        return report
+
+    def measure(self, cards: int) -> None:
+        """Fire ``cards`` cards and time them with the beam: card_pass_s and feed_mm_s."""
+        ejector = self.launcher.ejector
+        sensor = self.launcher.card_sensor
+        if sensor is None:
+            raise ValueError("measuring needs the beam (pins.card_sensor): firing is timed")
+        before = sensor.passages
+        # A slow feed is what this measures: while it does, time-outs are generous (5x), so a
+        # feed far below the config's speed is timed and named rather than taken for a jam.
+        configured = ejector.config
+        ejector.config = dataclasses.replace(configured, margin=max(configured.margin, 5.0))
+        try:
+            report = self.fire(cards)
+        finally:
+            ejector.config = configured
+        passages = [p for p in sensor.passages_since(before) if p.cards == 1]
+        if report is None or report.fault or len(passages) < 2:
+            raise ValueError(
+                "the beam saw fewer than two single cards: clear the launcher, check the throat "
+                "(a little over one card) and the beam, then measure again"
+            )
+        card_pass_s = statistics.median(p.dark_s for p in passages)
+        gaps = [b.start - a.start for a, b in itertools.pairwise(passages)]
+        feed_mm_s = ejector.config.card_length_mm / statistics.median(gaps)
+        expected = ejector.config.feed_mm_s
+        self.say(
+            f"one card darkens the beam {card_pass_s * 1000:.0f} ms; the feed moves "
+            f"{feed_mm_s:.0f} mm/s (the config expected {expected:.0f} mm/s)"
+        )
+        if feed_mm_s < SLOW_FEED * expected:
+            self.say(
+                f"SLOW FEED: {feed_mm_s:.0f} mm/s is {feed_mm_s / expected:.0%} of the "
+                f"{expected:.0f} mm/s expected. Check the feed servo's supply (5 V at the servo "
+                "while it turns), that it is a FS90R or as fast, and the tyre's grip on the "
+                "cards. Saving the measured speed makes the time-outs fit this feed."
+            )
+        self.measured = {"feed_mm_s": round(feed_mm_s, 1), "card_pass_s": round(card_pass_s, 4)}
+        ejector.config = dataclasses.replace(ejector.config, feed_mm_s=self.measured["feed_mm_s"])
+        sensor.config = dataclasses.replace(sensor.config, card_pass_s=self.measured["card_pass_s"])
+        self.dirty = True
 
     def save(self) -> None:
-        ejector = self.launcher.ejector.config
         try:
-            save_calibration(self.path, self.angles, ejector.stroke_angle, ejector.rest_angle)
+            save_calibration(self.path, self.angles, **self.measured)
         except OSError as exc:
             raise ValueError(f"cannot write {self.path}: {exc.strerror or exc}") from exc
         self.dirty = False
@@ -306,9 +354,14 @@ def _number(text: str, what: str) -> float:
 
 
 def save_calibration(
-    path: Path, seat_angles: Sequence[float], stroke_angle: float, rest_angle: float
+    path: Path,
+    seat_angles: Sequence[float],
+    *,
+    feed_mm_s: float | None = None,
+    card_pass_s: float | None = None,
 ) -> None:
-    """Write the angles into ``path``'s ``[hardware]`` table, keeping everything else.
+    """Write the seat bearings (and the feed's measured times) into ``path``'s ``[hardware]``
+    table, keeping everything else.
 
     The new text is validated like a fresh start would before the file is replaced (atomically:
     a crash leaves the old file or the new one, never half of one).
@@ -324,9 +377,10 @@ def save_calibration(
         raise ValueError(f"{path} is not valid TOML: {exc}") from exc
     hardware = _table(document, "hardware")
     _table(hardware, "turret")["seat_angles"] = [round(float(a), 1) for a in seat_angles]
-    ejector = _table(hardware, "ejector")
-    ejector["stroke_angle"] = round(float(stroke_angle), 1)
-    ejector["rest_angle"] = round(float(rest_angle), 1)
+    if feed_mm_s is not None:
+        _table(hardware, "ejector")["feed_mm_s"] = round(float(feed_mm_s), 1)
+    if card_pass_s is not None:
+        _table(hardware, "card_sensor")["card_pass_s"] = round(float(card_pass_s), 4)
     new_text = tomlkit.dumps(document)
     if not new_text.endswith("\n"):
         new_text += "\n"

@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from companion.config import ConfigError
@@ -88,16 +89,19 @@ def play_test(doctor: Any) -> int:
 
 
 def sweep(doctor: Any, assume_yes: bool, pause_s: float = 1.0, factory: Any = None) -> int:
-    """Move the turret end to end and stroke the ejector once, then detach both. ``factory``:
-    the pins to use (default: the configured GPIO library), left open for the caller."""
-    from companion.devices import BackendUnavailable, ServoRange, make_pin_factory
+    """Move the turret end to end, turn the feed forward and back, spin the exit pinch, then
+    release all three. ``factory``: the pins to use (default: the configured GPIO library),
+    left open for the caller."""
+    from companion.devices import NO_PIN, BackendUnavailable, make_pin_factory
+    from companion.devices.ejector import MotorOutput, feed_range
     from companion.devices.servo import make_servo_output
+    from companion.devices.turret import turret_range
 
     if doctor.system.service_active():
         print("the service holds the pins: sudo systemctl stop uno-companion, then retry")
         return 1
     if not assume_yes:
-        answer = input("Move the servos now? Keep hands and cards clear. [y/N] ")
+        answer = input("Move the servos and motors now? Keep hands and cards clear. [y/N] ")
         if answer.strip().lower() not in ("y", "yes", "o", "oui"):
             print("servo sweep skipped")
             return 0
@@ -111,38 +115,62 @@ def sweep(doctor: Any, assume_yes: bool, pause_s: float = 1.0, factory: Any = No
         except BackendUnavailable as exc:
             print(f"servo sweep impossible: {exc.message}", file=sys.stderr)
             return 1
-    turret, ejector = hardware.turret, hardware.ejector
-    plan = [
+    turret, ejector, pins = hardware.turret, hardware.ejector, hardware.pins
+    speed = ejector.roller_speed if ejector.mode == "motor" else ejector.feed_speed
+    plan: list[tuple[str, int, Callable[[], Any], list[float], str]] = [
         (
             "turret",
-            hardware.pins.turret,
-            ServoRange(
-                turret.min_angle,
-                turret.max_angle,
-                turret.min_pulse_us / 1e6,
-                turret.max_pulse_us / 1e6,
-            ),
+            pins.turret,
+            lambda: make_servo_output(pins.turret, turret_range(turret), factory),
             [turret.min_angle, turret.max_angle, turret.home_angle],
-        ),
-        (
-            "ejector",
-            hardware.pins.ejector,
-            ServoRange(0.0, 180.0, ejector.min_pulse_us / 1e6, ejector.max_pulse_us / 1e6),
-            [ejector.rest_angle, ejector.stroke_angle, ejector.rest_angle],
-        ),
+            "°",
+        )
     ]
+    if ejector.mode == "motor":
+        plan.append(
+            (
+                "launcher motor",
+                pins.ejector,
+                lambda: MotorOutput(pins.ejector, factory),
+                [speed],
+                " duty",
+            )
+        )
+    else:
+        plan.append(
+            (
+                "feed",
+                pins.ejector,
+                lambda: make_servo_output(pins.ejector, feed_range(ejector), factory),
+                [speed, 0.0, -speed],
+                " speed",
+            )
+        )
+        if pins.exit_motor != NO_PIN:
+            plan.append(
+                (
+                    "exit pinch",
+                    pins.exit_motor,
+                    lambda: MotorOutput(pins.exit_motor, factory),
+                    [ejector.exit_duty],
+                    " duty",
+                )
+            )
     try:
-        for name, pin, servo_range, angles in plan:
-            output = make_servo_output(pin, servo_range, factory)
+        for name, pin, build, steps, unit in plan:
+            output = build()
             try:
-                for angle in angles:
-                    print(f"{name} (GPIO{pin}) → {angle:g}°", flush=True)
-                    output.set_angle(angle)
+                for step in steps:
+                    print(f"{name} (GPIO{pin}) → {step:g}{unit}", flush=True)
+                    output.set_angle(step)
                     time.sleep(pause_s)
             finally:
                 output.close()
     finally:
         if owned:
             factory.close()
-    print("did each servo reach both ends without buzzing? If not: hardware/calibration.md")
+    print(
+        "did the turret reach both ends without buzzing, the feed turn both ways and the "
+        "pinch spin? If not: hardware/calibration.md"
+    )
     return 0

@@ -1,8 +1,9 @@
-"""``uno-companion safe-stop``: servos detached and buzzer silent after the service stopped.
+"""``uno-companion safe-stop``: servos detached, motors stopped and buzzer silent after the
+service stopped.
 
 The unit runs it as ``ExecStopPost``, so it also runs after a crash or a watchdog kill: pigpiod
-and the Pi 5 hardware PWM would otherwise keep a servo pulse or a buzzer tone going. It never
-fails the unit: a problem is logged and the exit status stays 0.
+and the Pi 5 hardware PWM would otherwise keep a servo pulse, the exit pinch's motor or a buzzer
+tone going. It never fails the unit: a problem is logged and the exit status stays 0.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
-    from companion.devices import NO_PIN, BackendProbe, hardware_config
+    from companion.devices import BackendProbe, hardware_config
     from companion.devices.safety import make_safe
 
     try:
@@ -37,9 +38,7 @@ def run(args: argparse.Namespace) -> int:
         from companion.config import Config
 
         hardware = hardware_config(Config())
-    pins = hardware.pins
-    servos = {p for p in (pins.ejector, pins.turret) if p != NO_PIN}
-    others = {pins.buzzer} - {NO_PIN}
+    servos, others = hardware.output_pins()
     probe = BackendProbe()
 
     def pigpio_connect() -> Any:

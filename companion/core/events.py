@@ -101,15 +101,24 @@ class CardsSeen:
     """The card-exit sensor counted ``cards`` cards for the last firing (corrects the model).
 
     ``expected`` is how many the launcher was told to fire, so a report about another firing
-    (a test fire from the page) is not taken for the last player's cards."""
+    (a test fire from the page) is not taken for the last player's cards. ``doubles``: times two
+    cards came out overlapping (counted as two each)."""
 
     cards: int
     expected: int | None = None
+    doubles: int = 0
+
+
+# What stopped a firing: "jam" (no card came out in time), "stuck" (a card sits in the launcher's
+# mouth) or "empty" (no card came out and the magazine was nearly empty).
+JamFault = Literal["jam", "stuck", "empty"]
 
 
 @dataclass(frozen=True)
 class Jam:
-    """The card-exit sensor saw no card leave on a firing: a jam or an empty magazine."""
+    """The card-exit sensor stopped a firing short: ``fault`` says why."""
+
+    fault: JamFault = "jam"
 
 
 @dataclass(frozen=True)

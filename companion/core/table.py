@@ -59,6 +59,8 @@ from .scoring.rulesets import builtin_ruleset
 
 HAND_SIZE = 7  # cards dealt to each player (000 §III)
 UNDO_DEPTH = 50
+# What the voice says for each launcher fault (box.toml): each one tells the players what to do.
+JAM_PHRASES = {"jam": "box.clear_jam", "stuck": "box.card_stuck", "empty": "box.magazine_empty"}
 
 # The round's phase: cards being played; the table must answer a question (who lacked Lotso's
 # colour); the round is won but presses are still owed (000 §VI: those cards count); over.
@@ -112,6 +114,7 @@ class TableState:
     round_may_be_over: int | None = None  # seat whose hand is estimated empty
     last_fire: tuple[int, int] | None = None  # (seat, cards) of the last firing
     jam: bool = False
+    jam_fault: str = ""  # JamFault while jammed: "jam", "stuck" or "empty"
     warned_low: bool = False
     side: str = ""  # UNO Flip: "light" or "dark" (000 §XI.B); "" for one-sided decks
     asking: int | None = None  # seat that played the Lotso the table must answer about
@@ -401,6 +404,7 @@ class TableEngine:
             "magazine_low": self.launcher.low,
             "needs_reload": self.launcher.empty or st.jam,
             "jam": st.jam,
+            "jam_fault": st.jam_fault if st.jam else None,
             "profile": self.launcher.profile.name,
             "presses_since_fire": self.launcher.presses_since_fire,
             "suspense": self.launcher.suspense(),
@@ -1269,11 +1273,20 @@ class TableEngine:
         st.seats[seat].hand = max(0, st.seats[seat].hand + delta)
         self.launcher.correct(delta)
         st.last_fire = (seat, ev.cards)
+        if ev.doubles:
+            # Two cards came out together: the player keeps them (the beam counted both).
+            name = self._name(seat)
+            return [Say("box.double", {"player": name, "cards": ev.cards}, Priority.WARNING)]
         return []
 
     def _jam(self, ev: Jam) -> list[Command]:
+        fault = ev.fault
+        if fault == "jam" and self.launcher.low:
+            # Nothing came out of a magazine the model says is nearly empty: it ran out.
+            fault = "empty"
         self.state.jam = True
-        return [Cue("error"), Say("table.jam", {}, Priority.WARNING)]
+        self.state.jam_fault = fault
+        return [Cue("error"), Say(JAM_PHRASES[fault], {}, Priority.WARNING)]
 
     # ------------------------------------------------------------------ end of round and game
 

@@ -1,4 +1,4 @@
-"""The launcher's hardware on gpiozero: buttons, ejector and turret servos, buzzer, card sensor.
+"""The launcher's hardware on gpiozero: buttons, feed, exit pinch, turret, buzzer, card beam.
 
 Start with :class:`LauncherHardware` (everything behind one non-blocking object),
 :func:`make_pin_factory` (which GPIO library, with a clear message when one is missing) and
@@ -25,7 +25,8 @@ from .config import (
 )
 from .ejector import Ejector
 from .launcher import ButtonPressed, InputNotice, LauncherHardware, SensorReport
-from .sensor import CardSensor, SensorResult
+from .mock_cards import CardPathClock, MockCardPath
+from .sensor import CardSensor, FiringCount, Passage
 from .servo import GpiozeroServoOutput, LgpioServoOutput, ServoOutput, ServoRange
 from .turret import Turret, slew_path
 
@@ -38,21 +39,24 @@ __all__ = [
     "ButtonPressed",
     "Buzzer",
     "BuzzerConfig",
+    "CardPathClock",
     "CardSensor",
     "CardSensorConfig",
     "Clock",
     "Debouncer",
     "Ejector",
     "EjectorConfig",
+    "FiringCount",
     "GpiozeroServoOutput",
     "HardwareConfig",
     "HitButton",
     "InputNotice",
     "LauncherHardware",
     "LgpioServoOutput",
+    "MockCardPath",
+    "Passage",
     "PinsConfig",
     "SensorReport",
-    "SensorResult",
     "ServoOutput",
     "ServoRange",
     "SystemClock",

@@ -1,6 +1,6 @@
 """The clock the moving and sounding parts pace their steps on.
 
-Ejector strokes, turret frames and buzzer notes wait on a :class:`Clock` rather than on
+Feed runs, turret frames and buzzer notes wait on a :class:`Clock` rather than on
 ``time`` directly, so tests can run them on virtual time (no real waiting) and check exact
 pin timings. The box uses :data:`SYSTEM_CLOCK`.
 """

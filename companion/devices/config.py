@@ -14,7 +14,7 @@ Example::
     next = 27
 
     [hardware.turret]
-    seat_angles = [20.0, 70.0, 110.0, 160.0]
+    seat_angles = [0.0, 90.0, 180.0, 270.0]
 """
 
 from __future__ import annotations
@@ -26,16 +26,21 @@ from typing import Any
 
 from companion.config import Config, ConfigError, option, parse_section
 
+from .pulse_output import PULSE_LIMITS_US
+
 NO_PIN = -1
 BACKENDS = ("auto", "pigpio", "lgpio", "rpigpio", "mock")
+AMPLIFIERS = ("max98357a", "none")
+# The I2S pins the MAX98357A's overlay takes (BCLK, LRC, DIN; 20 is I2S input, kept free too).
+I2S_PINS = frozenset({18, 19, 20, 21})
 # The header's GPIO lines (BCM). 0 and 1 are the HAT EEPROM bus: usable but best avoided.
 _MAX_BCM = 27
-# Pulses most hobby servos accept; lgpio refuses pulses outside 500..2500 µs.
-_PULSE_RANGE_US = (500, 2500)
 # Default pulses until calibrated: many small servos (SG90, MG90S) reach their end stops outside
 # about 550..2400 µs and stall there, drawing their stall current. 600..2400 µs keeps every common
 # servo off its stops; widen it only after reading the data sheet (hardware/calibration.md).
 SAFE_PULSE_US = (600, 2400)
+# A positional servo's travel between its pulse limits: 180° (MG996R, MG90S); 270° servos exist.
+MAX_SERVO_TRAVEL = 270.0
 
 
 def _pin(default: int, help: str, *, optional: bool = False) -> Any:
@@ -53,13 +58,23 @@ class PinsConfig:
     )
     reverse: int = _pin(NO_PIN, "optional REVERSE button, to GND (-1: not fitted)", optional=True)
     skip: int = _pin(NO_PIN, "optional SKIP button, to GND (-1: not fitted)", optional=True)
-    ejector: int = _pin(12, "ejector servo signal (hardware-PWM capable pin)")
+    ejector: int = _pin(
+        12, "feed servo signal (mode 'feed'), or the launcher's motor switch (mode 'motor')"
+    )
+    exit_motor: int = _pin(
+        4,
+        "exit pinch motor: the DRV8833's IN1 (PWM; IN2 to GND); -1 with mode 'motor'",
+        optional=True,
+    )
     turret: int = _pin(13, "turret servo signal (hardware-PWM capable pin)")
     buzzer: int = _pin(
-        16, "buzzer, through a transistor (kept off GPIO 18-21, which speaker HATs use)"
+        16, "buzzer, through a transistor (kept off GPIO 18-21, the I2S amplifier's pins)"
     )
     card_sensor: int = _pin(
-        NO_PIN, "optional IR break-beam receiver at the card exit (-1: not fitted)", optional=True
+        24,
+        "IR break-beam receiver after the exit pinch: counts the cards (-1: not fitted, "
+        "firing is then timed)",
+        optional=True,
     )
     shutdown: int = _pin(
         3,
@@ -68,70 +83,134 @@ class PinsConfig:
     )
 
 
+# Datasheet speeds, unloaded, at 4.8 V: FS90R about 110 rpm (field notes); its 32 mm tyre's rim
+# then moves pi * 32 mm * 110 / 60 s = 184 mm/s. The stack's weight on the tyre slows it: the
+# default expects 150 mm/s (about 20 % margin) until `calibrate` measures the real speed.
+FS90R_RIM_MM_S = 184.0
+DEFAULT_FEED_MM_S = 150.0
+
+
 @dataclass(frozen=True)
 class EjectorConfig:
-    """How cards are pushed out: a pusher arm (positional servo), a roller (continuous servo) or
-    the motor of a retrofitted Mattel launcher (through a transistor or relay)."""
+    """How cards leave: a friction feed (continuous-rotation servo) into an exit pinch pair (DC
+    motor through a DRV8833), counted by the beam; or a retrofitted Mattel launcher's motor."""
 
     mode: str = option(
-        "pusher",
-        "'pusher': a positional servo strokes once per card; 'roller': a continuous-rotation "
-        "servo turns a friction wheel for roller_run_s per card; 'motor': the ejector pin "
-        "switches a launcher's own DC motor on for roller_run_s per card (retrofit)",
-        choices=("pusher", "roller", "motor"),
+        "feed",
+        "'feed': a continuous-rotation servo turns the feed tyre under the stack and a DC motor "
+        "spins the exit pinch that throws each card; 'motor': the ejector pin switches a "
+        "retrofitted launcher's own DC motor (hardware/retrofit.md)",
+        choices=("feed", "motor"),
     )
-    min_pulse_us: int = option(
-        SAFE_PULSE_US[0], "servo pulse at 0° (pusher) or full reverse (roller)", min=400
+    min_pulse_us: int = option(SAFE_PULSE_US[0], "feed servo pulse at full reverse", min=400)
+    max_pulse_us: int = option(SAFE_PULSE_US[1], "feed servo pulse at full forward", max=2600)
+    feed_speed: float = option(1.0, "feed servo speed while firing, 0..1 of full", min=0.1, max=1.0)
+    feed_mm_s: float = option(
+        DEFAULT_FEED_MM_S,
+        "the feed tyre's rim speed at feed_speed (FS90R datasheet: 184 mm/s unloaded; "
+        "measured by calibrate)",
+        min=10.0,
+        max=5000.0,
     )
-    max_pulse_us: int = option(
-        SAFE_PULSE_US[1], "servo pulse at 180° (pusher) or full forward", max=2600
+    card_length_mm: float = option(87.0, "card length along the feed (UNO: 87 mm)", min=20, max=150)
+    feed_path_mm: float = option(
+        35.0,
+        "how far a card's front edge travels from the stack to the exit pinch's nip",
+        min=0.0,
+        max=200.0,
     )
-    rest_angle: float = option(10.0, "pusher arm at rest, behind the bottom card", min=0, max=180)
-    stroke_angle: float = option(120.0, "pusher arm fully out: one card leaves", min=0, max=180)
-    pull_back_angle: float = option(
-        0.0,
-        "after the last card the arm goes here briefly to drag back a half-ejected card",
-        min=0,
-        max=180,
+    exit_duty: float = option(1.0, "exit pinch motor PWM duty while firing, 0..1", min=0.1, max=1.0)
+    exit_spin_up_s: float = option(
+        0.3,
+        "the exit pinch spins this long before the feed runs (a small DC motor reaches its "
+        "speed in about 0.1 s; margin)",
+        min=0.0,
+        max=3.0,
     )
-    stroke_s: float = option(0.18, "time allowed for the arm to go out", min=0.0, max=2.0)
-    retract_s: float = option(0.15, "time allowed for the arm to come back", min=0.0, max=2.0)
+    exit_run_on_s: float = option(
+        0.2, "the exit pinch runs on after the last card, so it leaves", min=0.0, max=3.0
+    )
     pull_back_s: float = option(
-        0.10, "pull-back after the last card (pusher and roller; 0: none)", min=0.0, max=1.0
-    )
-    roller_speed: float = option(
-        1.0,
-        "roller: speed while firing; motor: PWM duty (1.0 with a relay), 0..1",
-        min=0.05,
+        0.1,
+        "after the last card the feed turns back this long, so the next card stays in the "
+        "magazine (0: none)",
+        min=0.0,
         max=1.0,
     )
-    roller_run_s: float = option(0.12, "roller and motor: run time per card", min=0.01, max=2.0)
+    margin: float = option(
+        2.0,
+        "time-outs are this many times the time a card should take (a slow card is not a jam)",
+        min=1.2,
+        max=10.0,
+    )
+    roller_speed: float = option(
+        1.0, "mode 'motor': PWM duty of the launcher's motor (1.0 with a relay)", min=0.05, max=1.0
+    )
+    roller_run_s: float = option(
+        0.12, "mode 'motor' without a beam: run time per card", min=0.01, max=2.0
+    )
+
+    @property
+    def first_card_s(self) -> float:
+        """Time the first card should take to reach the beam once the feed turns."""
+        return (self.feed_path_mm + self.card_length_mm) / self.feed_mm_s
+
+    @property
+    def card_interval_s(self) -> float:
+        """Time between two cards at the beam: the feed moves one card length."""
+        return self.card_length_mm / self.feed_mm_s
+
+    def timed_run_s(self, cards: int) -> float:
+        """Without a beam: how long the feed (or motor) runs for ``cards`` cards."""
+        if self.mode == "motor":
+            return self.roller_run_s * cards
+        return self.feed_path_mm / self.feed_mm_s + self.card_interval_s * cards
 
 
 @dataclass(frozen=True)
 class TurretConfig:
-    """The turret servo that points the launcher at a seat (set up with ``calibrate``)."""
+    """The turret: a positional servo turning the launcher through a gear (set up with
+    ``calibrate``). Angles are the launcher's bearings, 0..360° by default: the servo's
+    0..180° times ``gear_ratio``."""
 
-    min_angle: float = option(0.0, "angle reached with min_pulse_us", min=-360, max=360)
-    max_angle: float = option(180.0, "angle reached with max_pulse_us", min=-360, max=360)
+    min_angle: float = option(0.0, "launcher bearing reached with min_pulse_us", min=-720, max=720)
+    max_angle: float = option(
+        360.0, "launcher bearing reached with max_pulse_us", min=-720, max=720
+    )
+    gear_ratio: float = option(
+        2.0,
+        "launcher turns per servo turn (the 2:1 gear: servo 0..180° gives 0..360°; 1: the "
+        "servo turns the launcher directly)",
+        min=0.25,
+        max=8.0,
+    )
     min_pulse_us: int = option(SAFE_PULSE_US[0], "servo pulse at min_angle", min=400)
     max_pulse_us: int = option(SAFE_PULSE_US[1], "servo pulse at max_angle", max=2600)
+    # An MG996R turns 60° in about 0.17 s at 4.8 V (datasheet, unloaded): 350°/s, 700°/s for the
+    # launcher through the gear. 120°/s leaves it a wide margin of torque for a loaded launcher.
     slew_deg_s: float = option(
         120.0,
-        "top turning speed, degrees per second (gentle on a loaded launcher)",
+        "top turning speed of the launcher, degrees per second (gentle on a loaded launcher)",
         min=5.0,
         max=2000.0,
     )
     seat_angles: list[float] = option(
-        [], "angle facing each seat, in seat order (empty: seats spread over the range)"
+        [], "bearing facing each seat, in seat order (empty: seats spread all round)"
     )
-    home_angle: float = option(90.0, "where the turret goes at start", min=-360, max=360)
+    home_angle: float = option(180.0, "where the turret goes at start", min=-720, max=720)
+    # The servo trails its last pulse by at most one slew frame's 2.4° (MG996R: under 10 ms);
+    # 0.25 s also lets a loaded launcher stop swinging before the pulses stop.
     settle_s: float = option(
         0.25,
         "hold after a move before the servo is detached (no jitter, no hum)",
         min=0.0,
         max=3.0,
     )
+
+    @property
+    def full_circle(self) -> bool:
+        """True when the range covers every bearing (seats all round the table)."""
+        return abs(self.max_angle - self.min_angle) >= 360.0 - 1e-9
 
 
 @dataclass(frozen=True)
@@ -146,11 +225,23 @@ class BuzzerConfig:
 
 @dataclass(frozen=True)
 class CardSensorConfig:
-    timeout_s: float = option(
-        0.5, "after the last stroke, how long cards may still cross the beam", min=0.05, max=5.0
+    """The IR beam after the exit pinch: the cards it sees are the cards fired."""
+
+    card_pass_s: float = option(
+        0.06,
+        "how long one card darkens the beam as the pinch throws it (87 mm at about 1.5 m/s; "
+        "measured by calibrate)",
+        min=0.002,
+        max=1.0,
+    )
+    double_factor: float = option(
+        1.5,
+        "a beam dark longer than this many card_pass_s is two overlapping cards (a double)",
+        min=1.2,
+        max=3.0,
     )
     blocked_s: float = option(
-        0.4, "a beam broken longer than this means a card is stuck: a jam", min=0.05, max=5.0
+        0.4, "a beam dark longer than this is a card stuck in the mouth", min=0.05, max=5.0
     )
 
 
@@ -169,6 +260,12 @@ class HardwareConfig:
     pigpio_wait_s: float = option(
         5.0, "at boot, how long to wait for the pigpiod daemon", min=0.0, max=60.0
     )
+    amplifier: str = option(
+        "max98357a",
+        "the speaker amplifier on the header: 'max98357a' (I2S on GPIO 18, 19, 21: install.sh "
+        "enables its overlay) or 'none' (sound from the jack, USB or HDMI)",
+        choices=AMPLIFIERS,
+    )
     pins: PinsConfig = option(PinsConfig(), "BCM pins")
     ejector: EjectorConfig = option(EjectorConfig(), "card ejector")
     turret: TurretConfig = option(TurretConfig(), "turret")
@@ -178,6 +275,19 @@ class HardwareConfig:
     @property
     def debounce_s(self) -> float:
         return self.debounce_ms / 1000.0
+
+    def output_pins(self) -> tuple[set[int], set[int]]:
+        """(servo pins, other outputs: buzzer and motors) fitted, for stopping them after a
+        crash: a servo's pulses are stopped, a motor's or the buzzer's PWM set to 0."""
+        pins = self.pins
+        servos = {pins.turret}
+        others = {pins.buzzer}
+        if self.ejector.mode == "motor":
+            others.add(pins.ejector)  # the retrofitted launcher's own motor
+        else:
+            servos.add(pins.ejector)
+            others.add(pins.exit_motor)
+        return servos - {NO_PIN}, others - {NO_PIN}
 
 
 def equivalent_angle(bearing: float, current: float | None, lo: float, hi: float) -> float | None:
@@ -213,25 +323,43 @@ def check_hardware(config: HardwareConfig, where: str = "hardware") -> list[str]
                 f"{where}.pins.{f.name}: GPIO{pin} is already used by pins.{fitted[pin]}"
             )
         fitted[pin] = f.name
+        if config.amplifier != "none" and pin in I2S_PINS:
+            problems.append(
+                f"{where}.pins.{f.name}: GPIO{pin} is the {config.amplifier} amplifier's "
+                "(GPIO 18-21 carry its I2S sound)"
+            )
     for name, section in (("ejector", config.ejector), ("turret", config.turret)):
         lo, hi = section.min_pulse_us, section.max_pulse_us
         if lo >= hi:
             problems.append(
                 f"{where}.{name}: min_pulse_us ({lo}) must be below max_pulse_us ({hi})"
             )
-        elif lo < _PULSE_RANGE_US[0] or hi > _PULSE_RANGE_US[1]:
+        elif lo < PULSE_LIMITS_US[0] or hi > PULSE_LIMITS_US[1]:
             problems.append(
                 f"{where}.{name}: pulses {lo}..{hi} µs go beyond 500..2500 µs, which lgpio "
                 "(Raspberry Pi 5) refuses"
             )
-    ejector = config.ejector
-    if ejector.mode == "pusher" and abs(ejector.stroke_angle - ejector.rest_angle) < 5:
+    if config.ejector.mode == "feed" and config.pins.exit_motor == NO_PIN:
         problems.append(
-            f"{where}.ejector: stroke_angle and rest_angle are less than 5° apart: no card leaves"
+            f"{where}.pins.exit_motor: mode 'feed' needs the exit pinch motor that throws the card"
+        )
+    beam = config.card_sensor
+    if beam.card_pass_s * beam.double_factor >= beam.blocked_s:
+        problems.append(
+            f"{where}.card_sensor: blocked_s ({beam.blocked_s} s) must be longer than a double "
+            f"(card_pass_s x double_factor = {beam.card_pass_s * beam.double_factor:.3f} s)"
         )
     turret = config.turret
-    if abs(turret.max_angle - turret.min_angle) < 10:
+    span = abs(turret.max_angle - turret.min_angle)
+    if span < 10:
         problems.append(f"{where}.turret: min_angle and max_angle must be at least 10° apart")
+    elif span > 360.0 + 1e-9:
+        problems.append(f"{where}.turret: {span:g}° of travel would wind the cables: at most 360°")
+    elif span / turret.gear_ratio > MAX_SERVO_TRAVEL:
+        problems.append(
+            f"{where}.turret: {span:g}° through a {turret.gear_ratio:g}:1 gear needs "
+            f"{span / turret.gear_ratio:g}° of servo travel, more than {MAX_SERVO_TRAVEL:g}°"
+        )
     else:
         for index, angle in enumerate(turret.seat_angles):
             if equivalent_angle(angle, None, turret.min_angle, turret.max_angle) is None:

@@ -1,50 +1,53 @@
-"""The card ejector: the servo that pushes cards out of the magazine.
+"""The ejector: the feed that takes the bottom card and the exit pinch that throws it.
 
-Wiring::
+Wiring (hardware/wiring.md)::
 
-    servo brown/black ── GND of the 5 V servo supply AND a Pi GND pin (common ground)
-    servo red         ── +5 V of the separate servo supply (never the Pi's 5 V pin)
-    servo orange      ── GPIO12 (default), optionally through a 330 Ω resistor
+    feed servo (FS90R)   brown ── GND   red ── +5 V servo rail   orange ── GPIO12
+    DRV8833              IN1 ── GPIO4 (PWM)   IN2 ── GND   VM ── +5 V servo rail
+                         OUT1/OUT2 ── exit pinch motor   GND ── GND (common with the Pi)
+    IR beam receiver     signal ── GPIO24 (sensor.py)
 
-Three mechanisms (``[hardware.ejector] mode``):
+Two mechanisms (``[hardware.ejector] mode``):
 
-- ``pusher``: a positional servo (MG996R for a stiff magazine, MG90S for a light one) moves an arm
-  from ``rest_angle`` to ``stroke_angle`` and back, once per card. After the last card it goes
-  briefly to ``pull_back_angle`` to drag back a half-ejected card, as home-made launchers do.
-- ``roller``: a continuous-rotation servo turns a rubber wheel under the bottom card for
-  ``roller_run_s`` per card, then reverses for ``pull_back_s`` (the Arduino retrofit's 100 ms
-  trick) and stops.
+- ``feed``: the exit pinch spins up first (``exit_spin_up_s``), then the continuous-rotation
+  servo turns a rubber tyre under the stack and slides the bottom card through the throat (a
+  little over one card high) into the pinch, which throws it. After the last card the feed turns
+  back ``pull_back_s`` so the next card stays in the magazine, and the pinch runs on
+  ``exit_run_on_s`` so the last card leaves.
+- ``motor``: a retrofitted Mattel launcher's own DC motor, switched by a MOSFET, transistor or
+  relay on the ejector pin (hardware/retrofit.md). One switch cannot reverse: no pull-back.
 
-- ``motor``: a retrofitted Mattel launcher's own DC motor, switched by a logic-level MOSFET or
-  an NPN transistor (or a relay module) on the ejector pin, runs ``roller_run_s`` per card at
-  ``roller_speed`` duty. A single switch cannot reverse, so there is no pull-back. Wiring in
-  hardware/retrofit.md.
+**Counted, not timed.** With the beam fitted, the feed runs until the beam has seen the cards
+asked for, or a time-out names the fault: no card reached the beam within ``margin`` times the
+time one should take (``jam``: caught in the throat or magazine empty), or the beam stayed dark
+longer than ``blocked_s`` (``stuck``). Without a beam the feed runs for the time the cards
+should take (``EjectorConfig.timed_run_s``) and the count is what was asked.
 
-Either way the output is released at the end: no pulses, no hum, no jitter, motor off.
+Either way every output is released at the end: no pulses, no hum, motors off.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from .clock import SYSTEM_CLOCK, Clock
-from .config import EjectorConfig
+from .config import NO_PIN, EjectorConfig
+from .sensor import CardSensor, FiringCount, FiringFault
 from .servo import ServoOutput, ServoRange, make_servo_output
 
 
-def ejector_range(config: EjectorConfig) -> ServoRange:
-    """Pusher: 0..180° on the configured pulses. Roller and motor: speed -1..1."""
-    low, high = (0.0, 180.0) if config.mode == "pusher" else (-1.0, 1.0)
-    return ServoRange(low, high, config.min_pulse_us / 1e6, config.max_pulse_us / 1e6)
+def feed_range(config: EjectorConfig) -> ServoRange:
+    """The feed servo's speed, -1 (full reverse) .. 1 (full forward), on the configured pulses."""
+    return ServoRange.from_us(-1.0, 1.0, config.min_pulse_us, config.max_pulse_us)
 
 
 class MotorOutput:
     """A DC motor switched on ``pin`` (PWM duty = speed); stands where a servo output would.
 
     ``set_angle`` takes the speed: above zero runs the motor at that duty, zero or below stops it
-    (one transistor or relay cannot reverse). ``pulse_width`` is the duty while running.
+    (one transistor, relay or DRV8833 input with the other tied low cannot reverse).
+    ``pulse_width`` is the duty while running.
     """
 
     def __init__(self, pin: int, factory: Any) -> None:
@@ -68,7 +71,12 @@ class MotorOutput:
 
 
 class Ejector:
-    """Fires cards; :meth:`fire` blocks for the whole sequence, so run it on a worker thread."""
+    """Fires cards; :meth:`fire` blocks for the whole sequence, so run it on a worker thread.
+
+    ``pin`` drives the feed (``feed`` mode: a continuous servo) or the launcher's motor
+    (``motor`` mode); ``exit_pin`` the exit pinch's motor (``feed`` mode). ``sensor``, when
+    fitted, counts the cards and stops the feed (see the module docstring).
+    """
 
     def __init__(
         self,
@@ -76,96 +84,177 @@ class Ejector:
         config: EjectorConfig,
         *,
         factory: Any,
+        exit_pin: int = NO_PIN,
+        sensor: CardSensor | None = None,
         output: ServoOutput | None = None,
         clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.config = config
-        self.range = ejector_range(config)
+        self.range = feed_range(config)
         if output is None:
             if config.mode == "motor":
                 output = MotorOutput(pin, factory)
             else:
                 output = make_servo_output(pin, self.range, factory)
-        self._servo = output
+        self._feed = output
+        self._exit: MotorOutput | None = None
+        if config.mode == "feed" and exit_pin != NO_PIN:
+            try:
+                self._exit = MotorOutput(exit_pin, factory)
+            except BaseException:
+                self._feed.close()
+                raise
+        self.sensor = sensor
         self._clock = clock
         self._cards_fired = 0
+        self._feeding = False
 
     @property
     def servo(self) -> ServoOutput:
-        return self._servo
+        """The feed's output (the feed servo, or the retrofit's motor)."""
+        return self._feed
+
+    @property
+    def exit_motor(self) -> MotorOutput | None:
+        return self._exit
+
+    @property
+    def feeding(self) -> bool:
+        """True while the feed pushes cards forward."""
+        return self._feeding
+
+    @property
+    def counted(self) -> bool:
+        """True when the beam counts the cards; False when firing is timed."""
+        return self.sensor is not None
 
     @property
     def cards_fired(self) -> int:
-        """Strokes completed since start (cards the mechanism tried to push out)."""
+        """Cards fired since start: counted by the beam, or asked for when timed."""
         return self._cards_fired
 
     def home(self, stop: threading.Event | None = None) -> None:
-        """Pusher: park the arm at rest, then detach. Roller: make sure it is stopped. A set
-        ``stop`` cuts the wait short."""
-        if self.config.mode == "pusher":
-            self._servo.set_angle(self.config.rest_angle)
-            Pacer(stop or threading.Event(), self._clock).hold(self.config.retract_s)
-        self._servo.detach()
+        """Make sure the feed and the pinch are stopped."""
+        self._feed.detach()
+        if self._exit is not None:
+            self._exit.detach()
 
-    def fire(
-        self,
-        cards: int,
-        stop: threading.Event | None = None,
-        on_start: Callable[[], None] | None = None,
-    ) -> int:
-        """Push out ``cards`` cards; returns how many strokes ran (fewer if ``stop`` was set).
+    def fire(self, cards: int, stop: threading.Event | None = None) -> FiringCount:
+        """Fire ``cards`` cards; returns what came out (see :class:`FiringCount`).
 
-        ``on_start`` is called just before the first movement (the card sensor opens its window).
+        Counted with a beam, timed without (then ``counted`` is what ran, fewer if ``stop``
+        was set). A set ``stop`` ends the firing at once, outputs released.
         """
         stop = stop or threading.Event()
         if cards <= 0:
-            return 0
-        if on_start is not None:
-            on_start()
+            return FiringCount(expected=0, counted=0)
+        pacer = Pacer(stop, self._clock)
         try:
-            if self.config.mode in ("roller", "motor"):
-                done = self._roll(cards, stop)
+            if self._exit is not None:
+                self._exit.set_angle(self.config.exit_duty)
+                if not pacer.hold(self.config.exit_spin_up_s):
+                    return FiringCount(expected=cards, counted=0)
+            self._set_feed(self._forward)
+            if self.sensor is not None:
+                result = self._count(cards, stop, self.sensor)
             else:
-                done = self._push(cards, stop)
+                result = self._timed(cards, stop, pacer)
+            self._set_feed(0.0)
+            self._finish(stop, result)
         finally:
-            self._servo.detach()
-        self._cards_fired += done
-        return done
+            self._set_feed(0.0)
+            self.home()
+        self._cards_fired += result.counted
+        return result
 
-    def _push(self, cards: int, stop: threading.Event) -> int:
-        config, servo = self.config, self._servo
-        pacer = Pacer(stop, self._clock)
-        done = 0
-        for _ in range(cards):
-            if stop.is_set():
-                break
-            servo.set_angle(config.stroke_angle)
-            pacer.hold(config.stroke_s)
-            servo.set_angle(config.rest_angle)  # even when stopping: never leave the arm out
-            done += 1
-            if not pacer.hold(config.retract_s):
-                break
-        if config.pull_back_s > 0 and not stop.is_set():
-            servo.set_angle(config.pull_back_angle)
-            pacer.hold(config.pull_back_s)
-            servo.set_angle(config.rest_angle)
-            pacer.hold(config.retract_s)
-        return done
+    @property
+    def _forward(self) -> float:
+        return self.config.roller_speed if self.config.mode == "motor" else self.config.feed_speed
 
-    def _roll(self, cards: int, stop: threading.Event) -> int:
-        config, servo = self.config, self._servo
-        pacer = Pacer(stop, self._clock)
+    def _set_feed(self, speed: float) -> None:
+        self._feeding = speed > 0
+        if speed == 0.0:
+            self._feed.detach()
+        else:
+            self._feed.set_angle(speed)
+
+    def _timed(self, cards: int, stop: threading.Event, pacer: Pacer) -> FiringCount:
         started = self._clock.monotonic()
-        servo.set_angle(config.roller_speed)
-        if not pacer.hold(config.roller_run_s * cards):
-            return min(cards, int((self._clock.monotonic() - started) / config.roller_run_s))
-        if config.pull_back_s > 0 and config.mode == "roller":
-            servo.set_angle(-config.roller_speed)
-            pacer.hold(config.pull_back_s)
-        return cards
+        run = self.config.timed_run_s(cards)
+        if pacer.hold(run):
+            return FiringCount(expected=cards, counted=cards)
+        ran = self._clock.monotonic() - started
+        return FiringCount(expected=cards, counted=min(cards, int(cards * ran / run)))
+
+    def _count(self, cards: int, stop: threading.Event, sensor: CardSensor) -> FiringCount:
+        """Feed until the beam has seen ``cards`` cards, or name the fault."""
+        config, clock = self.config, self._clock
+        first = sensor.passages
+        margin = config.margin
+        deadline = clock.monotonic() + config.first_card_s * margin
+        fault: FiringFault | None = None
+        counted = 0
+        while not stop.is_set():
+            now = clock.monotonic()
+            done = sensor.passages_since(first)
+            dark = sensor.dark_for(now)
+            counted = sum(p.cards for p in done) + (1 if sensor.blocked else 0)
+            if counted >= cards:
+                break
+            if dark >= sensor.config.blocked_s:
+                fault = "stuck"
+                break
+            if sensor.blocked:
+                # A card is going through: the next time-out starts when it is out.
+                wait_s = sensor.config.blocked_s - dark
+            else:
+                if done:
+                    last = done[-1]
+                    deadline = last.start + last.dark_s + config.card_interval_s * margin
+                if now >= deadline:
+                    fault = "jam"
+                    break
+                wait_s = deadline - now
+            self._wait_beam(sensor, stop, wait_s)
+        # The feed stops here; a card in the beam is thrown by the pinch and measured.
+        self._set_feed(0.0)
+        if fault is None and sensor.blocked and not stop.is_set():
+            fault = self._wait_clear(sensor, stop)
+        passages = tuple(sensor.passages_since(first))
+        counted = sum(p.cards for p in passages) + (1 if sensor.blocked else 0)
+        doubles = sum(1 for p in passages if p.cards > 1)
+        return FiringCount(cards, counted, doubles, fault, passages)
+
+    def _wait_clear(self, sensor: CardSensor, stop: threading.Event) -> FiringFault | None:
+        """The last card is in the beam: wait for it to leave; "stuck" if it does not."""
+        while sensor.blocked and not stop.is_set():
+            dark = sensor.dark_for(self._clock.monotonic())
+            if dark >= sensor.config.blocked_s:
+                return "stuck"
+            self._wait_beam(sensor, stop, sensor.config.blocked_s - dark)
+        return None
+
+    def _wait_beam(self, sensor: CardSensor, stop: threading.Event, seconds: float) -> None:
+        seen = sensor.changes
+        self._clock.wait(lambda s: sensor.wait_change(seen, s, stop), seconds)
+
+    def _finish(self, stop: threading.Event, result: FiringCount) -> None:
+        """After the feed: turn it back a little (the next card stays in) and, unless a fault
+        stopped the firing, let the pinch run on so the last card leaves."""
+        if stop.is_set():
+            return
+        pacer = Pacer(stop, self._clock)
+        if self.config.mode == "feed" and self.config.pull_back_s > 0:
+            self._set_feed(-self.config.feed_speed)
+            pacer.hold(self.config.pull_back_s)
+            self._set_feed(0.0)
+        if self._exit is not None and result.fault is None:
+            pacer.hold(self.config.exit_run_on_s)
 
     def close(self) -> None:
-        self._servo.close()
+        self._feed.close()
+        if self._exit is not None:
+            self._exit.close()
 
 
 class Pacer:

@@ -5,7 +5,7 @@ Inputs (buttons, card sensor) become small typed *notices* passed to the callbac
 :meth:`LauncherHardware.execute`:
 
 - :class:`~companion.core.commands.Eject` and :class:`~companion.core.commands.Turn` go, in order,
-  to one *motion lane* (a worker thread with a FIFO queue). Strokes are sequential, and a Turn
+  to one *motion lane* (a worker thread with a FIFO queue). Firings are sequential, and a Turn
   queued behind an ejection waits for it, so cards always go to the player they were meant for.
   The queue is bounded however fast the button is mashed, and it coalesces the way the real
   launcher's motor does: a press that fires while cards are still waiting to come out adds its
@@ -39,7 +39,8 @@ from .buzzer import Buzzer
 from .clock import SYSTEM_CLOCK, Clock
 from .config import NO_PIN, HardwareConfig
 from .ejector import Ejector
-from .sensor import CardSensor, Outcome
+from .mock_cards import CardPathClock, MockCardPath
+from .sensor import CardSensor, FiringCount, FiringFault
 from .turret import Turret
 
 logger = logging.getLogger(__name__)
@@ -68,18 +69,25 @@ class ButtonPressed:
 
 @dataclass(frozen=True)
 class SensorReport:
-    """What the card-exit sensor saw for one firing; ``event`` is ready for the engine.
+    """What the card-exit beam counted for one firing; :attr:`events` are for the engine.
 
-    ``outcome`` "counted" gives ``CardsSeen(counted)``; "nothing_out" (jam or empty magazine)
-    and "blocked" (a card stuck in the mouth) give ``Jam()``.
+    ``counted`` is the cards the beam saw (a double counts its two), ``doubles`` the dark spells
+    that were two overlapping cards, ``fault`` what stopped the firing short: "jam" (no card
+    reached the beam in time) or "stuck" (a card stayed in the beam).
     """
 
-    event: CardsSeen | Jam
     expected: int
     counted: int
-    outcome: Outcome
+    doubles: int
+    fault: FiringFault | None
     at: float
     seq: int
+
+    @property
+    def events(self) -> tuple[CardsSeen | Jam, ...]:
+        """``CardsSeen`` (the cards fired are the ones counted), then ``Jam`` after a fault."""
+        seen = CardsSeen(self.counted, self.expected, self.doubles)
+        return (seen,) if self.fault is None else (seen, Jam(self.fault))
 
 
 InputNotice = ButtonPressed | SensorReport
@@ -91,7 +99,9 @@ class LauncherHardware:
 
     ``seats`` is the number of players (for uncalibrated seat angles). At start the ejector
     parks and the turret goes home (on the motion lane; :meth:`wait_idle` waits for it).
-    ``clock`` stamps the inputs; ``motion_clock`` paces strokes, turret frames and notes.
+    ``clock`` stamps the inputs; ``motion_clock`` paces the feed, turret frames and notes (and
+    the beam's edges are stamped on it). On the mock pins a :class:`MockCardPath` (``card_path``,
+    made when none is given) moves simulated cards across the beam while the feed runs.
     Callbacks given to :meth:`on_input` run in the thread that saw the input (a GPIO backend
     thread, the motion lane, or on the mock the caller of ``pin.drive_low()``): keep them quick,
     e.g. put the notice in the daemon's queue.
@@ -105,8 +115,10 @@ class LauncherHardware:
         seats: int = 4,
         clock: Callable[[], float] = time.monotonic,
         motion_clock: Clock = SYSTEM_CLOCK,
+        card_path: MockCardPath | None = None,
     ) -> None:
         self.config = config
+        self.card_path = card_path
         self.backend = backend_name(factory)
         self._factory = factory
         self._clock = clock
@@ -117,7 +129,7 @@ class LauncherHardware:
         self._pending: deque[tuple[str, Any]] = deque()  # movements waiting, oldest first
         self._running = 0  # 1 while the lane performs a movement
         self.coalesced = 0  # movements merged into a waiting one (for the page and the soak)
-        self._jam: Outcome | None = None
+        self._jam: FiringFault | None = None
         self._last_error: str | None = None
         self._closed = False
         self._stop = threading.Event()
@@ -160,17 +172,37 @@ class LauncherHardware:
         self.buzzer = self._add(
             Buzzer(pins.buzzer, factory=factory, kind=config.buzzer.kind, clock=motion_clock)
         )
+        self.card_sensor: CardSensor | None = None
+        feed_clock = motion_clock
+        if pins.card_sensor != NO_PIN:
+            if self.card_path is None and self.backend == "mock":
+                beam = factory.pin(pins.card_sensor)
+                self.card_path = MockCardPath(beam, config.ejector, config.card_sensor)
+            if self.card_path is not None:
+                feed_clock = CardPathClock(motion_clock, self.card_path)
+            self.card_sensor = self._add(
+                CardSensor(
+                    pins.card_sensor,
+                    config.card_sensor,
+                    factory=factory,
+                    clock=feed_clock.monotonic,
+                )
+            )
         self.ejector = self._add(
-            Ejector(pins.ejector, config.ejector, factory=factory, clock=motion_clock)
+            Ejector(
+                pins.ejector,
+                config.ejector,
+                factory=factory,
+                exit_pin=pins.exit_motor,
+                sensor=self.card_sensor,
+                clock=feed_clock,
+            )
         )
+        if self.card_path is not None:
+            self.card_path.feeding = lambda: self.ejector.feeding
         self.turret = self._add(
             Turret(pins.turret, config.turret, factory=factory, seats=seats, clock=motion_clock)
         )
-        self.card_sensor: CardSensor | None = None
-        if pins.card_sensor != NO_PIN:
-            self.card_sensor = self._add(
-                CardSensor(pins.card_sensor, config.card_sensor, factory=factory, clock=clock)
-            )
         for name, button in self.buttons.items():
             button.when_pressed = self._press_handler(name)
 
@@ -319,23 +351,30 @@ class LauncherHardware:
             self._eject(command.cards)
 
     def _eject(self, cards: int) -> None:
-        sensor = self.card_sensor
-        self.ejector.fire(cards, self._stop, on_start=sensor.begin if sensor else None)
-        if sensor is None or self._stop.is_set():
-            return
-        result = sensor.finish(cards, self._stop)
-        event: CardsSeen | Jam = Jam() if result.jammed else CardsSeen(result.counted, cards)
+        result = self.ejector.fire(cards, self._stop)
+        if self.card_sensor is None or self._stop.is_set():
+            return  # timed: nothing was seen, the model stands
+        self._report(result)
+
+    def _report(self, result: FiringCount) -> None:
         with self._state_lock:
-            self._jam = result.outcome if result.jammed else None
-        if result.jammed:
-            logger.warning("card sensor: %s after %d card(s)", result.outcome, cards)
+            self._jam = result.fault
+        if result.fault is not None:
+            logger.warning(
+                "card beam: %s after %d of %d card(s)",
+                result.fault,
+                result.counted,
+                result.expected,
+            )
+        if result.doubles:
+            logger.warning("card beam: %d double(s) in %d card(s)", result.doubles, result.counted)
         at = self._clock()
         self._deliver(
             lambda seq: SensorReport(
-                event=event,
                 expected=result.expected,
                 counted=result.counted,
-                outcome=result.outcome,
+                doubles=result.doubles,
+                fault=result.fault,
                 at=at,
                 seq=seq,
             )
@@ -344,9 +383,12 @@ class LauncherHardware:
     # -- state --------------------------------------------------------------------------------
 
     def clear_jam(self) -> None:
-        """Forget a reported jam (the magazine was cleared or reloaded)."""
+        """Forget a reported jam (the magazine was cleared or reloaded); on the mock pins the
+        simulated magazine is cleared and full again."""
         with self._state_lock:
             self._jam = None
+        if self.card_path is not None:
+            self.card_path.reload()
 
     def wait_idle(self, timeout: float | None = None, *, sound: bool = True) -> bool:
         """Block until no movement is queued or running (and, with ``sound``, nothing plays);
@@ -371,6 +413,7 @@ class LauncherHardware:
         return {
             "backend": self.backend,
             "turret_angle": self.turret.angle,
+            "turret_range": [self.turret.config.min_angle, self.turret.config.max_angle],
             "seat": self.turret.seat,
             "turning": self.turret.moving,
             "busy": queued > 0,
@@ -379,6 +422,7 @@ class LauncherHardware:
             "jam": jam is not None,
             "jam_reason": jam,
             "cards_fired": self.ejector.cards_fired,
+            "counted": self.ejector.counted,
             "cards_seen": None if self.card_sensor is None else self.card_sensor.total,
             "buttons": sorted(self.buttons),
             "last_error": error,

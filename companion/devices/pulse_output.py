@@ -1,4 +1,5 @@
-"""What the servo outputs that time their own pulses (lgpio, Pi 5 hardware PWM) share."""
+"""What the servo outputs share: the frame, the pulse limits and the unit conversions, and the
+base of the outputs that time their own pulses (lgpio, Pi 5 hardware PWM)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,21 @@ from abc import ABC, abstractmethod
 from typing import Protocol
 
 logger = logging.getLogger(__name__)
+
+SERVO_FRAME_S = 0.020  # 50 Hz: the pulse rate hobby servos expect
+# Pulses lgpio accepts (it refuses anything else), and most hobby servos' outermost ones.
+PULSE_LIMITS_US = (500, 2500)
+
+
+def pulse_us(pulse_s: float) -> int:
+    """A pulse in whole microseconds, kept within :data:`PULSE_LIMITS_US`."""
+    low, high = PULSE_LIMITS_US
+    return min(max(round(pulse_s * 1e6), low), high)
+
+
+def pulse_ns(pulse_s: float) -> int:
+    """A pulse (or a frame) in nanoseconds, as the kernel's PWM files take it."""
+    return round(pulse_s * 1e9)
 
 
 class PulseRange(Protocol):

@@ -1,18 +1,19 @@
-"""The optional card-exit sensor: an IR break-beam across the launcher's mouth.
+"""The card-exit beam: an IR break-beam just after the exit pinch, counting the cards fired.
 
 Wiring (e.g. Adafruit 3 mm or 5 mm IR break-beam, product 2167/2168)::
 
     emitter   red ── 3.3 V (or 5 V for more range) ;  black ── GND
-    receiver  red ── 3.3 V ;  black ── GND ;  white (signal) ── GPIO24 (e.g.)
+    receiver  red ── 3.3 V ;  black ── GND ;  white (signal) ── GPIO24 (default)
 
 The receiver's output is open-collector: it pulls the line low while the beam is broken and
 floats otherwise; the Pi's internal pull-up (to 3.3 V) gives the high level. Power the receiver
 from 3.3 V, or make sure nothing pulls its signal up to 5 V: a Pi GPIO is not 5 V tolerant.
 
-Each time the beam is broken counts one card. :class:`CardSensor` counts within a window opened
-by :meth:`begin` just before the ejector moves and closed by :meth:`finish` once the cards have
-had time to leave: no card at all means a jam or an empty magazine; a beam still broken means a
-card is stuck in the mouth.
+A card darkens the beam once, for about ``card_pass_s`` (its length at the throw's speed). The
+:class:`CardSensor` records each dark spell as a :class:`Passage`; the ejector reads them while
+the feed runs and stops it once enough cards went through (``ejector.py``). A spell longer than
+``double_factor`` cards is two overlapping cards (a *double*); a beam dark longer than
+``blocked_s`` is a card stuck in the mouth.
 """
 
 from __future__ import annotations
@@ -25,27 +26,45 @@ from typing import Any, Literal
 
 from .config import CardSensorConfig
 
-Outcome = Literal["counted", "nothing_out", "blocked"]
+# What stopped a firing before every card came out: "jam" (no card reached the beam in time:
+# caught in the throat, or the magazine is empty) or "stuck" (a card sits in the beam).
+FiringFault = Literal["jam", "stuck"]
 
 # Two beam breaks closer than this are one card whose edge flickered.
 _MIN_GAP_S = 0.004
 
 
 @dataclass(frozen=True)
-class SensorResult:
-    """What the sensor saw for one firing."""
+class Passage:
+    """One dark spell of the beam: ``cards`` is 2 or more for a double."""
+
+    start: float
+    dark_s: float
+    cards: int
+
+
+@dataclass(frozen=True)
+class FiringCount:
+    """What the beam saw for one firing: ``counted`` cards (a double counts its cards),
+    ``doubles`` dark spells that were two or more cards, ``fault`` if it stopped short."""
 
     expected: int
     counted: int
-    outcome: Outcome  # "nothing_out": jam or empty magazine; "blocked": a card stuck in the beam
+    doubles: int = 0
+    fault: FiringFault | None = None
+    passages: tuple[Passage, ...] = ()
 
     @property
     def jammed(self) -> bool:
-        return self.outcome != "counted"
+        return self.fault is not None
 
 
 class CardSensor:
-    """Counts cards crossing an IR beam on ``pin`` (low while broken)."""
+    """Records the dark spells of an IR beam on ``pin`` (low while broken).
+
+    ``clock`` stamps the edges: give it the clock the ejector paces the feed on, so dark times
+    and time-outs are measured on the same time line.
+    """
 
     def __init__(
         self,
@@ -60,11 +79,11 @@ class CardSensor:
         self.config = config
         self._clock = clock
         self._cond = threading.Condition()
-        self._counting = False
-        self._count = 0
+        self._passages: list[Passage] = []
         self._total = 0
+        self._changes = 0
         self._broken_at: float | None = None
-        self._last_break = -1.0
+        self._cleared_at = -1.0
         # pull_up=True: active (beam broken) when the receiver pulls the line low.
         self._device = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=factory)
         if self._device.is_active:
@@ -83,71 +102,76 @@ class CardSensor:
             return self._total
 
     @property
+    def changes(self) -> int:
+        """Beam edges seen since start: a waiter compares it to know something happened."""
+        with self._cond:
+            return self._changes
+
+    @property
     def blocked(self) -> bool:
         """True while the beam is broken."""
         with self._cond:
             return self._broken_at is not None
 
+    def dark_for(self, now: float) -> float:
+        """How long the beam has been dark at ``now`` (0 while clear)."""
+        with self._cond:
+            return 0.0 if self._broken_at is None else max(0.0, now - self._broken_at)
+
+    def cards_in(self, dark_s: float) -> int:
+        """Cards one dark spell of ``dark_s`` seconds holds: 1, or 2+ for a double."""
+        one = self.config.card_pass_s
+        if dark_s < one * self.config.double_factor:
+            return 1
+        return max(2, round(dark_s / one))
+
+    def passages_since(self, index: int) -> list[Passage]:
+        """The dark spells ended since the ``index``-th one (0: since start)."""
+        with self._cond:
+            return self._passages[index:]
+
+    @property
+    def passages(self) -> int:
+        with self._cond:
+            return len(self._passages)
+
     def _on_broken(self) -> None:
         at = self._clock()
         with self._cond:
-            self._broken_at = at
-            if at - self._last_break < _MIN_GAP_S:
-                return
-            self._last_break = at
-            self._total += 1
-            if self._counting:
-                self._count += 1
-                self._cond.notify_all()
-
-    def _on_clear(self) -> None:
-        with self._cond:
-            self._broken_at = None
+            self._changes += 1
+            if self._broken_at is None and at - self._cleared_at < _MIN_GAP_S and self._passages:
+                # The same card's edge flickered: carry on with its spell.
+                last = self._passages.pop()
+                self._total -= last.cards
+                self._broken_at = last.start
+            elif self._broken_at is None:
+                self._broken_at = at
             self._cond.notify_all()
 
-    def begin(self) -> None:
-        """Open the counting window: call just before the ejector moves."""
+    def _on_clear(self) -> None:
+        at = self._clock()
         with self._cond:
-            self._counting = True
-            self._count = 0
+            self._changes += 1
+            if self._broken_at is not None:
+                dark = at - self._broken_at
+                passage = Passage(self._broken_at, dark, self.cards_in(dark))
+                self._passages.append(passage)
+                self._total += passage.cards
+            self._broken_at = None
+            self._cleared_at = at
+            self._cond.notify_all()
 
-    def finish(self, expected: int, stop: threading.Event | None = None) -> SensorResult:
-        """Wait for the cards to clear (``timeout_s`` at most), close the window and judge.
-
-        Returns early once ``expected`` cards went through and the beam is clear.
-        """
-        deadline = self._clock() + self.config.timeout_s
+    def wait_change(self, seen: int, seconds: float, stop: threading.Event) -> bool:
+        """Block up to ``seconds`` (real time) for an edge after ``seen`` changes or ``stop``;
+        True if one came. A :class:`~.clock.Clock` waiter."""
+        deadline = time.monotonic() + seconds
         with self._cond:
-            while True:
-                done = self._count >= expected and self._broken_at is None
-                left = deadline - self._clock()
-                if done or left <= 0 or (stop is not None and stop.is_set()):
-                    break
-                self._cond.wait(min(left, 0.02))
-            counted = self._count
-            self._counting = False
-            broken_for = 0.0 if self._broken_at is None else self._clock() - self._broken_at
-        if broken_for >= self.config.blocked_s or (
-            broken_for > 0 and self._wait_still_blocked(stop)
-        ):
-            outcome: Outcome = "blocked"
-        elif counted == 0 and expected > 0:
-            outcome = "nothing_out"
-        else:
-            outcome = "counted"
-        return SensorResult(expected=expected, counted=counted, outcome=outcome)
-
-    def _wait_still_blocked(self, stop: threading.Event | None) -> bool:
-        """The beam is broken at the end of the window: a card still leaving, or one stuck?"""
-        with self._cond:
-            while self._broken_at is not None:
-                broken_for = self._clock() - self._broken_at
-                if broken_for >= self.config.blocked_s:
-                    return True
-                if stop is not None and stop.is_set():
+            while self._changes == seen and not stop.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
                     return False
-                self._cond.wait(min(self.config.blocked_s - broken_for, 0.02))
-            return False
+                self._cond.wait(min(left, 0.02))
+            return True
 
     def close(self) -> None:
         self._device.close()

@@ -16,11 +16,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
-from .pulse_output import PulseOutput
+from .pulse_output import SERVO_FRAME_S, PulseOutput, pulse_us
 
 logger = logging.getLogger(__name__)
 
-SERVO_FRAME_S = 0.020  # 50 Hz: the pulse rate hobby servos expect
+__all__ = ["SERVO_FRAME_S", "GpiozeroServoOutput", "LgpioServoOutput", "ServoOutput", "ServoRange"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,13 @@ class ServoRange:
     max_angle: float
     min_pulse_s: float
     max_pulse_s: float
+
+    @classmethod
+    def from_us(
+        cls, min_angle: float, max_angle: float, min_pulse_us: float, max_pulse_us: float
+    ) -> ServoRange:
+        """The range from pulses in microseconds, as the configuration gives them."""
+        return cls(min_angle, max_angle, min_pulse_us / 1e6, max_pulse_us / 1e6)
 
     def clamp(self, angle: float) -> float:
         low, high = sorted((self.min_angle, self.max_angle))
@@ -114,7 +121,7 @@ class LgpioServoOutput(PulseOutput):
         self._lgpio.gpio_claim_output(handle, pin, 0)
 
     def _send(self, pulse: float) -> float:
-        micros = min(max(round(pulse * 1e6), 500), 2500)  # lgpio refuses anything else
+        micros = pulse_us(pulse)  # lgpio refuses anything outside 500..2500 µs
         self._lgpio.tx_servo(self._handle, self.pin, micros, round(1 / SERVO_FRAME_S))
         return micros / 1e6
 

@@ -1,18 +1,23 @@
-"""The turret: a servo under the launcher that turns it to face a seat.
+"""The turret: a positional servo turning the launcher through a 2:1 gear to face a seat.
 
 Wiring::
 
-    servo brown/black ── GND of the 5 V servo supply AND a Pi GND pin (common ground)
-    servo red         ── +5 V of the separate servo supply
+    servo brown/black ── GND of the 5 V servo rail AND a Pi GND pin (common ground)
+    servo red         ── +5 V servo rail (the distribution board, never the Pi's 5 V pin)
     servo orange      ── GPIO13 (default)
 
-An MG90S (metal gears) turns a launcher of a few hundred grams; use a 270° servo for a
-table with seats all round. Seat angles come from ``uno-companion calibrate``.
+The box sits in the middle of the table with seats all round: the servo's 0..180° turn the
+launcher 0..360° through the gear (``gear_ratio`` 2). Angles here are the launcher's bearings;
+the pulses map ``min_angle..max_angle`` linearly, so the gear only sets how far the servo
+itself travels (at most 270°, checked in the config). Seat bearings come from
+``uno-companion calibrate``.
 
 Moves are slew-limited (``slew_deg_s``): the servo is sent a new angle every 20 ms frame, so a
-loaded launcher does not jerk or tip. The path never leaves ``min_angle..max_angle`` (cables never
-wind up), and of the angles facing a seat the nearest one is taken. After each move the servo is
-held ``settle_s`` and then detached: no pulses means no jitter and no hum.
+loaded launcher does not jerk or tip. The path never leaves ``min_angle..max_angle``: from the
+middle (``home_angle`` 180°) the cables twist at most half a turn either way, and of the
+bearings facing a seat (0° and 360° are the same seat) the nearest one is taken, so the turret
+goes the short way round whenever the cables allow it. After each move the servo is held
+``settle_s`` and then detached: no pulses means no jitter and no hum.
 """
 
 from __future__ import annotations
@@ -31,8 +36,8 @@ logger = logging.getLogger(__name__)
 
 
 def turret_range(config: TurretConfig) -> ServoRange:
-    return ServoRange(
-        config.min_angle, config.max_angle, config.min_pulse_us / 1e6, config.max_pulse_us / 1e6
+    return ServoRange.from_us(
+        config.min_angle, config.max_angle, config.min_pulse_us, config.max_pulse_us
     )
 
 
@@ -51,6 +56,8 @@ def default_seat_angles(config: TurretConfig, seats: int) -> list[float]:
     low, high = config.min_angle, config.max_angle
     if seats <= 1:
         spread = [(low + high) / 2]
+    elif config.full_circle:
+        spread = [low + 360.0 * i / seats for i in range(seats)]  # all round, evenly
     else:
         spread = [low + (high - low) * i / (seats - 1) for i in range(seats)]
     return calibrated + spread[len(calibrated) :]

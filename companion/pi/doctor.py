@@ -43,6 +43,10 @@ INSTALL_FIX = "sudo ./install.sh (from the clone) sets this up"
 RESERVED_PINS = {0: "the HAT EEPROM bus", 1: "the HAT EEPROM bus", 14: "the serial console",
                  15: "the serial console"}  # fmt: skip
 HARDWARE_PWM_PINS = frozenset({12, 13, 18, 19})
+# Where Raspberry Pi OS keeps the firmware's config.txt: Bookworm and later, then older systems.
+BOOT_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
+# The sound card each amplifier's overlay makes (its name in /proc/asound/cards).
+AMPLIFIER_CARDS = {"max98357a": "MAX98357A"}
 DB_NAME = "scores.sqlite3"
 
 
@@ -69,6 +73,18 @@ class System:
         self.model_path = model_path or model_file()
         self.cards_file = cards_file
         self.pwm_root = pwm_root
+        self.boot_configs = BOOT_CONFIGS
+
+    def boot_config(self) -> tuple[Path, list[str]] | None:
+        """The firmware's config.txt and its active lines (comments dropped), if there is one."""
+        for path in self.boot_configs:
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+            return path, [line for line in lines if line]
+        return None
 
     def board(self) -> Board:
         return read_board(self.model_path)
@@ -200,7 +216,9 @@ class Doctor:
             self.check_permissions,
             self.check_pins,
             self.check_servo_pulses,
+            self.check_firing,
             self.check_audio,
+            self.check_amplifier,
             self.check_speech,
             self.check_config_file,
             self.check_database,
@@ -397,6 +415,80 @@ class Doctor:
             f"{self.audio.reason}, device {self.audio.device}; found: {found}",
         )
 
+    def check_firing(self) -> Check:
+        pin = self.hardware.pins.card_sensor
+        if pin == NO_PIN:
+            return Check(
+                "firing",
+                WARN,
+                "Card firing",
+                "timed, not counted: no IR beam (pins.card_sensor = -1), so the table counts the "
+                "cards asked for and a jam or an empty magazine goes unnoticed",
+                "fit the IR break-beam after the exit pinch and set pins.card_sensor "
+                "(hardware/wiring.md), then 'uno-companion calibrate' and 'm'",
+            )
+        ejector, beam = self.hardware.ejector, self.hardware.card_sensor
+        return Check(
+            "firing",
+            OK,
+            "Card firing",
+            f"counted by the IR beam on GPIO{pin}: feed {ejector.feed_mm_s:g} mm/s, one card "
+            f"{beam.card_pass_s * 1000:.0f} ms in the beam ('calibrate' measures both)",
+        )
+
+    def check_amplifier(self) -> Check:
+        amplifier = self.hardware.amplifier
+        if amplifier == "none":
+            return Check("amplifier", OK, "Amplifier", "none configured ([hardware] amplifier)")
+        overlay = f"dtoverlay={amplifier}"
+        card = AMPLIFIER_CARDS[amplifier]
+        found = self.system.boot_config()
+        if found is None:
+            if not self.board.is_pi:
+                return Check("amplifier", OK, "Amplifier", "not a Raspberry Pi: no config.txt")
+            return Check(
+                "amplifier",
+                FAIL,
+                "Amplifier",
+                f"no config.txt found ({', '.join(map(str, self.system.boot_configs))}): "
+                f"{overlay} cannot be set, the {card} stays silent",
+                f"add the line {overlay} to the firmware's config.txt, then reboot",
+            )
+        path, lines = found
+        loaded = any(card.lower() in f"{c.id} {c.name}".lower() for c in self.system.sound_cards())
+        if overlay not in lines:
+            return Check(
+                "amplifier",
+                FAIL,
+                "Amplifier",
+                f"{overlay} is missing from {path}: the {card} stays silent",
+                f"sudo ./install.sh adds it (or add the line {overlay} by hand), then reboot",
+            )
+        if not loaded:
+            return Check(
+                "amplifier",
+                WARN,
+                "Amplifier",
+                f"{overlay} is in {path} but no {card} sound card is loaded",
+                "reboot (the overlay loads at boot); then check BCLK on GPIO18, LRC on GPIO19, "
+                "DIN on GPIO21 and VIN on 5 V; 'uno-companion doctor --sound' plays a test",
+            )
+        options = self.system.pigpiod_options()
+        if options is not None and "-t 0" not in options:
+            return Check(
+                "amplifier",
+                FAIL,
+                "Amplifier",
+                f"{card} loaded, but pigpiod's PCM clock ({options}) silences it",
+                "sudo ./install.sh (it restarts pigpiod with -t 0 for the amplifier)",
+            )
+        return Check(
+            "amplifier",
+            OK,
+            "Amplifier",
+            f"{card} loaded ({overlay} in {path}); 'uno-companion doctor --sound' plays a test",
+        )
+
     def check_speech(self) -> Check:
         missing = [c for c in ("espeak-ng", "aplay") if not self.system.has_command(c)]
         if not self.system.has_module("pyttsx3"):
@@ -502,7 +594,8 @@ class Doctor:
                 FAIL,
                 "Power",
                 "undervoltage now: the Pi may reset when a servo moves",
-                "use the official 5 V supply (5 A for a Pi 5); servos on their own supply",
+                "a 5 V 5 A supply, the Pi on its own branch of the distribution board and the "
+                "servos and motor on the fused rail (hardware/power.md)",
             )
         if flags & 0x10000:
             return Check(
@@ -510,7 +603,8 @@ class Doctor:
                 WARN,
                 "Power",
                 "undervoltage happened since boot (a servo start?)",
-                "give the servos their own 5 V supply with a common ground (hardware/wiring.md)",
+                "keep the servos and the motor on the fused servo rail, not the Pi's pins, with "
+                "one common ground and the 1000 µF capacitor (hardware/wiring.md)",
             )
         return Check("power", OK, "Power", "no undervoltage or throttling since boot")
 

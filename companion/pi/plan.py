@@ -65,6 +65,9 @@ PIGPIO_DAEMON_PACKAGE = "pigpio"
 RESTART_STEPS_SINCE = 254
 # The RP1 PWM block of a Pi 5 (GPIO 12, 13, 18, 19 with dtoverlay=pwm-2chan): behind PCIe on
 # current kernels; both places are listed, a missing one is skipped ("-").
+# The amplifiers of [hardware] amplifier and the config.txt overlay each needs.
+AMPLIFIER_OVERLAYS = {"max98357a": "max98357a", "none": ""}
+DEFAULT_AMPLIFIER = "max98357a"  # HardwareConfig's default: the BOM's amplifier
 RP1_PWM_DEVICES = (
     "/sys/devices/platform/axi/1000120000.pcie/1f00098000.pwm",
     "/sys/devices/platform/axi/1f00098000.pwm",
@@ -88,6 +91,12 @@ class InstallPlan:
     pigpiod_args: str
     audio: str
     systemd_version: int
+    amplifier: str = "none"
+
+    @property
+    def overlay(self) -> str:
+        """The ``dtoverlay=`` config.txt needs for the amplifier ("" for none)."""
+        return AMPLIFIER_OVERLAYS.get(self.amplifier, "")
 
     @property
     def gpio_library(self) -> str:
@@ -104,8 +113,12 @@ class InstallPlan:
             "APT_PACKAGES": " ".join(self.apt_packages),
             "PIP_PACKAGES": " ".join(self.pip_packages),
             "PIGPIOD": "yes" if self.pigpiod else "no",
+            # pigpiod's drop-in wherever pigpio may run, installed now or later.
+            "PIGPIOD_DROPIN_WANTED": "yes" if "pigpio" in self.libraries else "no",
             "PIGPIOD_ARGS": self.pigpiod_args,
             "AUDIO_FOUND": self.audio,
+            "AMPLIFIER": self.amplifier,
+            "OVERLAY": self.overlay,
         }
         return "".join(f"{key}={shlex.quote(value)}\n" for key, value in values.items())
 
@@ -127,9 +140,10 @@ class InstallPlan:
         return "\n".join(lines) + "\n"
 
     def pigpiod_dropin(self) -> str:
-        """pigpiod kept on localhost; with an I2S HAT it must clock from PWM, not PCM."""
+        """pigpiod kept on localhost; with an I2S amplifier or HAT it must clock from PWM, not
+        PCM."""
         why = (
-            "-t 0: pigpiod's default PCM clock would stop the I2S speaker HAT"
+            "-t 0: pigpiod's default PCM clock would stop the I2S amplifier"
             if "-t 0" in self.pigpiod_args
             else "-l: localhost only"
         )
@@ -146,9 +160,15 @@ def make_plan(
     available: Callable[[str], bool],
     systemd_version: int,
     audio_kind: str,
+    amplifier: str = "none",
 ) -> InstallPlan:
     """The plan for ``board``; ``available(package)`` says whether apt can install a package,
-    ``audio_kind`` is the sound output the configuration picks now (usb, hat, jack, hdmi, none).
+    ``audio_kind`` is the sound output the configuration picks now (usb, hat, jack, hdmi, none),
+    ``amplifier`` the configured I2S amplifier (``[hardware] amplifier``).
+
+    pigpiod gets ``-t 0`` whenever an I2S amplifier is configured *or* an I2S card is there: the
+    decision does not depend on what was installed or booted first, so every order of install
+    (amplifier then pigpio, pigpio then amplifier, a re-run) ends with the same drop-in.
     """
     family = board.family
     if family is None or family not in LIBRARIES:
@@ -174,9 +194,12 @@ def make_plan(
         apt_packages=tuple(apt),
         pip_packages=tuple(pip),
         pigpiod=pigpiod,
-        pigpiod_args="-l -t 0" if audio_kind == "hat" else "-l",
+        pigpiod_args="-l -t 0"
+        if audio_kind == "hat" or AMPLIFIER_OVERLAYS.get(amplifier)
+        else "-l",
         audio=audio_kind,
         systemd_version=systemd_version,
+        amplifier=amplifier,
     )
 
 
@@ -240,13 +263,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     board = read_board(args.model_file or model_file())
     output = configured(args.config, "speech", "audio_output", "auto")
+    amplifier = configured(args.config, "hardware", "amplifier", DEFAULT_AMPLIFIER)
+    if amplifier not in AMPLIFIER_OVERLAYS:
+        print(
+            f"install.sh: [hardware] amplifier = {amplifier!r} is not one of "
+            f"{', '.join(AMPLIFIER_OVERLAYS)} in {args.config}",
+            file=sys.stderr,
+        )
+        return 2
     try:
         audio = choose_audio(output, read_cards(args.cards_file))
     except ValueError:
         audio = choose_audio("auto", read_cards(args.cards_file))
     try:
         plan = make_plan(
-            board, apt_has, systemd_version(), audio.card.kind if audio.card else "none"
+            board,
+            apt_has,
+            systemd_version(),
+            audio.card.kind if audio.card else "none",
+            amplifier,
         )
     except NotAPi as exc:
         print(f"install.sh: {exc}", file=sys.stderr)

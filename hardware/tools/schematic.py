@@ -30,14 +30,17 @@ BUTTONS = {
     "skip": "SKIP",
     "shutdown": "SHUTDOWN",
 }
-SERVOS = {"ejector": "EJECTOR servo", "turret": "TURRET servo"}
+SERVOS = {
+    "ejector": "FEED servo\nFS90R (continuous)",
+    "turret": "TURRET servo\nMG996R (2:1 gear)",
+}
 
 
 def rows(pins: PinsConfig) -> list[tuple[str, int]]:
     """(config key, BCM pin or NO_PIN for an optional part) for every pin of the config: the
     parts this drawing knows first, in a readable order, then any other pin it does not."""
     values = {f.name: getattr(pins, f.name) for f in fields(PinsConfig)}
-    order = [*BUTTONS, "buzzer", *SERVOS, "card_sensor"]
+    order = [*BUTTONS, "buzzer", *SERVOS, "card_sensor", "exit_motor"]
     known = [key for key in order if key in values]
     return [(key, values[key]) for key in known + [k for k in values if k not in order]]
 
@@ -80,7 +83,38 @@ def servo_row(d: schemdraw.Drawing, start: object, title: str) -> None:
     d.add(elm.Line().at(start).right(1))
     d.add(elm.Resistor().right().label("330 Ω", loc="top"))
     d.add(elm.Line().right(1))
-    module(d, title, "SIG", "+5V", "+5 V servo")
+    module(d, title, "SIG", "+5V", "+5 V servo rail")
+
+
+def motor_row(d: schemdraw.Drawing, start: object) -> None:
+    """The exit pinch's DC motor through one channel of a DRV8833 (forward only: IN2 low)."""
+    d.add(elm.Line().at(start).right(4))
+    driver = d.add(
+        elm.Ic(
+            pins=[
+                elm.IcPin(name="IN1", side="left", anchorname="in1", slot="2/2"),
+                elm.IcPin(name="IN2", side="left", anchorname="in2", slot="1/2"),
+                elm.IcPin(name="VM", side="right", anchorname="vm", slot="4/4"),
+                elm.IcPin(name="OUT1", side="right", anchorname="out1", slot="3/4"),
+                elm.IcPin(name="OUT2", side="right", anchorname="out2", slot="2/4"),
+                elm.IcPin(name="GND", side="right", anchorname="gnd", slot="1/4"),
+            ],
+            size=(2.6, 2.4),
+            label="DRV8833 (nSLEEP high)",
+            lblloc="top",
+        ).anchor("in1")
+    )
+    d.add(elm.Line().at(driver.in2).left(0.6))
+    d.add(elm.Ground().label("IN2 to GND", loc="left"))
+    d.add(elm.Line().at(driver.vm).right(0.8))
+    d.add(elm.Vdd().label("+5 V servo rail"))
+    d.add(elm.Line().at(driver.out1).right(2.6))
+    d.add(elm.Motor().down().label("exit pinch\nDC motor", loc="bottom"))
+    d.add(elm.Line().left(1.4))
+    d.add(elm.Line().up().toy(driver.out2))
+    d.add(elm.Line().left().tox(driver.out2))
+    d.add(elm.Line().at(driver.gnd).right(0.8))
+    d.add(elm.Ground())
 
 
 def buzzer_row(d: schemdraw.Drawing, start: object) -> None:
@@ -110,15 +144,28 @@ def sensor_row(d: schemdraw.Drawing, start: object) -> None:
 
 
 def supply(d: schemdraw.Drawing, at: tuple[float, float]) -> None:
-    """The servos' own 5 V supply with its bulk capacitor, grounded to the Pi."""
-    source = d.add(elm.SourceV().at(at).up().label("5 V ≥ 3 A\nservo supply", loc="bottom"))
+    """The one 5 V 5 A supply and the distribution board: the Pi's branch, and the fused servo
+    and motor rail with its bulk capacitor, on one ground."""
+    source = d.add(elm.SourceV().at(at).up().label("5 V 5 A\nsupply", loc="bottom"))
     d.add(elm.Line().up(0.5))
-    d.add(elm.Vdd().label("+5 V servo"))
-    d.add(elm.Line().at(source.end).right(3))
-    d.add(elm.Capacitor(polar=True).down().label("1000 µF 10 V\nat the servos", loc="bottom"))
-    d.add(elm.Line().left(3))
+    split = d.add(elm.Dot())
+    d.add(elm.Line().up(1))
+    d.add(elm.Vdd().label("+5 V to the Pi\n(USB-C or pins 2/4)"))
+    d.add(elm.Line().at(split.center).right(1))
+    d.add(elm.Fuse().right().label("fuse 4 A slow", loc="top"))
+    rail = d.add(elm.Dot())
+    d.add(elm.Line().up(1))
+    d.add(elm.Vdd().label("+5 V servo rail"))
+    d.add(elm.Line().at(rail.center).right(1.5))
+    d.add(
+        elm.Capacitor(polar=True)
+        .down()
+        .toy(source.start)
+        .label("1000 µF 10 V\non the\ndistribution\nboard", loc="bottom")
+    )
+    d.add(elm.Line().left().tox(source.start))
     d.add(elm.Line().at(source.start).down(0.5))
-    d.add(elm.Ground().label("GND: joined to a Pi GND pin", loc="right"))
+    d.add(elm.Ground().label("GND: one ground, joined to a Pi GND pin", loc="right"))
 
 
 def amplifier(d: schemdraw.Drawing, at: tuple[float, float]) -> None:
@@ -129,16 +176,22 @@ def amplifier(d: schemdraw.Drawing, at: tuple[float, float]) -> None:
                 elm.IcPin(name="BCLK", side="left", anchorname="bclk"),
                 elm.IcPin(name="LRC", side="left", anchorname="lrc"),
                 elm.IcPin(name="DIN", side="left", anchorname="din"),
-                elm.IcPin(name="VIN", side="right", anchorname="vin", slot="2/2"),
-                elm.IcPin(name="GND", side="right", anchorname="gnd", slot="1/2"),
+                elm.IcPin(name="VIN", side="right", anchorname="vin", slot="4/4"),
+                elm.IcPin(name="GND", side="right", anchorname="gnd", slot="3/4"),
+                elm.IcPin(name="OUT+", side="right", anchorname="outp", slot="2/4"),
+                elm.IcPin(name="OUT−", side="right", anchorname="outm", slot="1/4"),
             ],
             size=(3, 3),
-            label="I2S amplifier\nMAX98357A\n(voice, speaker 4 Ω)",
+            label="MAX98357A I2S amp\n(dtoverlay=max98357a)",
             lblloc="top",
         )
         .at(at)
         .theta(0)
     )
+    d.add(elm.Line().at(amp.outp).right(1.2))
+    speaker = d.add(elm.Speaker().anchor("in1").label("speaker\n4–8 Ω, 3 W", loc="right"))
+    d.add(elm.Line().at(amp.outm).right(1.2))
+    d.add(elm.Line().up().toy(speaker.in2))
     for anchor, bcm in (("bclk", 18), ("lrc", 19), ("din", 21)):
         d.add(elm.Line().at(getattr(amp, anchor)).left(1.5))
         d.add(elm.Dot(open=True).label(f"GPIO{bcm} ({HEADER_PIN[bcm]})", loc="left"))
@@ -177,6 +230,8 @@ def draw(pins: PinsConfig | None = None) -> str:
             buzzer_row(d, start)
         elif key == "card_sensor":
             sensor_row(d, start)
+        elif key == "exit_motor":
+            motor_row(d, start)
         else:  # a pin this drawing has no symbol for yet: named, see pinmap.md
             d.add(elm.Line().at(start).right(3).label(f"{key} (see pinmap.md)", loc="top"))
     edge = pi.pin_hit[0]
@@ -185,7 +240,7 @@ def draw(pins: PinsConfig | None = None) -> str:
     amplifier(d, (edge + 17, pi.pin_hit[1] - 4))
     d.add(
         elm.Label()
-        .at((edge + 1, low - 3.5))
+        .at((edge + 1, low - 5))
         .label(
             "Buttons use the Pi's internal pull-ups. A 5 V push-pull sensor needs\n"
             "a divider (10 kΩ over 20 kΩ) or a level shifter before its GPIO.",

@@ -93,7 +93,7 @@ function render() {
   $("voice").disabled = !hasAction("device.voice");
   $("test-fire").disabled = !hasAction("device.test_fire");
   renderSession();
-  renderCalibration(list, dv.seat_angles || []);
+  renderCalibration(list, dv.seat_angles || [], dv.turret_range || [0, 360]);
 }
 
 function renderSession() {
@@ -106,14 +106,15 @@ function renderSession() {
   session.urls.forEach((u) => { urls.append(el("a", { href: u }, u), el("br")); });
 }
 
-function renderCalibration(list, angles) {
+function renderCalibration(list, angles, [low, high]) {
   const cal = $("calibration");
   if (cal.contains(document.activeElement)) return;
   cal.textContent = "";
   list.forEach((p, i) => {
-    // Seat angles are the turret's own, 0…180°; ✓ saves only a row that was moved.
-    const input = el("input", { type: "range", min: "0", max: "180", step: "1",
-      value: String(Math.round(angles[i] ?? (180 * i / Math.max(1, list.length - 1)))),
+    // Seat angles are the launcher's bearings over the turret's range (0…360° all round the
+    // table through its gear); ✓ saves only a row that was moved.
+    const input = el("input", { type: "range", min: String(low), max: String(high), step: "1",
+      value: String(Math.round(angles[i] ?? (low + (high - low) * i / Math.max(1, list.length)))),
       "aria-label": t("angle_of", { player: p.name }) });
     const value = el("output", {}, input.value + "°");
     input.addEventListener("input", () => {

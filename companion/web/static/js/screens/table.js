@@ -35,6 +35,7 @@ const markup = `
     <span id="round-info" class="muted"></span>
     <span id="side" class="side" hidden></span>
   </div>
+  <p id="jam-note" class="warn" role="alert" hidden></p>
   <div id="fired-banner" class="fired" role="alert" hidden></div>
 </div>
 <div class="table-body">
@@ -173,6 +174,9 @@ function render() {
   $("magazine-meter").max = Math.max(tb.magazine_full || 0, tb.magazine || 0, 1);
   $("magazine-meter").value = tb.magazine ?? 0;
   $("magazine-low").hidden = !(tb.magazine_low || tb.needs_reload);
+  // The launcher's fault, named as the beam saw it: what to do comes first.
+  $("jam-note").hidden = !tb.jam;
+  $("jam-note").textContent = tb.jam ? t("jam_" + (tb.jam_fault || "jam")) : "";
   $("round-info").textContent = t("round_number", { round: tb.round ?? 0 });
   const happened = store.happened;
   if (recent(happened) && happened.pressed && local.lastRevision !== happened.revision) {

@@ -368,15 +368,17 @@ def test_no_engine_access_off_the_hub_thread_during_a_simulated_evening(tmp_path
         first.hub.dispatch("table.play", {"card": "skip", "colour": "red"})
         first.hub.dispatch("device.test_fire", {"cards": 1})
         first.hub.dispatch("table.reload", {"cards": 50})
-        assert wait_for(lambda: first.hub.state()["table"]["events"] == 8)
+        # 8 inputs, and the beam's count after each firing (the box's own events)
+        assert wait_for(lambda: first.hub.state()["table"]["events"] >= 8)
         assert first.hardware.wait_idle(timeout=10)
         settled(first)
+        events = first.hub.state()["table"]["events"]
     finally:
         first.stop()
     second = Daemon(config, opts).start()  # the saved profile is applied as it starts
     try:
         press(second)
-        assert wait_for(lambda: second.hub.state()["table"]["events"] == 9)
+        assert wait_for(lambda: second.hub.state()["table"]["events"] > events)
         assert second.hub.state()["settings"]["profile"] == "gentle"
     finally:
         second.stop()

@@ -156,7 +156,7 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> Conf
 
 def check_consistency(config: Config) -> list[str]:
     """Problems that involve more than one key."""
-    from companion.core.launcher import BUILTIN_PROFILES
+    from companion.core.firing import BUILTIN_PROFILES
     from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 
     problems: list[str] = []

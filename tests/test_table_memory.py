@@ -136,9 +136,7 @@ def test_a_restart_puts_the_table_back_exactly() -> None:
     assert again.snapshot() == engine.snapshot()
     assert again.state.owed and again.state.round and again.state.direction == -1
     # The launcher goes on with the same sequence: the next presses fire the same cards.
-    assert [again.launcher.press() for _ in range(20)] == [
-        engine.launcher.press() for _ in range(20)
-    ]
+    assert [again.firing.press() for _ in range(20)] == [engine.firing.press() for _ in range(20)]
 
 
 def test_undo_takes_back_the_same_changes_after_a_restart() -> None:

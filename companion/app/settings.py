@@ -15,9 +15,9 @@ from companion.config import Config, check_consistency
 from companion.core.actions import object_schema
 from companion.core.commands import Command, Say
 from companion.core.errors import ActionError
-from companion.core.launcher import BUILTIN_PROFILES
+from companion.core.firing import BUILTIN_PROFILES, profile_from_options
 from companion.core.limits import MAX_NAME
-from companion.core.table import TableEngine, profile_from_options
+from companion.core.table import TableEngine
 from companion.i18n import LANGUAGES
 
 from .hub import Hub
@@ -110,7 +110,7 @@ class Settings:
         launcher = self._config.launcher
         return {
             "language": self.language,
-            "profile": self._engine.launcher.profile.name,
+            "profile": self._engine.firing.profile.name,
             "profiles": [*BUILTIN_PROFILES, *launcher.profiles],
         }
 
@@ -134,7 +134,7 @@ class Settings:
             ]
             if problems:
                 raise ActionError("bad_choice", problems[0], {"field": "profile", "choices": ""})
-            self._engine.launcher.profile = profile_from_options(launcher)
+            self._engine.firing.profile = profile_from_options(launcher)
         if "language" in payload:
             self.language = payload["language"]
             if self.voice is not None:
@@ -142,5 +142,5 @@ class Settings:
         if self._store is not None:
             self._store.settings_put(
                 SETTINGS_KEY,
-                {"language": self.language, "profile": self._engine.launcher.profile.name},
+                {"language": self.language, "profile": self._engine.firing.profile.name},
             )

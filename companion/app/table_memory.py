@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from companion.core.codec import from_data, to_data
 from companion.core.errors import ActionError
 from companion.core.events import Reload, Setup
-from companion.core.table import Outcome, TableEngine, UndoStep
+from companion.core.table import Checkpoint, Outcome, TableEngine
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +61,14 @@ class TableMemory:
         self.saved = 0  # writes since the start
         self.failing: str | None = None  # why the last write failed (None: it did not)
         # Undo steps already encoded, by identity (the step is held, so its id stays its own).
-        self._encoded: dict[int, tuple[UndoStep, Any]] = {}
+        self._encoded: dict[int, tuple[Checkpoint, Any]] = {}
 
     # ------------------------------------------------------------------ writing
 
     def capture(self) -> dict[str, Any]:
         """The table as JSON-ready data."""
         engine = self._engine
-        launcher = engine.launcher
+        launcher = engine.firing
         return {
             "format": FORMAT,
             "state": to_data(engine.state),
@@ -84,7 +84,7 @@ class TableMemory:
             "undo": self._undo_data(engine.undo_history),
         }
 
-    def _undo_data(self, steps: tuple[UndoStep, ...]) -> list[Any]:
+    def _undo_data(self, steps: tuple[Checkpoint, ...]) -> list[Any]:
         known = self._encoded
         self._encoded = {id(step): known.get(id(step)) or (step, to_data(step)) for step in steps}
         return [self._encoded[id(step)][1] for step in steps]
@@ -128,7 +128,7 @@ class TableMemory:
     def _apply(self, saved: dict[str, Any]) -> None:
         engine = self._engine
         fresh = (engine.state, engine.rules, engine.events_handled, engine.last_fired)
-        launcher = engine.launcher
+        launcher = engine.firing
         fresh_launcher = (launcher.magazine, launcher.presses_since_fire)
         try:
             engine.state = from_data(type(engine.state), saved["state"], "state")
@@ -155,10 +155,10 @@ class TableMemory:
         """Put the undo history back; a step that does not fit drops the history, not the
         table (the table is already back)."""
         engine = self._engine
-        launcher = engine.launcher
+        launcher = engine.firing
         now = (engine.state, launcher.magazine, launcher.presses_since_fire)
         try:
-            steps = [from_data(UndoStep, item, "undo") for item in saved]
+            steps = [from_data(Checkpoint, item, "undo") for item in saved]
             for step in steps:  # each must be a table the engine can show
                 _integer(step.magazine, 0, 10_000)
                 _integer(step.presses_since_fire, 0, 1_000)

@@ -1,4 +1,5 @@
-"""The launcher model: ejection profiles, the magazine and the suspense level.
+"""The firing model: the core's model of the real launcher (ejection profiles, the magazine,
+the suspense level). The hardware that fires is ``companion.devices``' launcher.
 
 The real UNO Extrême launcher indexes a disc with unevenly spaced detents; only some presses fire.
 Measured on a real one (field notes, 800 presses): the chance to fire on the k-th press since the
@@ -12,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from .errors import ActionError
+from .options import LauncherOptions
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class Firing:
     wanted: int  # cards the profile drew; more than ``cards`` when the magazine ran short
 
 
-class Launcher:
+class FiringModel:
     """The magazine and the press counter since the last firing.
 
     ``rng`` is injected so a whole session is reproducible from one seed.
@@ -117,6 +119,14 @@ class Launcher:
         self.magazine -= cards
         return Firing(fired=True, cards=cards, forced=forced, wanted=wanted)
 
+    def replay(self, firing: Firing) -> None:
+        """A press whose outcome is already known (the log's fact): counted, never re-rolled."""
+        if firing.fired:
+            self.presses_since_fire = 0
+            self.magazine = max(0, self.magazine - firing.cards)
+        else:
+            self.presses_since_fire += 1
+
     def reload(self, cards: int) -> None:
         if not 0 <= cards <= 200:
             raise ActionError(
@@ -127,3 +137,17 @@ class Launcher:
     def correct(self, delta: int) -> None:
         """The card sensor saw ``delta`` more (or fewer) cards than the model fired."""
         self.magazine = max(0, self.magazine - delta)
+
+
+def profile_from_options(options: LauncherOptions) -> EjectionProfile:
+    """The ejection profile named by ``launcher.profile``."""
+    if options.profile == "authentic":
+        return AUTHENTIC
+    if options.profile == "gentle":
+        return GENTLE
+    if options.profile == "fixed":
+        return fixed_profile(options.fixed_cards)
+    custom = options.profiles[options.profile]
+    pairs = tuple(zip(custom.cards[::2], custom.cards[1::2], strict=True))
+    extra = (custom.forced_extra[0], custom.forced_extra[1])
+    return EjectionProfile(options.profile, tuple(custom.fire_chance), pairs, extra)

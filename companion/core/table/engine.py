@@ -1,0 +1,266 @@
+"""The table engine: one event at a time, run to completion, the commands to carry out.
+
+It follows the UNO Extrême rules (``000`` section X) and the other decks' texts with the options
+of :class:`companion.core.options.RulesOptions`; what each card does is data in
+:mod:`companion.core.cards`. One call to :meth:`TableEngine.handle` takes one event, runs it to
+completion and returns the commands to carry out (eject, turn, sound, say). The engine holds no
+thread and does no I/O: given the same seed and events it produces the same outcomes.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..commands import Command, Cue, Eject, Priority, Say, Turn
+from ..errors import ActionError
+from ..events import (
+    CallUno,
+    CardsSeen,
+    Challenge,
+    ColourCame,
+    ContreUno,
+    Eliminate,
+    Event,
+    Jam,
+    Lacked,
+    MimicBroken,
+    Play,
+    Press,
+    Reinstate,
+    Reload,
+    RoundWon,
+    SetHand,
+    SetRules,
+    Setup,
+    Source,
+    StartRound,
+    Suggestion,
+    Undo,
+)
+from ..firing import FiringModel, profile_from_options
+from ..options import LauncherOptions, RulesOptions
+from . import answers, calls, effects, presses, rounds
+from .state import Checkpoint, Table, TableState
+from .turns import facing_seat, name
+from .view import table_view
+
+UNDO_DEPTH = 50
+
+Handler = Callable[[Table, Any], list[Command]]
+HANDLERS: dict[type, Handler] = {
+    Setup: rounds.setup,
+    StartRound: rounds.start_round,
+    Press: presses.press,
+    Play: effects.play,
+    CallUno: calls.call_uno,
+    ContreUno: calls.contre_uno,
+    Suggestion: calls.suggestion,
+    Reload: presses.reload,
+    CardsSeen: presses.cards_seen,
+    Jam: presses.jam,
+    SetHand: calls.set_hand,
+    RoundWon: calls.round_won,
+    Eliminate: rounds.eliminate,
+    Reinstate: rounds.reinstate,
+    Challenge: answers.challenge,
+    ColourCame: answers.colour_came,
+    Lacked: answers.lacked,
+    MimicBroken: answers.mimic_broken,
+    SetRules: rounds.set_rules,
+}
+
+
+def event_name(kind: type) -> str:
+    """``CallUno`` -> ``"call_uno"``: the outcome's name for events of ``kind``."""
+    text = kind.__name__
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in text).lstrip("_")
+
+
+EVENT_NAMES = {kind: event_name(kind) for kind in (*HANDLERS, Undo)}
+
+
+class Outcome:
+    """What handling one event produced: the event's name, its commands, the cards it fired and
+    :attr:`snapshot`, the table as the event left it."""
+
+    __slots__ = ("__weakref__", "_make", "_snapshot", "commands", "event", "fired", "source")
+
+    def __init__(
+        self,
+        event: str,
+        commands: tuple[Command, ...],
+        fired: int,
+        snapshot: dict[str, Any] | None = None,
+        *,
+        make: Callable[[], dict[str, Any]] | None = None,
+        source: Source = "script",
+    ) -> None:
+        if snapshot is None and make is None:
+            raise ValueError("an outcome needs its snapshot or a way to make it")
+        self.event = event
+        self.commands = commands
+        self.fired = fired
+        self._snapshot = snapshot
+        self._make = make
+        self.source = source
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        """Made when first read: the daemon builds the page's state on its own, so most
+        outcomes are never asked for one (see :meth:`TableEngine.handle`)."""
+        if self._snapshot is None:
+            assert self._make is not None
+            self._snapshot, self._make = self._make(), None
+        return self._snapshot
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.event!r}, {self.commands!r}, fired={self.fired})"
+
+
+class TableEngine(Table):
+    """The rules of the table, run one event at a time.
+
+    >>> engine = TableEngine(["Alice", "Bruno", "Chloé"], seed=1)
+    >>> engine.snapshot()["active"]  # the player left of the dealer (Alice) starts
+    'Bruno'
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        dealer: str | None = None,
+        rules: RulesOptions | None = None,
+        launcher: LauncherOptions | None = None,
+        seed: int = 0,
+    ) -> None:
+        super().__init__()
+        self.launcher_options = launcher or LauncherOptions()
+        self.firing = FiringModel(
+            profile_from_options(self.launcher_options),
+            magazine=self.launcher_options.magazine,
+            low_warning=self.launcher_options.low_warning,
+            rng=random.Random(seed),
+        )
+        self.seed = seed
+        self.events_handled = 0
+        self.last_fired = 0
+        self._unread: weakref.ref[Outcome] | None = None  # the last outcome, until settled
+        self._history: list[Checkpoint] = []
+        self.state = TableState(seats=[], rules=rules or RulesOptions())
+        rounds.seat_players(self, players, dealer)
+
+    @property
+    def rules(self) -> RulesOptions:
+        """The rules the table plays by now (the options it started with, as edited since);
+        they are part of :attr:`state`, so saving the state saves the house rules."""
+        return self.state.rules
+
+    @rules.setter
+    def rules(self, rules: RulesOptions) -> None:
+        self._settle_outcome()
+        self.state.rules = rules
+
+    # ------------------------------------------------------------------ public API
+
+    def handle(self, event: Event, source: Source = "script") -> Outcome:
+        """Run ``event`` to completion. On :class:`ActionError` the table is unchanged.
+        ``source`` says where the event came from; the outcome carries it.
+
+        The outcome's snapshot is made when first read. An outcome still held but unread when
+        the table changes next (here or through :attr:`rules` / :attr:`undo_history`) has its
+        snapshot made first, so it always shows the table as its event left it."""
+        self._settle_outcome()
+        kind = type(event)
+        handler = HANDLERS.get(kind)
+        if handler is None and kind is not Undo:
+            raise ActionError("unknown_event", f"unknown event {event!r}")
+        before = self.checkpoint()
+        before_facing = facing_seat(self.state)
+        try:
+            commands = self._undo() if handler is None else handler(self, event)
+        except ActionError:
+            self.put_back(before)
+            raise
+        if isinstance(event, Press | CardsSeen | Jam | Setup):
+            self._history.clear()  # cards are out on the table: no taking that back
+        elif not isinstance(event, Undo):
+            self._history.append(before)
+            if len(self._history) > UNDO_DEPTH:
+                del self._history[0]
+        commands += self._epilogue(before_facing)
+        self.events_handled += 1
+        self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
+        outcome = Outcome(
+            EVENT_NAMES[kind], tuple(commands), self.last_fired, make=self.snapshot, source=source
+        )
+        self._unread = weakref.ref(outcome)
+        return outcome
+
+    def _settle_outcome(self) -> None:
+        """Before the table changes: the snapshot of the last outcome, if it is still held and
+        has not been read (a dropped outcome costs nothing)."""
+        last = self._unread() if self._unread is not None else None
+        self._unread = None
+        if last is not None:
+            last.snapshot  # noqa: B018  (made now, while the table is as its event left it)
+
+    @property
+    def undo_history(self) -> tuple[Checkpoint, ...]:
+        """What :class:`Undo` can take back, oldest first (at most :data:`UNDO_DEPTH` steps;
+        cards on the table clear it). Never changed in place: the table's memory keeps it."""
+        return tuple(self._history)
+
+    @undo_history.setter
+    def undo_history(self, steps: Sequence[Checkpoint]) -> None:
+        self._settle_outcome()
+        self._history = list(steps)[-UNDO_DEPTH:]
+
+    def facing_seat(self) -> int:
+        """The seat the launcher must face: whoever gets the owed presses' cards, else the
+        active player."""
+        return facing_seat(self.state)
+
+    def full_magazine(self) -> int:
+        """What the launcher holds after a deal (see :func:`presses.full_magazine`)."""
+        return presses.full_magazine(self)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table as plain JSON-ready data, for the page and the script trace.
+
+        ``fired`` is the number of cards the last handled event fired."""
+        view = table_view(self)
+        view["fired"] = self.last_fired
+        view["can_undo"] = bool(self._history)
+        view["events"] = self.events_handled
+        return view
+
+    def _undo(self) -> list[Command]:
+        if not self._history:
+            raise ActionError(
+                "nothing_to_undo",
+                "nothing to undo (a press cannot be taken back: correct the hand instead)",
+                status=409,
+            )
+        self.put_back(self._history.pop())
+        return [Say("table.undone", {})]
+
+    def _epilogue(self, before_facing: int) -> list[Command]:
+        commands: list[Command] = []
+        st = self.state
+        if st.mimic is not None and st.mimic_played and st.active == st.mimic and not st.owed:
+            st.mimic = None  # 004: the mimic is kept "jusqu'à son prochain tour"
+        facing = facing_seat(st)
+        if facing != before_facing:
+            commands.append(Turn(facing, name(st, facing)))
+        launcher = self.firing
+        if launcher.low and not st.warned_low and not launcher.empty:
+            st.warned_low = True
+            commands += [
+                Cue("warning"),
+                Say("table.magazine_low", {"cards": launcher.magazine}, Priority.WARNING),
+            ]
+        return commands

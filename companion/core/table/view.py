@@ -1,0 +1,86 @@
+"""The table as the page and the script trace see it: plain JSON-ready data."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import fields
+from typing import Any
+
+from ..cards import lowest_number
+from ..options import RulesOptions
+from .presses import full_magazine
+from .state import Table
+from .turns import facing_seat, name_or_none
+
+
+def table_view(t: Table) -> dict[str, Any]:
+    """Everything about the table itself; the engine adds its counters and the round's log.
+
+    ``rules`` holds only the house rules that differ from the defaults, and the deck."""
+    st = t.state
+    seats = st.seats
+    facing = facing_seat(st)
+    launcher = t.firing
+    return {
+        "players": [
+            {"name": s.name, "seat": i, "hand": s.hand, "uno": s.uno, "eliminated": s.eliminated}
+            for i, s in enumerate(seats)
+        ],
+        "dealer": seats[st.dealer].name,
+        "active": seats[st.active].name,
+        "direction": "left" if st.direction == 1 else "right",
+        "facing": seats[facing].name,
+        "facing_seat": facing,
+        "owed": [
+            {
+                "player": seats[o.seat].name,
+                "for": seats[o.gets].name,
+                "presses": 1 if o.until else o.presses - o.made,
+                "made": o.made,
+                "reason": o.reason,
+                "until": o.until,
+                "until_fire": o.until == "fire",
+                "colour": o.colour,
+            }
+            for o in st.owed
+        ],
+        "magazine": launcher.magazine,
+        "magazine_full": full_magazine(t),
+        "magazine_low": launcher.low,
+        "needs_reload": launcher.empty or st.jam,
+        "jam": st.jam,
+        "profile": launcher.profile.name,
+        "presses_since_fire": launcher.presses_since_fire,
+        "suspense": launcher.suspense(),
+        "round": st.round,
+        "phase": st.phase,
+        "round_over": st.phase in ("over", "game_over"),
+        "winner": None if st.winner is None else seats[st.winner].name,
+        "game_over": st.phase == "game_over",
+        "round_may_be_over": name_or_none(st, st.round_may_be_over),
+        "contre_uno_window": name_or_none(st, st.contre_uno_window),
+        "last_card": st.last_card,
+        "side": st.side,
+        "lowest_number": lowest_number(st.rules),
+        "asking": None
+        if st.asking is None
+        else {"card": "lotso", "player": seats[st.asking].name, "colour": st.asking_colour},
+        "mimic": name_or_none(st, st.mimic),
+        "rules": dict(changed_rules(st.rules)),
+    }
+
+
+_DEFAULT_RULES = RulesOptions()
+
+
+@functools.lru_cache(maxsize=16)
+def changed_rules(rules: RulesOptions) -> dict[str, Any]:
+    """The deck and every house rule that differs from the default."""
+    if rules == _DEFAULT_RULES:
+        return {"deck": rules.deck}
+    changed = {
+        f.name: getattr(rules, f.name)
+        for f in fields(rules)
+        if getattr(rules, f.name) != getattr(_DEFAULT_RULES, f.name)
+    }
+    return {"deck": rules.deck, **changed}

@@ -60,7 +60,7 @@ def fixed_profile(cards: int) -> EjectionProfile:
     return EjectionProfile(name="fixed", fire_chance=(1.0,), cards=((cards, cards),))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Firing:
     """What one press did: ``cards`` fired (0 = nothing), whether it was forced."""
 
@@ -68,6 +68,9 @@ class Firing:
     cards: int
     forced: bool
     wanted: int  # cards the profile drew; more than ``cards`` when the magazine ran short
+
+
+MISSED = Firing(fired=False, cards=0, forced=False, wanted=0)  # a press that fired nothing
 
 
 class FiringModel:
@@ -108,7 +111,7 @@ class FiringModel:
         # Draw even when certain so the random stream does not depend on the chance table.
         roll = self._rng.random()
         if roll >= chance:
-            return Firing(fired=False, cards=0, forced=False, wanted=0)
+            return MISSED
         forced = chance >= 1.0 and self.presses_since_fire > 1
         wanted = sum(self._rng.randint(lo, hi) for lo, hi in self.profile.cards)
         if forced:

@@ -38,17 +38,17 @@ from ..events import (
     Source,
     StartRound,
     Suggestion,
-    Undo,
 )
 from ..firing import FiringModel, profile_from_options
 from ..options import LauncherOptions, RulesOptions
 from . import answers, calls, effects, presses, rounds
-from .state import Checkpoint, Table, TableState
+from .log import RoundLog
+from .mending import LOG_CHANGES, mend
+from .state import Table, TableState
 from .turns import facing_seat, name
-from .view import table_view
+from .view import log_view, table_view
 
-UNDO_DEPTH = 50
-
+ANY_PRESS = Press()
 Handler = Callable[[Table, Any], list[Command]]
 HANDLERS: dict[type, Handler] = {
     Setup: rounds.setup,
@@ -79,7 +79,7 @@ def event_name(kind: type) -> str:
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in text).lstrip("_")
 
 
-EVENT_NAMES = {kind: event_name(kind) for kind in (*HANDLERS, Undo)}
+EVENT_NAMES = {kind: event_name(kind) for kind in (*HANDLERS, *LOG_CHANGES)}
 
 
 class Outcome:
@@ -121,7 +121,7 @@ class Outcome:
 
 
 class TableEngine(Table):
-    """The rules of the table, run one event at a time.
+    """The rules of the table, run one event at a time, and the round's log they came from.
 
     >>> engine = TableEngine(["Alice", "Bruno", "Chloé"], seed=1)
     >>> engine.snapshot()["active"]  # the player left of the dealer (Alice) starts
@@ -149,9 +149,9 @@ class TableEngine(Table):
         self.events_handled = 0
         self.last_fired = 0
         self._unread: weakref.ref[Outcome] | None = None  # the last outcome, until settled
-        self._history: list[Checkpoint] = []
         self.state = TableState(seats=[], rules=rules or RulesOptions())
         rounds.seat_players(self, players, dealer)
+        self.log = RoundLog(self.checkpoint())
 
     @property
     def rules(self) -> RulesOptions:
@@ -163,42 +163,64 @@ class TableEngine(Table):
     def rules(self, rules: RulesOptions) -> None:
         self._settle_outcome()
         self.state.rules = rules
+        for mark in self.log.marks:  # a replay of the round plays by them too
+            mark.state.rules = rules
 
     # ------------------------------------------------------------------ public API
 
-    def handle(self, event: Event, source: Source = "script") -> Outcome:
+    def handle(
+        self, event: Event, source: Source = "script", *, at: float | None = None
+    ) -> Outcome:
         """Run ``event`` to completion. On :class:`ActionError` the table is unchanged.
-        ``source`` says where the event came from; the outcome carries it.
+        ``source`` says where the event came from and ``at`` when (seconds, if the caller
+        keeps time); the outcome carries the source, the round's log both.
 
         The outcome's snapshot is made when first read. An outcome still held but unread when
-        the table changes next (here or through :attr:`rules` / :attr:`undo_history`) has its
-        snapshot made first, so it always shows the table as its event left it."""
+        the table changes next (here or through :attr:`rules`) has its snapshot made first, so
+        it always shows the table as its event left it."""
         self._settle_outcome()
         kind = type(event)
-        handler = HANDLERS.get(kind)
-        if handler is None and kind is not Undo:
-            raise ActionError("unknown_event", f"unknown event {event!r}")
-        before = self.checkpoint()
-        before_facing = facing_seat(self.state)
-        try:
-            commands = self._undo() if handler is None else handler(self, event)
-        except ActionError:
-            self.put_back(before)
-            raise
-        if isinstance(event, Press | CardsSeen | Jam | Setup):
-            self._history.clear()  # cards are out on the table: no taking that back
-        elif not isinstance(event, Undo):
-            self._history.append(before)
-            if len(self._history) > UNDO_DEPTH:
-                del self._history[0]
-        commands += self._epilogue(before_facing)
+        if kind in LOG_CHANGES:
+            before_facing = facing_seat(self.state)
+            commands = mend(self, self.log, self.run, event, source, at)
+            commands += self._epilogue(before_facing)
+            self.last_fired = 0
+        else:
+            if kind not in HANDLERS:
+                raise ActionError("unknown_event", f"unknown event {event!r}")
+            if kind is Press and event == ANY_PRESS:
+                event = ANY_PRESS  # one object for the many presses a round's log holds
+            start = self.checkpoint() if kind is StartRound else None
+            commands = self.run(event)
+            log = self.log
+            entry = log.new_entry(event, source, self.pressed if kind is Press else None, at)
+            if kind is Setup:  # a new table: its log starts seated and dealt
+                self.log = RoundLog(self.checkpoint(), log.next_seq)
+            elif start is not None:  # a new round: its log starts with the deal
+                self.log = RoundLog(start, log.next_seq)
+                self.log.append(entry, self)
+            else:
+                log.append(entry, self)
+            self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
         self.events_handled += 1
-        self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
         outcome = Outcome(
             EVENT_NAMES[kind], tuple(commands), self.last_fired, make=self.snapshot, source=source
         )
         self._unread = weakref.ref(outcome)
         return outcome
+
+    def run(self, event: Event) -> list[Command]:
+        """Apply ``event`` to the table (live, or replaying the log): its commands."""
+        self.pressed = None
+        before_facing = facing_seat(self.state)
+        commands = HANDLERS[type(event)](self, event)
+        commands += self._epilogue(before_facing)
+        return commands
+
+    def replay(self, start: int = 0) -> None:
+        """Recompute the table from the round's log, from line index ``start`` on."""
+        self._settle_outcome()
+        self.log.replay(self, self.run, start)
 
     def _settle_outcome(self) -> None:
         """Before the table changes: the snapshot of the last outcome, if it is still held and
@@ -207,17 +229,6 @@ class TableEngine(Table):
         self._unread = None
         if last is not None:
             last.snapshot  # noqa: B018  (made now, while the table is as its event left it)
-
-    @property
-    def undo_history(self) -> tuple[Checkpoint, ...]:
-        """What :class:`Undo` can take back, oldest first (at most :data:`UNDO_DEPTH` steps;
-        cards on the table clear it). Never changed in place: the table's memory keeps it."""
-        return tuple(self._history)
-
-    @undo_history.setter
-    def undo_history(self, steps: Sequence[Checkpoint]) -> None:
-        self._settle_outcome()
-        self._history = list(steps)[-UNDO_DEPTH:]
 
     def facing_seat(self) -> int:
         """The seat the launcher must face: whoever gets the owed presses' cards, else the
@@ -231,22 +242,17 @@ class TableEngine(Table):
     def snapshot(self) -> dict[str, Any]:
         """The table as plain JSON-ready data, for the page and the script trace.
 
-        ``fired`` is the number of cards the last handled event fired."""
+        ``fired`` is the number of cards the last handled event fired; ``log`` the round's
+        lines (each with its card and source), ``last_event`` the last of them."""
         view = table_view(self)
         view["fired"] = self.last_fired
-        view["can_undo"] = bool(self._history)
+        view["can_undo"] = bool(self.log.undo)
+        view["can_redo"] = bool(self.log.redo)
         view["events"] = self.events_handled
+        lines = log_view(self.log)
+        view["log"] = lines
+        view["last_event"] = lines[-1] if lines else None
         return view
-
-    def _undo(self) -> list[Command]:
-        if not self._history:
-            raise ActionError(
-                "nothing_to_undo",
-                "nothing to undo (a press cannot be taken back: correct the hand instead)",
-                status=409,
-            )
-        self.put_back(self._history.pop())
-        return [Say("table.undone", {})]
 
     def _epilogue(self, before_facing: int) -> list[Command]:
         commands: list[Command] = []

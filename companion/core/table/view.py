@@ -6,8 +6,11 @@ import functools
 from dataclasses import fields
 from typing import Any
 
+from ..actions import event_action
 from ..cards import lowest_number
+from ..events import Play, StartRound
 from ..options import RulesOptions
+from .log import MARK_EVERY, Entry, RoundLog
 from .presses import full_magazine
 from .state import Table
 from .turns import facing_seat, name_or_none
@@ -84,3 +87,47 @@ def changed_rules(rules: RulesOptions) -> dict[str, Any]:
         if getattr(rules, f.name) != getattr(_DEFAULT_RULES, f.name)
     }
     return {"deck": rules.deck, **changed}
+
+
+def log_view(log: RoundLog) -> list[dict[str, Any]]:
+    """The round's lines as the page shows them: what, which card, who, from where; a line that
+    no longer fits carries the reason (``refused``)."""
+    lines = []
+    refused = log.refused
+    made = log.views
+    if len(made) > 2 * len(log.entries) + MARK_EVERY:  # lines mended or folded away since
+        made = log.views = {id(e): made[id(e)] for e in log.entries if id(e) in made}
+    for entry in log.entries:
+        known = made.get(id(entry))
+        if known is None or known[0] is not entry:
+            known = made[id(entry)] = (entry, entry_view(entry))
+        line = known[1]
+        if refused and entry.seq in refused:
+            error = refused[entry.seq]
+            line = {**line, "refused": {"key": error.key, "message": str(error)}}
+        lines.append(line)
+    return lines
+
+
+def entry_view(entry: Entry) -> dict[str, Any]:
+    """One line (made once per line: a line never changes, a mended line is a new one)."""
+    action, payload = event_action(entry.event)
+    event = entry.event
+    card = None
+    if isinstance(event, Play):
+        card = {"kind": event.card, "colour": event.colour}
+    elif isinstance(event, StartRound) and event.start_card is not None:
+        card = {"kind": event.start_card, "colour": event.colour}
+    firing = entry.firing
+    return {
+        "seq": entry.seq,
+        "event": action.removeprefix("table."),
+        "action": action,
+        "payload": payload,
+        "card": card,
+        "player": getattr(event, "player", None),
+        "source": entry.source,
+        "fired": None if firing is None else firing.cards,
+        "at": entry.at,
+        "refused": None,
+    }

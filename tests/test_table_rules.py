@@ -296,7 +296,7 @@ def test_contre_uno_window_closes_when_next_player_plays():
     """000 §VI: caught "avant que le joueur suivant n'ait joué"."""
     engine = bruno_left_with_one_card()
     engine.handle(Play("number", "red", value=5))  # Chloé plays
-    assert engine.snapshot()["contre_uno_window"] is None
+    assert engine.snapshot()["contre_uno_window"] == "Chloé"  # no longer Bruno: Chloé now
 
 
 def test_suggestion_four_presses():

@@ -13,11 +13,15 @@ from .turns import check_round_running, in_play, name
 
 
 def call_uno(t: Table, ev: CallUno) -> list[Command]:
+    """The table heard ``player`` say UNO: their word stands over the estimate. Said by the
+    one who just played (nobody has acted since), it means one card left."""
     st = t.state
     seat = in_play(st, ev.player)
+    check_round_running(st)
     st.seats[seat].uno = True
     if st.contre_uno_window == seat:
         st.contre_uno_window = None
+        st.seats[seat].hand = 1
     return [Say("table.uno", {"player": name(st, seat)})]
 
 
@@ -35,27 +39,36 @@ def penalty(st: TableState, seat: int, presses: int, reason: str) -> list[Comman
 
 
 def contre_uno(t: Table, ev: ContreUno) -> list[Command]:
-    # 000 §X.B: a forgotten UNO costs two presses in UNO Extrême; 000 §VI: only "avant que le
-    # joueur suivant n'ait joué".
+    """000 §X.B: a forgotten UNO costs two presses in UNO Extrême; 000 §VI: only "avant que le
+    joueur suivant n'ait joué". The table is the judge ("si les autres joueurs le remarquent"):
+    the call stands on who played last and who has acted since, never on the hand estimate,
+    and the estimate follows it (one card)."""
     st = t.state
     seat = in_play(st, ev.player)
+    check_round_running(st)
+    who = name(st, seat)
     if st.seats[seat].uno:
         # Said UNO in time, or already caught for this card (two phones tapping at once).
         raise ActionError(
-            "no_contre_uno",
-            f"{name(st, seat)} said UNO or was already caught",
-            {"player": name(st, seat)},
-            status=409,
+            "no_contre_uno", f"{who} said UNO or was already caught", {"player": who}, 409
         )
     if st.contre_uno_window != seat:
+        closer = st.contre_uno_closed_by
+        if st.contre_uno_closed == seat and closer is not None:
+            by = name(st, closer)
+            raise ActionError(
+                "decks.error_contre_uno_late",
+                f"too late: {by} has played since {who}'s last card (000 §VI)",
+                {"player": who, "by": by},
+                status=409,
+            )
         raise ActionError(
-            "decks.error_contre_uno_late",
-            f"too late: the next player has already played since {name(st, seat)}'s "
-            "last card but one (000 §VI)",
-            {"player": name(st, seat)},
+            "decks.error_contre_uno_not_last",
+            f"{who} did not play the last card: only the one who just played can be caught",
+            {"player": who},
             status=409,
         )
-    check_round_running(st)
+    st.seats[seat].hand = 1
     st.seats[seat].uno = True  # caught: no second penalty for the same card
     st.contre_uno_window = None
     return penalty(st, seat, st.rules.contre_uno_presses, "contre_uno")
@@ -83,6 +96,8 @@ def round_won(t: Table, ev: RoundWon) -> list[Command]:
     check_round_running(st)
     seat = in_play(st, ev.player)
     st.winner = seat
+    st.seats[seat].hand = 0  # the table says the winner laid the last card
+    st.seats[seat].uno = False
     # 000 §VI: "Si la dernière carte jouée est une carte +2 ou un Super Joker, le joueur
     # suivant doit piger 2 ou 4 cartes. Ces cartes seront prises en compte dans le calcul des
     # points." Presses owed to the others stay owed; the winner's own are dropped.

@@ -8,7 +8,7 @@ from ..commands import Command, Priority, Say
 from ..errors import ActionError
 from ..events import Play
 from ..limits import MAX_HAND
-from .hands import after_hand_change, close_contre_uno
+from .hands import after_hand_change, close_contre_uno, open_contre_uno
 from .presses import announce_head_or_turn, owe
 from .state import Owed, Table, TableState
 from .turns import check_colour, check_round_running, in_play, name, others, step, two_player
@@ -84,7 +84,10 @@ def play(t: Table, ev: Play) -> list[Command]:
         raise ActionError("no_target", "only a Coup Extrême has a target", {"card": ev.card})
 
     seat = st.seats[player]
+    said_uno = seat.uno  # said on their turn, before laying the card: one card left after it
     seat.hand = max(0, seat.hand - ev.count)
+    if said_uno and seat.hand > 1:
+        seat.hand = 1
     st.last_card = {
         "card": card.key,
         "colour": ev.colour,
@@ -93,6 +96,8 @@ def play(t: Table, ev: Play) -> list[Command]:
         "target": None if target is None else name(st, target),
     }
     close_contre_uno(st, player)
+    if not seat.uno:
+        open_contre_uno(st, player)  # 000 §VI: caught if UNO is missing, until the next one acts
     if st.mimic == player:
         st.mimic_played = True
     commands: list[Command] = []

@@ -25,14 +25,14 @@ def after_hand_change(st: TableState, seat: int) -> list[Command]:
 
 def open_contre_uno(st: TableState, seat: int) -> None:
     st.contre_uno_window = seat
-    st.contre_uno_closed_by = None
 
 
 def close_contre_uno(st: TableState, actor: int) -> None:
     """``actor`` played or pressed: 000 §VI, the player before can no longer be caught."""
     if st.contre_uno_window is not None and st.contre_uno_window != actor:
-        st.contre_uno_window = None
+        st.contre_uno_closed = st.contre_uno_window
         st.contre_uno_closed_by = actor
+        st.contre_uno_window = None
 
 
 def check_empty_hands(st: TableState) -> list[Command]:

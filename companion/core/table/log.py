@@ -112,6 +112,8 @@ class RoundLog:
         if tuple(self.entries[edit.index : end]) != edit.removed:
             raise ActionError("stale_edit", "the log changed since: look again", status=409)
         self.entries[edit.index : end] = edit.inserted
+        for entry in edit.removed:
+            self.refused.pop(entry.seq, None)
 
     def replay(self, table: Table, run: Callable[[Event], object], start: int) -> None:
         """Recompute ``table`` from the nearest checkpoint before line index ``start``."""

@@ -55,7 +55,7 @@ def deal(
     st.phase = "playing"
     st.winner = None
     st.contre_uno_window = None
-    st.contre_uno_closed_by = None
+    st.contre_uno_closed = st.contre_uno_closed_by = None
     st.round_may_be_over = None
     st.last_fire = None
     st.last_card = None

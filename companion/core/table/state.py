@@ -66,7 +66,8 @@ class TableState:
     winner: int | None = None
     last_card: dict[str, Any] | None = None  # replaced, never changed in place
     contre_uno_window: int | None = None  # seat that may still be caught for a forgotten UNO
-    contre_uno_closed_by: int | None = None  # who acted after the last card, closing the window
+    contre_uno_closed: int | None = None  # whose window closed last (a call now is too late)
+    contre_uno_closed_by: int | None = None  # ... and who closed it by acting
     round_may_be_over: int | None = None  # seat whose hand is estimated empty
     last_fire: tuple[int, int] | None = None  # (seat, cards) of the last firing
     jam: bool = False

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..actions import event_action
 from ..cards import lowest_number
-from ..events import Play, StartRound
+from ..events import Event, Insert, Play, Replace, StartRound
 from ..options import RulesOptions
 from .log import MARK_EVERY, Entry, RoundLog
 from .presses import full_magazine
@@ -113,11 +113,7 @@ def entry_view(entry: Entry) -> dict[str, Any]:
     """One line (made once per line: a line never changes, a mended line is a new one)."""
     action, payload = event_action(entry.event)
     event = entry.event
-    card = None
-    if isinstance(event, Play):
-        card = {"kind": event.card, "colour": event.colour}
-    elif isinstance(event, StartRound) and event.start_card is not None:
-        card = {"kind": event.start_card, "colour": event.colour}
+    card = card_of(event)
     firing = entry.firing
     return {
         "seq": entry.seq,
@@ -131,3 +127,14 @@ def entry_view(entry: Entry) -> dict[str, Any]:
         "at": entry.at,
         "refused": None,
     }
+
+
+def card_of(event: Event) -> dict[str, Any] | None:
+    """The card an event lays (a play, a round's first card): ``{"kind", "colour"}``."""
+    if isinstance(event, Play):
+        return {"kind": event.card, "colour": event.colour}
+    if isinstance(event, StartRound) and event.start_card is not None:
+        return {"kind": event.start_card, "colour": event.colour}
+    if isinstance(event, Replace | Insert):
+        return card_of(event.event)
+    return None

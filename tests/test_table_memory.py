@@ -9,14 +9,11 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import types
 import typing
 from pathlib import Path
 from typing import Any
 
-from companion.app.hub import Hub
 from companion.app.table_memory import MEMORY_KEY, TableMemory
 from companion.config import RulesConfig
 from companion.core.actions import table_event
@@ -34,9 +31,8 @@ from companion.core.events import (
     Undo,
 )
 from companion.core.table import TableEngine, TableState
-from companion.daemon import score_storage
 from companion.storage import Storage
-from tests.helpers import kill_after_lines
+from tests.helpers import kill_after_lines, python_child, wired_box
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
 
@@ -303,19 +299,12 @@ def one_event_later(saved: dict[str, Any], name: str, payload: dict[str, Any]) -
 def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> None:
     cycles = int(os.environ.get("UNO_CRASH_CYCLES", "8"))
     rng = random.Random(20261122)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     acked: dict[str, Any] | None = None
     acked_scores = 0
     in_flight: tuple[str, dict[str, Any]] | None = None
     events = undoable_restarts = 0
     for cycle in range(cycles):
-        child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(tmp_path), str(cycle)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            text=True,
-        )
+        child = python_child(CHILD, str(tmp_path), str(cycle))
         try:
             assert child.stdout is not None
             word, fields = parse(child.stdout.readline())
@@ -361,10 +350,7 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
 
 
 def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
-    engine = TableEngine(PLAYERS, seed=1)
-    hub = Hub(engine)
-    scores = score_storage(hub, engine, tmp_path, backups=3)
-    scores.start()
+    engine, hub, scores = wired_box(tmp_path, PLAYERS, 1, backups=3)
     with hub.running():
         hub.dispatch("score.new_game", {"ruleset": "extreme", "name": "Vendredi"})
         scores.storage.backup()  # the backup to come back to: one game, no round

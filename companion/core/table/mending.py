@@ -91,20 +91,20 @@ def _check_fits(event: Event, old: Entry | None) -> None:
             "this is not something that happens in a round",
             {"event": type(event).__name__},
         )
-    was_press = old is not None and isinstance(old.event, Press)
-    if isinstance(event, Press) != was_press:
-        raise ActionError(
+    for kind, key, message in (
+        (
+            Press,
             "press_is_a_fact",
             "a press is what the launcher did: remove it, or keep it and mend the other lines",
-            status=409,
-        )
-    was_deal = old is not None and isinstance(old.event, StartRound)
-    if isinstance(event, StartRound) != was_deal:
-        raise ActionError(
+        ),
+        (
+            StartRound,
             "deal_is_first",
             "a deal starts the round: only the deal can be replaced by a deal",
-            status=409,
-        )
+        ),
+    ):
+        if isinstance(event, kind) != (old is not None and isinstance(old.event, kind)):
+            raise ActionError(key, message, status=409)
 
 
 def _who_now(t: Table) -> list[Command]:

@@ -83,6 +83,7 @@ def play(t: Table, ev: Play) -> list[Command]:
     elif ev.target is not None:
         raise ActionError("no_target", "only a Coup Extrême has a target", {"card": ev.card})
 
+    t.actor = player
     seat = st.seats[player]
     said_uno = seat.uno  # said on their turn, before laying the card: one card left after it
     seat.hand = max(0, seat.hand - ev.count)

@@ -211,7 +211,7 @@ class TableEngine(Table):
 
     def run(self, event: Event) -> list[Command]:
         """Apply ``event`` to the table (live, or replaying the log): its commands."""
-        self.pressed = None
+        self.pressed = self.actor = None
         before_facing = facing_seat(self.state)
         commands = HANDLERS[type(event)](self, event)
         commands += self._epilogue(before_facing)

@@ -63,7 +63,8 @@ class RoundLog:
         self.undo: list[Edit] = []
         self.redo: list[Edit] = []
         self.refused: dict[int, ActionError] = {}  # seq -> why the line no longer fits
-        self.views: dict[int, tuple[Entry, dict[str, Any]]] = {}  # each line as the page shows it
+        self.actors: dict[int, str] = {}  # seq -> who played or pressed, as the table saw it
+        self.views: dict[int, tuple[Entry, str | None, dict[str, Any]]] = {}  # as the page shows
         self.next_seq = next_seq
 
     @property
@@ -91,6 +92,7 @@ class RoundLog:
     def append(self, entry: Entry, table: Table) -> None:
         """A live event, already applied to ``table``."""
         self.entries.append(entry)
+        self._note_actor(entry.seq, table)
         self.record(Edit(len(self.entries) - 1, (), (entry,)))
         if (
             len(self.entries) % MARK_EVERY == 0
@@ -114,6 +116,7 @@ class RoundLog:
         self.entries[edit.index : end] = edit.inserted
         for entry in edit.removed:
             self.refused.pop(entry.seq, None)
+            self.actors.pop(entry.seq, None)
 
     def replay(self, table: Table, run: Callable[[Event], object], start: int) -> None:
         """Recompute ``table`` from the nearest checkpoint before line index ``start``."""
@@ -129,15 +132,23 @@ class RoundLog:
             for i in range(first, len(self.entries)):
                 entry = self.entries[i]
                 table.recorded = entry.firing
+                table.actor = None
                 try:
                     run(entry.event)
                 except ActionError as exc:
                     refused[entry.seq] = exc
+                self._note_actor(entry.seq, table)
                 if (i + 1) % MARK_EVERY == 0:
                     self.marks.append(table.checkpoint())
         finally:
             table.replaying = False
             table.recorded = None
+
+    def _note_actor(self, seq: int, table: Table) -> None:
+        if table.actor is None:
+            self.actors.pop(seq, None)
+        else:
+            self.actors[seq] = table.state.seats[table.actor].name
 
     def _fold(self) -> None:
         """The oldest :data:`MARK_EVERY` lines become part of the starting checkpoint."""
@@ -146,6 +157,7 @@ class RoundLog:
         del self.marks[0]
         for entry in folded:
             self.refused.pop(entry.seq, None)
+            self.actors.pop(entry.seq, None)
         self.undo = _shifted(self.undo)
         self.redo = _shifted(self.redo)
 

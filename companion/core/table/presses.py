@@ -41,6 +41,7 @@ def press(t: Table, ev: Press) -> list[Command]:
     if ev.player is not None and seat_of(st, ev.player) != presser:
         who = name(st, presser)
         raise ActionError(refusal, message.format(who), {"player": who}, status=409)
+    t.actor = presser
     launcher = t.firing
     served = t.recorded is not None if t.replaying else not (launcher.empty or st.jam)
     if not served:

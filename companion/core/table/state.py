@@ -116,6 +116,7 @@ class Table:
         self.replaying = False
         self.recorded: Firing | None = None  # the replayed press's fact (None: it did not serve)
         self.pressed: Firing | None = None  # what the press just handled did (None: no firing)
+        self.actor: int | None = None  # whose card or press the event just handled was
 
     def checkpoint(self) -> Checkpoint:
         return Checkpoint(self.state.copy(), self.firing.magazine, self.firing.presses_since_fire)

@@ -97,11 +97,13 @@ def log_view(log: RoundLog) -> list[dict[str, Any]]:
     made = log.views
     if len(made) > 2 * len(log.entries) + MARK_EVERY:  # lines mended or folded away since
         made = log.views = {id(e): made[id(e)] for e in log.entries if id(e) in made}
+    actors = log.actors
     for entry in log.entries:
         known = made.get(id(entry))
-        if known is None or known[0] is not entry:
-            known = made[id(entry)] = (entry, entry_view(entry))
-        line = known[1]
+        actor = actors.get(entry.seq)
+        if known is None or known[0] is not entry or known[1] != actor:
+            known = made[id(entry)] = (entry, actor, entry_view(entry, actor))
+        line = known[2]
         if refused and entry.seq in refused:
             error = refused[entry.seq]
             line = {**line, "refused": {"key": error.key, "message": str(error)}}
@@ -109,8 +111,9 @@ def log_view(log: RoundLog) -> list[dict[str, Any]]:
     return lines
 
 
-def entry_view(entry: Entry) -> dict[str, Any]:
-    """One line (made once per line: a line never changes, a mended line is a new one)."""
+def entry_view(entry: Entry, actor: str | None = None) -> dict[str, Any]:
+    """One line (made once per line and player: a line never changes, a mended line is a new
+    one); ``player`` is whose card or press it was, as the table saw it."""
     action, payload = event_action(entry.event)
     event = entry.event
     card = card_of(event)
@@ -121,7 +124,7 @@ def entry_view(entry: Entry) -> dict[str, Any]:
         "action": action,
         "payload": payload,
         "card": card,
-        "player": getattr(event, "player", None),
+        "player": actor or getattr(event, "player", None),
         "source": entry.source,
         "fired": None if firing is None else firing.cards,
         "at": entry.at,

@@ -243,7 +243,7 @@ class TableEngine(Table):
         """The table as plain JSON-ready data, for the page and the script trace.
 
         ``fired`` is the number of cards the last handled event fired; ``log`` the round's
-        lines (each with its card and source), ``last_event`` the last of them."""
+        last lines (each with its card and source), ``last_event`` the last of them."""
         view = table_view(self)
         view["fired"] = self.last_fired
         view["can_undo"] = bool(self.log.undo)

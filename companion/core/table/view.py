@@ -89,16 +89,20 @@ def changed_rules(rules: RulesOptions) -> dict[str, Any]:
     return {"deck": rules.deck, **changed}
 
 
+SHOWN_LINES = 100  # the round's last lines in every state the phones get
+
+
 def log_view(log: RoundLog) -> list[dict[str, Any]]:
-    """The round's lines as the page shows them: what, which card, who, from where; a line that
-    no longer fits carries the reason (``refused``)."""
+    """The round's last :data:`SHOWN_LINES` lines as the page shows them: what, which card, who,
+    from where; a line that no longer fits carries the reason (``refused``). Older lines of a
+    long round stay in the log, mended by their ``seq`` like any other."""
     lines = []
     refused = log.refused
     made = log.views
     if len(made) > 2 * len(log.entries) + MARK_EVERY:  # lines mended or folded away since
         made = log.views = {id(e): made[id(e)] for e in log.entries if id(e) in made}
     actors = log.actors
-    for entry in log.entries:
+    for entry in log.entries[-SHOWN_LINES:]:
         known = made.get(id(entry))
         actor = actors.get(entry.seq)
         if known is None or known[0] is not entry or known[1] != actor:
@@ -121,7 +125,6 @@ def entry_view(entry: Entry, actor: str | None = None) -> dict[str, Any]:
     return {
         "seq": entry.seq,
         "event": action.removeprefix("table."),
-        "action": action,
         "payload": payload,
         "card": card,
         "player": actor or getattr(event, "player", None),

@@ -87,6 +87,7 @@ class FiringModel:
         self.low_warning = low_warning
         self.presses_since_fire = 0
         self._rng = rng
+        self._outcomes: dict[tuple[int, bool, int], Firing] = {}
 
     @property
     def low(self) -> bool:
@@ -120,7 +121,12 @@ class FiringModel:
         self.presses_since_fire = 0
         cards = min(wanted, max(self.magazine, 0))
         self.magazine -= cards
-        return Firing(fired=True, cards=cards, forced=forced, wanted=wanted)
+        # One object per outcome: a round's log holds hundreds of presses and few outcomes.
+        key = (cards, forced, wanted)
+        firing = self._outcomes.get(key)
+        if firing is None:
+            firing = self._outcomes[key] = Firing(True, cards, forced, wanted)
+        return firing
 
     def replay(self, firing: Firing) -> None:
         """A press whose outcome is already known (the log's fact): counted, never re-rolled."""

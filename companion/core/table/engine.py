@@ -249,7 +249,7 @@ class TableEngine(Table):
         view["can_undo"] = bool(self.log.undo)
         view["can_redo"] = bool(self.log.redo)
         view["events"] = self.events_handled
-        lines = log_view(self.log)
+        lines = log_view(self.log, [seat.name for seat in self.state.seats])
         view["log"] = lines
         view["last_event"] = lines[-1] if lines else None
         return view

@@ -25,7 +25,7 @@ from ..firing import Firing
 from .state import Checkpoint, Table
 
 MARK_EVERY = 32
-MAX_ENTRIES = 12 * MARK_EVERY  # lines kept per round; older ones are folded into the start
+MAX_ENTRIES = 10 * MARK_EVERY  # lines kept per round; older ones are folded into the start
 UNDO_DEPTH = 50
 
 
@@ -63,7 +63,7 @@ class RoundLog:
         self.undo: list[Edit] = []
         self.redo: list[Edit] = []
         self.refused: dict[int, ActionError] = {}  # seq -> why the line no longer fits
-        self.actors: dict[int, str] = {}  # seq -> who played or pressed, as the table saw it
+        self.actors: dict[int, int] = {}  # seq -> the seat that played or pressed, as replayed
         self.views: dict[int, tuple[Entry, str | None, dict[str, Any]]] = {}  # as the page shows
         self.next_seq = next_seq
 
@@ -148,7 +148,7 @@ class RoundLog:
         if table.actor is None:
             self.actors.pop(seq, None)
         else:
-            self.actors[seq] = table.state.seats[table.actor].name
+            self.actors[seq] = table.actor
 
     def _fold(self) -> None:
         """The oldest :data:`MARK_EVERY` lines become part of the starting checkpoint."""

@@ -92,7 +92,7 @@ def changed_rules(rules: RulesOptions) -> dict[str, Any]:
 SHOWN_LINES = 100  # the round's last lines in every state the phones get
 
 
-def log_view(log: RoundLog) -> list[dict[str, Any]]:
+def log_view(log: RoundLog, seats: list[str]) -> list[dict[str, Any]]:
     """The round's last :data:`SHOWN_LINES` lines as the page shows them: what, which card, who,
     from where; a line that no longer fits carries the reason (``refused``). Older lines of a
     long round stay in the log, mended by their ``seq`` like any other."""
@@ -104,7 +104,8 @@ def log_view(log: RoundLog) -> list[dict[str, Any]]:
     actors = log.actors
     for entry in log.entries[-SHOWN_LINES:]:
         known = made.get(id(entry))
-        actor = actors.get(entry.seq)
+        seat = actors.get(entry.seq)
+        actor = None if seat is None else seats[seat]
         if known is None or known[0] is not entry or known[1] != actor:
             known = made[id(entry)] = (entry, actor, entry_view(entry, actor))
         line = known[2]

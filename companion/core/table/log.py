@@ -24,8 +24,8 @@ from ..events import Event, Source
 from ..firing import Firing
 from .state import Checkpoint, Table
 
-MARK_EVERY = 32
-MAX_ENTRIES = 10 * MARK_EVERY  # lines kept per round; older ones are folded into the start
+MARK_EVERY = 64
+MAX_ENTRIES = 5 * MARK_EVERY  # lines kept per round; older ones are folded into the start
 UNDO_DEPTH = 50
 
 
@@ -63,7 +63,7 @@ class RoundLog:
         self.undo: list[Edit] = []
         self.redo: list[Edit] = []
         self.refused: dict[int, ActionError] = {}  # seq -> why the line no longer fits
-        self.actors: dict[int, int] = {}  # seq -> the seat that played or pressed, as replayed
+        self.actors: list[int | None] = []  # by line: the seat that played or pressed
         self.views: dict[int, tuple[Entry, str | None, dict[str, Any]]] = {}  # as the page shows
         self.next_seq = next_seq
 
@@ -92,7 +92,7 @@ class RoundLog:
     def append(self, entry: Entry, table: Table) -> None:
         """A live event, already applied to ``table``."""
         self.entries.append(entry)
-        self._note_actor(entry.seq, table)
+        self.actors.append(table.actor)
         self.record(Edit(len(self.entries) - 1, (), (entry,)))
         if (
             len(self.entries) % MARK_EVERY == 0
@@ -114,9 +114,9 @@ class RoundLog:
         if tuple(self.entries[edit.index : end]) != edit.removed:
             raise ActionError("stale_edit", "the log changed since: look again", status=409)
         self.entries[edit.index : end] = edit.inserted
+        self.actors[edit.index : end] = [None] * len(edit.inserted)  # until replayed
         for entry in edit.removed:
             self.refused.pop(entry.seq, None)
-            self.actors.pop(entry.seq, None)
 
     def replay(self, table: Table, run: Callable[[Event], object], start: int) -> None:
         """Recompute ``table`` from the nearest checkpoint before line index ``start``."""
@@ -124,6 +124,8 @@ class RoundLog:
         del self.marks[k + 1 :]
         table.put_back(self.marks[k])
         first = k * MARK_EVERY
+        if len(self.actors) != len(self.entries):  # lines read back from the table's memory
+            self.actors = [None] * len(self.entries)
         refused = self.refused
         for entry in self.entries[first:]:
             refused.pop(entry.seq, None)
@@ -137,27 +139,21 @@ class RoundLog:
                     run(entry.event)
                 except ActionError as exc:
                     refused[entry.seq] = exc
-                self._note_actor(entry.seq, table)
+                self.actors[i] = table.actor
                 if (i + 1) % MARK_EVERY == 0:
                     self.marks.append(table.checkpoint())
         finally:
             table.replaying = False
             table.recorded = None
 
-    def _note_actor(self, seq: int, table: Table) -> None:
-        if table.actor is None:
-            self.actors.pop(seq, None)
-        else:
-            self.actors[seq] = table.actor
-
     def _fold(self) -> None:
         """The oldest :data:`MARK_EVERY` lines become part of the starting checkpoint."""
         folded = self.entries[:MARK_EVERY]
         del self.entries[:MARK_EVERY]
+        del self.actors[:MARK_EVERY]
         del self.marks[0]
         for entry in folded:
             self.refused.pop(entry.seq, None)
-            self.actors.pop(entry.seq, None)
         self.undo = _shifted(self.undo)
         self.redo = _shifted(self.redo)
 

@@ -101,10 +101,9 @@ def log_view(log: RoundLog, seats: list[str]) -> list[dict[str, Any]]:
     made = log.views
     if len(made) > 2 * len(log.entries) + MARK_EVERY:  # lines mended or folded away since
         made = log.views = {id(e): made[id(e)] for e in log.entries if id(e) in made}
-    actors = log.actors
-    for entry in log.entries[-SHOWN_LINES:]:
+    shown = len(log.entries) - min(SHOWN_LINES, len(log.entries))
+    for entry, seat in zip(log.entries[shown:], log.actors[shown:], strict=True):
         known = made.get(id(entry))
-        seat = actors.get(entry.seq)
         actor = None if seat is None else seats[seat]
         if known is None or known[0] is not entry or known[1] != actor:
             known = made[id(entry)] = (entry, actor, entry_view(entry, actor))

@@ -184,6 +184,7 @@ def test_uno_said_by_who_just_played_sets_one_card_and_a_win_sets_none() -> None
 
 def test_every_line_names_its_card_and_source() -> None:
     engine = table(launcher=fixed(2))
+    engine.clock = iter([100.0, 101.5, 103.0]).__next__  # the daemon gives time.time
     engine.handle(Play("wild", "green"), "phone")
     engine.handle(Press(), "button")
     engine.handle(SetHand("Alice", 2), "camera")
@@ -194,3 +195,5 @@ def test_every_line_names_its_card_and_source() -> None:
         ("set_hand", None, "camera", None),
     ]
     assert engine.snapshot()["last_event"] == lines[-1]
+    assert [x["at"] for x in lines] == [100.0, 101.5, 103.0]
+    assert [x["player"] for x in lines] == ["Bruno", "Chloé", "Alice"]

@@ -136,8 +136,12 @@ class TableEngine(Table):
         rules: RulesOptions | None = None,
         launcher: LauncherOptions | None = None,
         seed: int = 0,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        """``clock`` (seconds, e.g. ``time.time``), if given, dates each line of the round's
+        log; the core reads no clock of its own, so a session replays the same without it."""
         super().__init__()
+        self.clock = clock
         self.launcher_options = launcher or LauncherOptions()
         self.firing = FiringModel(
             profile_from_options(self.launcher_options),
@@ -180,6 +184,8 @@ class TableEngine(Table):
         it always shows the table as its event left it."""
         self._settle_outcome()
         kind = type(event)
+        if at is None and self.clock is not None:
+            at = self.clock()
         if kind in LOG_CHANGES:
             before_facing = facing_seat(self.state)
             commands = mend(self, self.log, self.run, event, source, at)

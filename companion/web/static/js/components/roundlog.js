@@ -7,7 +7,7 @@
 //          fired: cards | null, refused: {key, message} | null}
 
 import { $, el, fill } from "../dom.js";
-import { act, players, t, table } from "../store.js";
+import { act, players, store, t, table } from "../store.js";
 import { cardLabel, colours, playable } from "./deck.js";
 
 const local = { open: null, card: "number", value: 5, colour: "red", player: "" };
@@ -50,8 +50,10 @@ export function renderRoundLog() {
   lines.slice().reverse().forEach((line) => {
     const item = el("li", { class: "log-line" + (line.refused ? " refused" : ""),
       "data-seq": String(line.seq) });
+    const when = line.at ? new Date(line.at * 1000).toLocaleTimeString(store.lang,
+      { hour: "2-digit", minute: "2-digit" }) : "";
     item.append(
-      el("span", { class: "seq" }, "#" + line.seq),
+      el("span", { class: "seq", title: when }, "#" + line.seq),
       el("span", { class: "what" }, lineText(line)),
       el("span", { class: "badge source " + line.source }, t("source_" + line.source)));
     if (line.refused) item.append(el("span", { class: "warn" }, line.refused.message));

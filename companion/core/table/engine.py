@@ -41,9 +41,13 @@ from ..events import (
 )
 from ..firing import FiringModel, profile_from_options
 from ..options import LauncherOptions, RulesOptions
-from . import answers, calls, effects, presses, rounds
+from .answers import challenge, colour_came, lacked, mimic_broken
+from .calls import call_uno, contre_uno, round_won, set_hand, suggestion
+from .effects import play
 from .log import RoundLog
 from .mending import LOG_CHANGES, mend
+from .presses import cards_seen, full_magazine, jam, press, reload
+from .rounds import eliminate, reinstate, seat_players, set_rules, setup, start_round
 from .state import Table, TableState
 from .turns import facing_seat, name
 from .view import log_view, table_view
@@ -51,25 +55,25 @@ from .view import log_view, table_view
 ANY_PRESS = Press()
 Handler = Callable[[Table, Any], list[Command]]
 HANDLERS: dict[type, Handler] = {
-    Setup: rounds.setup,
-    StartRound: rounds.start_round,
-    Press: presses.press,
-    Play: effects.play,
-    CallUno: calls.call_uno,
-    ContreUno: calls.contre_uno,
-    Suggestion: calls.suggestion,
-    Reload: presses.reload,
-    CardsSeen: presses.cards_seen,
-    Jam: presses.jam,
-    SetHand: calls.set_hand,
-    RoundWon: calls.round_won,
-    Eliminate: rounds.eliminate,
-    Reinstate: rounds.reinstate,
-    Challenge: answers.challenge,
-    ColourCame: answers.colour_came,
-    Lacked: answers.lacked,
-    MimicBroken: answers.mimic_broken,
-    SetRules: rounds.set_rules,
+    Setup: setup,
+    StartRound: start_round,
+    Press: press,
+    Play: play,
+    CallUno: call_uno,
+    ContreUno: contre_uno,
+    Suggestion: suggestion,
+    Reload: reload,
+    CardsSeen: cards_seen,
+    Jam: jam,
+    SetHand: set_hand,
+    RoundWon: round_won,
+    Eliminate: eliminate,
+    Reinstate: reinstate,
+    Challenge: challenge,
+    ColourCame: colour_came,
+    Lacked: lacked,
+    MimicBroken: mimic_broken,
+    SetRules: set_rules,
 }
 
 
@@ -154,7 +158,7 @@ class TableEngine(Table):
         self.last_fired = 0
         self._unread: weakref.ref[Outcome] | None = None  # the last outcome, until settled
         self.state = TableState(seats=[], rules=rules or RulesOptions())
-        rounds.seat_players(self, players, dealer)
+        seat_players(self, players, dealer)
         self.log = RoundLog(self.checkpoint())
 
     @property
@@ -242,8 +246,8 @@ class TableEngine(Table):
         return facing_seat(self.state)
 
     def full_magazine(self) -> int:
-        """What the launcher holds after a deal (see :func:`presses.full_magazine`)."""
-        return presses.full_magazine(self)
+        """What the launcher holds after a deal (see :func:`.presses.full_magazine`)."""
+        return full_magazine(self)
 
     def snapshot(self) -> dict[str, Any]:
         """The table as plain JSON-ready data, for the page and the script trace.

@@ -174,6 +174,27 @@ def test_undo_and_redo_walk_the_same_changes_after_a_restart() -> None:
     assert memory.capture()["lines"][0] is first
 
 
+def test_a_table_saved_before_the_log_comes_back_as_the_start_of_one() -> None:
+    engine = played_table()
+    state = to_data(engine.state)
+    del state["contre_uno_closed"], state["contre_uno_closed_by"]  # fields it did not have
+    old = {
+        "format": 1,
+        "state": state,
+        "launcher": {"magazine": 33, "presses_since_fire": 2, "random": None},
+        "rules": to_data(engine.rules),
+        "configured_rules": to_data(TableEngine(PLAYERS).rules),
+        "events_handled": 9,
+        "last_fired": 0,
+        "undo": [],
+    }
+    again = restarted(DictStore({MEMORY_KEY: old}))
+    unknown_then = {"contre_uno_closed": None, "contre_uno_closed_by": None}
+    assert again.state == dataclasses.replace(engine.state, **unknown_then)
+    assert again.firing.magazine == 33
+    assert again.log.entries == [] and again.events_handled == 9
+
+
 def test_a_line_that_does_not_decode_leaves_the_configured_table() -> None:
     engine = played_table()
     store = DictStore()

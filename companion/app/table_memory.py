@@ -130,9 +130,9 @@ class TableMemory:
         except Exception as exc:
             log.error("the saved table could not be read: %s", exc)
             return False
-        if isinstance(saved, dict) and saved.get("format") == FORMAT:
+        if isinstance(saved, dict) and saved.get("format") in (1, FORMAT):
             try:
-                self._apply(saved)
+                self._apply(saved if saved["format"] == FORMAT else _from_format_1(saved))
                 return True
             except Exception as exc:  # whatever does not fit leaves the configured table
                 log.warning("saved table ignored (it does not fit this version): %s", exc)
@@ -155,7 +155,8 @@ class TableMemory:
             round_log.redo = [_edit_entries(item, lines) for item in saved.get("redo", [])]
             engine.log = round_log
             engine.replay()
-            if to_data(engine.state) != saved["state"]:
+            saved_state = from_data(type(engine.state), saved["state"], "state")
+            if engine.state != saved_state:
                 raise ValueError("the log does not replay to the saved table")
             if saved.get("configured_rules") == self._configured_rules:
                 rules = from_data(type(engine.rules), saved["rules"], "rules")
@@ -189,6 +190,20 @@ class TableMemory:
             log.warning("saved table ignored: %s", exc)
             return False
         return True
+
+
+def _from_format_1(saved: dict[str, Any]) -> dict[str, Any]:
+    """A table saved before the round was a log (the state and its undo steps): that table as
+    the start of an empty log; the undo steps are not carried over."""
+    kept = saved["launcher"]
+    start = {
+        "state": saved["state"],
+        "magazine": kept["magazine"],
+        "presses_since_fire": kept["presses_since_fire"],
+    }
+    return {**saved, "start": start, "lines": [], "undo": [], "redo": [], "next_seq": 0} | {
+        "random": kept.get("random")
+    }
 
 
 def _line_data(entry: Entry) -> list[Any]:

@@ -17,7 +17,8 @@ def call_uno(t: Table, ev: CallUno) -> list[Command]:
     one who just played (nobody has acted since), it means one card left."""
     st = t.state
     seat = in_play(st, ev.player)
-    check_round_running(st)
+    if st.phase in ("over", "game_over"):
+        raise ActionError("round_over", "the round is over: start a new one", status=409)
     st.seats[seat].uno = True
     if st.contre_uno_window == seat:
         st.contre_uno_window = None

@@ -192,7 +192,7 @@ class TableEngine(Table):
             at = self.clock()
         if kind in LOG_CHANGES:
             before_facing = facing_seat(self.state)
-            commands = mend(self, self.log, self.run, event, source, at)
+            commands = mend(self, self.log, self.run, event, source)
             commands += self._epilogue(before_facing)
             self.last_fired = 0
         else:

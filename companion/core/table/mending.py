@@ -24,9 +24,9 @@ def mend(
     run: Callable[[Event], object],
     event: Event,
     source: Source,
-    at: float | None,
 ) -> list[Command]:
-    """Change ``log`` as ``event`` says and recompute ``t``; the commands to say so."""
+    """Change ``log`` as ``event`` says and recompute ``t``; the commands to say so. A mended
+    line keeps the time of the line it replaces, or is inserted before."""
     if isinstance(event, Undo | Redo):
         stack = log.undo if isinstance(event, Undo) else log.redo
         if not stack:
@@ -43,7 +43,7 @@ def mend(
         old = log.entries[index]
         _check_fits(event.event, old)
         firing = old.firing if isinstance(old.event, Press) else None
-        new = Entry(old.seq, event.event, source, firing, old.at if at is None else at)
+        new = Entry(old.seq, event.event, source, firing, old.at)
         edit = Edit(index, (old,), (new,))
     elif isinstance(event, Remove):
         index = log.index_of(event.seq)
@@ -68,7 +68,7 @@ def mend(
                 {"seq": event.before},
                 status=409,
             )
-        new = log.new_entry(event.event, source, None, at)
+        new = log.new_entry(event.event, source, None, log.entries[index].at)
         edit = Edit(index, (), (new,))
     log.change(edit)
     log.replay(t, run, index)

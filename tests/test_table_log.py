@@ -154,6 +154,11 @@ def test_the_log_is_bounded_per_round_and_still_replays() -> None:
     assert engine.state == before
     engine.handle(Replace(lines[-1]["seq"], Press("Alice")))  # whoever it was: Alice
     assert engine.snapshot()["log"][-1]["payload"] == {"player": "Alice"}
+    count = len(engine.log.entries)
+    for _ in range(3):
+        engine.handle(Undo())  # the mend, then presses kept after the fold
+    assert len(engine.log.entries) == count - 2
+    assert engine.state.active == (before.active - 2) % 4
 
 
 # ---------------------------------------------------------------------- the table's word

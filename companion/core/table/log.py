@@ -99,7 +99,7 @@ class RoundLog:
             and len(self.marks) == len(self.entries) // MARK_EVERY
         ):
             self.marks.append(table.checkpoint())
-        if len(self.entries) > MAX_ENTRIES:
+        if len(self.entries) > MAX_ENTRIES and len(self.marks) > 1:
             self._fold()
 
     def record(self, edit: Edit) -> None:

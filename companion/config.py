@@ -171,7 +171,7 @@ def parse_config(
 
 def check_consistency(config: Config) -> list[str]:
     """Problems that involve more than one key."""
-    from companion.core.launcher import BUILTIN_PROFILES
+    from companion.core.firing import BUILTIN_PROFILES
     from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 
     problems: list[str] = []

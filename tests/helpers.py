@@ -4,11 +4,14 @@ another thread."""
 from __future__ import annotations
 
 import math
+import os
 import random
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 # Debian's Chromium headless shell (package chromium-headless-shell, same sources and version as
@@ -86,3 +89,29 @@ def kill_after_lines(
             err = child.stderr.read()
     child.wait(timeout=10)
     return lines + rest.splitlines(keepends=True), err
+
+
+def python_child(script: str, *args: str) -> subprocess.Popen[str]:
+    """``script`` run by this Python in a child process that imports this checkout, its output
+    read as text: the program a SIGKILL test kills."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+
+
+def wired_box(state_dir: Path, players: list[str], seed: int, **storage: Any) -> Any:
+    """The engine, hub and score storage as the daemon wires them (the storage started)."""
+    from companion.app.hub import Hub
+    from companion.core.table import TableEngine
+    from companion.daemon import score_storage
+
+    engine = TableEngine(players, seed=seed)
+    hub = Hub(engine)
+    scores = score_storage(hub, engine, state_dir, **storage)
+    scores.start()
+    return engine, hub, scores

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.core.launcher import AUTHENTIC, GENTLE, Launcher, fixed_profile
+from companion.core.firing import AUTHENTIC, GENTLE, FiringModel, fixed_profile
 
 MEASURED_CHANCE = (0.18, 0.50, 0.59, 0.55, 1.0)
 
@@ -16,7 +16,7 @@ MEASURED_CHANCE = (0.18, 0.50, 0.59, 0.55, 1.0)
 @pytest.mark.slow
 def test_authentic_matches_its_table_over_100000_presses():
     """Chance to fire per press count within ±0.01; mean presses per firing 2.4–2.6."""
-    launcher = Launcher(AUTHENTIC, magazine=10**9, low_warning=0, rng=random.Random(2024))
+    launcher = FiringModel(AUTHENTIC, magazine=10**9, low_warning=0, rng=random.Random(2024))
     attempts = [0] * 5
     fires = [0] * 5
     firings = 0
@@ -41,18 +41,18 @@ def test_authentic_matches_its_table_over_100000_presses():
 
 
 def test_fixed_profile_always_fires_n():
-    launcher = Launcher(fixed_profile(3), magazine=30, low_warning=20, rng=random.Random(1))
+    launcher = FiringModel(fixed_profile(3), magazine=30, low_warning=20, rng=random.Random(1))
     assert [launcher.press().cards for _ in range(4)] == [3, 3, 3, 3]
     assert launcher.magazine == 18 and launcher.low
 
 
 def test_gentle_never_more_than_four_cards():
-    launcher = Launcher(GENTLE, magazine=10**6, low_warning=0, rng=random.Random(5))
+    launcher = FiringModel(GENTLE, magazine=10**6, low_warning=0, rng=random.Random(5))
     assert max(launcher.press().cards for _ in range(5000)) <= 4
 
 
 def test_suspense_rises_with_chance():
-    launcher = Launcher(AUTHENTIC, magazine=100, low_warning=0, rng=random.Random(0))
+    launcher = FiringModel(AUTHENTIC, magazine=100, low_warning=0, rng=random.Random(0))
     assert launcher.suspense() == pytest.approx(0.18)
     launcher.presses_since_fire = 4
     assert launcher.suspense() == 1.0
@@ -60,7 +60,7 @@ def test_suspense_rises_with_chance():
 
 @given(st.integers(0, 200), st.lists(st.booleans(), max_size=200), st.integers())
 def test_magazine_never_negative(start, actions, seed):
-    launcher = Launcher(AUTHENTIC, magazine=start, low_warning=20, rng=random.Random(seed))
+    launcher = FiringModel(AUTHENTIC, magazine=start, low_warning=20, rng=random.Random(seed))
     for reload in actions:
         if reload:
             launcher.reload(start)

@@ -55,6 +55,22 @@ def test_script_from_stdin_traces_every_event():
     assert coup["say"] == ["Coup Extrême d'Alice sur Bruno !"]
     assert records[-1]["direction"] == "right" and records[-1]["active"] == "Alice"
     assert "line 11: unknown card 'bogus'" in result.stderr
+    # Every record names its card and its source, and the log line it became.
+    assert records[1]["card"] == {"kind": "number", "colour": "red"}
+    assert records[3]["card"] is None and {r["source"] for r in records} == {"script"}
+    assert [r["seq"] for r in records[1:4]] == [1, 2, 3]
+
+
+def test_a_script_mends_a_line_of_the_round_log():
+    """The skip was a reverse: ``fix`` replaces line 1, the table is recomputed."""
+    script = "players Alice Bruno Chloé David\nplay skip red\npress\nfix 1 play reverse red\n"
+    result = simulate("--script", "-", "--seed", "4", "--lang", "en", stdin=script)
+    assert result.returncode == 0, result.stderr
+    *_, fixed = [json.loads(line) for line in result.stdout.splitlines()]
+    assert fixed["event"] == "replace" and fixed["card"] == {"kind": "reverse", "colour": "red"}
+    assert fixed["direction"] == "right" and fixed["active"] == "David"  # Alice pressed
+    assert fixed["say"][0] == "Corrected (line 1): the table is recomputed."
+    assert fixed["ejections"] == []  # the press's cards are not fired again
 
 
 def test_same_seed_same_output_and_english(tmp_path: Path):
@@ -115,6 +131,30 @@ def test_bad_config_is_reported_with_keys(tmp_path: Path):
         ("start hit2 red", ("table.start_round", {"start_card": "hit2", "colour": "red"})),
         ("reload 70", ("table.reload", {"cards": 70})),
         ("hand Alice 3", ("table.set_hand", {"player": "Alice", "cards": 3})),
+        ("redo", ("table.redo", {})),
+        ("drop 12", ("table.remove", {"seq": 12})),
+        (
+            "fix 3 play reverse bleu",
+            (
+                "table.replace",
+                {
+                    "seq": 3,
+                    "action": "table.play",
+                    "payload": {"card": "reverse", "colour": "blue"},
+                },
+            ),
+        ),
+        (
+            "insert 4 hand 'Anne Marie' 2",
+            (
+                "table.insert",
+                {
+                    "before": 4,
+                    "action": "table.set_hand",
+                    "payload": {"player": "Anne Marie", "cards": 2},
+                },
+            ),
+        ),
         ("   # only a comment", None),
         ("", None),
     ],
@@ -132,6 +172,8 @@ def test_parse_line(line, expected):
         ("press A B", "press takes 0 to 1 argument(s), got 2"),
         ("play 'unclosed", "cannot split the line"),
         ("hand Alice", "hand takes 2 argument(s), got 1"),
+        ("fix 3", "fix takes a line number and what happened"),
+        ("insert x play 5 red", "insert's line number must be a whole number"),
     ],
 )
 def test_parse_errors_say_what_was_expected(line, message):

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from companion.storage import Storage
-from tests.helpers import kill_after_lines
+from tests.helpers import kill_after_lines, python_child
 
 CHILD = r"""
 import sys
@@ -42,17 +39,10 @@ while True:
 @pytest.mark.slow
 def test_acknowledged_rounds_survive_sigkill(tmp_path: Path) -> None:
     rng = random.Random(20240503)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     acked: set[int] = set()
     kills = 30
     for _ in range(kills):
-        child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(tmp_path)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            text=True,
-        )
+        child = python_child(CHILD, str(tmp_path))
         # One kill in five lands while the child starts (opening, creating the game); the
         # others after a few acknowledged rounds, at a random moment of the next write.
         acks = 0 if rng.random() < 0.2 else rng.randint(1, 8)

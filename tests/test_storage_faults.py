@@ -16,8 +16,6 @@ from companion.app.hub import Hub
 from companion.app.score_storage import ScoreStorage
 from companion.cli import main
 from companion.core.events import Press
-from companion.core.table import TableEngine
-from companion.daemon import score_storage
 from companion.storage import (
     DB_NAME,
     Storage,
@@ -27,6 +25,7 @@ from companion.storage import (
     StorageReadOnly,
     classify,
 )
+from tests.helpers import wired_box
 from tests.test_web_api import csrf, make_app
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
@@ -35,10 +34,7 @@ HANDS = {"Alice": {"points": 0}, "Bruno": {"points": 12}, "Chloé": {"points": 3
 
 def box(state_dir: Path) -> tuple[Hub, ScoreStorage]:
     """The hub and score storage as the daemon wires them."""
-    engine = TableEngine(PLAYERS, seed=2)
-    hub = Hub(engine)
-    scores = score_storage(hub, engine, state_dir, busy_timeout=0.2)
-    scores.start()
+    _, hub, scores = wired_box(state_dir, PLAYERS, 2, busy_timeout=0.2)
     return hub, scores
 
 

@@ -68,7 +68,8 @@ def test_contre_uno_refused_once_the_next_player_has_played():
     engine.handle(Play("number", "red", value=5))  # Chloé plays: too late
     err = refused(engine, ContreUno("Bruno"))
     assert err.key == "decks.error_contre_uno_late" and err.status == 409
-    assert "too late" in str(err)
+    assert str(err) == "too late: Chloé has played since Bruno's last card (000 §VI)"
+    assert err.params == {"player": "Bruno", "by": "Chloé"}
     assert owed(engine) == []
 
 

@@ -1,6 +1,6 @@
-"""The table's memory: every field of the engine's state saved and read back, the table put back
-exactly after a restart, and a SIGKILL/restart loop that loses no acknowledged table event and no
-acknowledged score."""
+"""The table's memory: every field of the engine's state saved and read back, the round's log put
+back and replayed exactly after a restart (the same table, undo history and cards to come), and a
+SIGKILL/restart loop that loses no acknowledged table event and no acknowledged score."""
 
 from __future__ import annotations
 
@@ -9,24 +9,30 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import types
 import typing
 from pathlib import Path
 from typing import Any
 
-from companion.app.hub import Hub
 from companion.app.table_memory import MEMORY_KEY, TableMemory
 from companion.config import RulesConfig
 from companion.core.actions import table_event
 from companion.core.codec import from_data, to_data
 from companion.core.errors import ActionError
-from companion.core.events import Play, Press, Reload, SetHand, Setup, StartRound, Undo
+from companion.core.events import (
+    Play,
+    Press,
+    Redo,
+    Reload,
+    Replace,
+    SetHand,
+    Setup,
+    StartRound,
+    Undo,
+)
 from companion.core.table import TableEngine, TableState
-from companion.daemon import score_storage
 from companion.storage import Storage
-from tests.helpers import kill_after_lines
+from tests.helpers import kill_after_lines, python_child, wired_box
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
 
@@ -126,49 +132,78 @@ def played_table(seed: int = 5) -> TableEngine:
     return engine
 
 
-def test_a_restart_puts_the_table_back_exactly() -> None:
-    engine = played_table()
-    store = DictStore()
-    TableMemory(store, engine).journal()
+def restarted(store: DictStore) -> TableEngine:
     again = TableEngine(PLAYERS, seed=99)
     assert TableMemory(store, again).restore()
+    return again
+
+
+def test_a_restart_replays_the_log_to_the_same_table() -> None:
+    engine = played_table()
+    engine.handle(Replace(engine.log.entries[4].seq, SetHand("Bruno", 4)))  # a mended line
+    store = DictStore()
+    TableMemory(store, engine).journal()
+    assert [line[1] for line in store.data[MEMORY_KEY]["lines"]][:2] == [
+        "table.start_round",
+        "table.play",
+    ]
+    again = restarted(store)
     assert again.state == engine.state
     assert again.snapshot() == engine.snapshot()
     assert again.state.owed and again.state.round and again.state.direction == -1
     # The launcher goes on with the same sequence: the next presses fire the same cards.
-    assert [again.launcher.press() for _ in range(20)] == [
-        engine.launcher.press() for _ in range(20)
-    ]
+    assert [again.firing.press() for _ in range(20)] == [engine.firing.press() for _ in range(20)]
 
 
-def test_undo_takes_back_the_same_changes_after_a_restart() -> None:
+def test_undo_and_redo_walk_the_same_changes_after_a_restart() -> None:
     engine = played_table()
-    for event in (SetHand("Alice", 4), Reload(50), SetHand("Chloé", 2)):
+    for event in (SetHand("Alice", 4), Press(), Reload(50), SetHand("Chloé", 2), Undo()):
         engine.handle(event)
-    steps = len(engine.undo_history)
-    assert steps == 3
     store = DictStore()
     memory = TableMemory(store, engine)
     memory.journal()
-    again = TableEngine(PLAYERS, seed=99)
-    assert TableMemory(store, again).restore()
-    assert again.undo_history == engine.undo_history
-    for _ in range(steps):
-        engine.handle(Undo())
-        again.handle(Undo())
+    again = restarted(store)
+    assert again.log.undo == engine.log.undo and again.log.redo == engine.log.redo
+    for event in (Redo(), Undo(), Undo(), Undo(), Undo(), Redo()):
+        engine.handle(event)
+        again.handle(event)
         assert again.snapshot() == engine.snapshot()
-    assert not again.snapshot()["can_undo"]
-    # A step that does not fit drops the history, not the table.
-    store.data[MEMORY_KEY]["undo"][0]["state"]["active"] = 42
-    third = TableEngine(PLAYERS, seed=99)
-    assert TableMemory(store, third).restore()
-    assert third.state == from_data(TableState, store.data[MEMORY_KEY]["state"])
-    assert not third.undo_history
-    # Each step is encoded once: the same data object comes back while the step waits.
-    engine.handle(SetHand("Alice", 5))
-    first = memory.capture()["undo"][0]
+    # Each line is encoded once: the same data object comes back while the line is kept.
+    first = memory.capture()["lines"][0]
     engine.handle(SetHand("Alice", 6))
-    assert memory.capture()["undo"][0] is first
+    assert memory.capture()["lines"][0] is first
+
+
+def test_a_table_saved_before_the_log_comes_back_as_the_start_of_one() -> None:
+    engine = played_table()
+    state = to_data(engine.state)
+    del state["contre_uno_closed"], state["contre_uno_closed_by"]  # fields it did not have
+    old = {
+        "format": 1,
+        "state": state,
+        "launcher": {"magazine": 33, "presses_since_fire": 2, "random": None},
+        "rules": to_data(engine.rules),
+        "configured_rules": to_data(TableEngine(PLAYERS).rules),
+        "events_handled": 9,
+        "last_fired": 0,
+        "undo": [],
+    }
+    again = restarted(DictStore({MEMORY_KEY: old}))
+    unknown_then = {"contre_uno_closed": None, "contre_uno_closed_by": None}
+    assert again.state == dataclasses.replace(engine.state, **unknown_then)
+    assert again.firing.magazine == 33
+    assert again.log.entries == [] and again.events_handled == 9
+
+
+def test_a_line_that_does_not_decode_leaves_the_configured_table() -> None:
+    engine = played_table()
+    store = DictStore()
+    TableMemory(store, engine).journal()
+    store.data[MEMORY_KEY]["lines"][1][2] = {"card": "no such card"}
+    fresh = TableEngine(PLAYERS, seed=1)
+    before = fresh.snapshot()
+    assert not TableMemory(store, fresh).restore()
+    assert fresh.snapshot() == before
 
 
 def test_rules_come_back_unless_the_configuration_changed() -> None:
@@ -190,12 +225,12 @@ def test_a_saved_table_that_does_not_fit_is_ignored() -> None:
     store = DictStore()
     TableMemory(store, engine).journal()
     saved = store.data[MEMORY_KEY]
-    saved["state"]["active"] = 42  # no such seat
+    saved["state"]["active"] = 42  # not what the log replays to
     fresh = TableEngine(PLAYERS, seed=1)
     before = fresh.snapshot()
     assert not TableMemory(store, fresh).restore()
     assert fresh.snapshot() == before
-    store.data[MEMORY_KEY] = {"format": 1, "state": {"seats": "nope"}}
+    store.data[MEMORY_KEY] = {"format": 2, "start": {"state": {"seats": "nope"}}}
     assert not TableMemory(store, fresh).restore()
     assert fresh.snapshot() == before
 
@@ -222,7 +257,9 @@ scores = ScoreStorage(
 scores.start()
 def score_revision():
     return scores.keeper.book.revision if scores.keeper and scores.keeper.book else 0
-print("restored", json.dumps(scores.memory.capture()), score_revision(), "end", flush=True)
+def table():
+    return {"memory": scores.memory.capture(), "table": engine.snapshot()}
+print("restored", json.dumps(table()), score_revision(), "end", flush=True)
 hub.start()
 if scores.keeper.book is None:
     hub.dispatch("score.new_game", {"ruleset": "extreme", "target": 100000})
@@ -232,10 +269,16 @@ actions = [
     ("table.play", {"card": "number", "value": 4}), ("table.play", {"card": "skip"}),
     ("table.play", {"card": "reverse"}), ("table.play", {"card": "hit2"}),
     ("table.set_hand", {"player": "Bruno", "cards": 5}), ("table.reload", {"cards": 90}),
-    ("table.undo", {}), ("score.record_round", None),
+    ("table.undo", {}), ("table.redo", {}), ("score.record_round", None),
+    ("table.remove", "seq"), ("table.replace", "seq"),
 ]
 while True:
     name, payload = rng.choice(actions)
+    if payload == "seq":  # a line of the round's log, mended
+        seqs = [line["seq"] for line in engine.snapshot()["log"]] or [0]
+        payload = {"seq": rng.choice(seqs)}
+        if name == "table.replace":
+            payload |= {"action": "table.play", "payload": {"card": "reverse"}}
     if payload is None:
         points = {p: {"points": rng.randint(0, 40)} for p in ("Bruno", "Chloé", "David")}
         payload = {"hands": {"Alice": {"points": 0}, **points}, "winner": "Alice"}
@@ -244,7 +287,7 @@ while True:
         hub.dispatch(name, payload)
     except ActionError:
         pass
-    print("done", json.dumps(scores.memory.capture()), score_revision(), "end", flush=True)
+    print("done", json.dumps(table()), score_revision(), "end", flush=True)
 """
 
 
@@ -258,37 +301,31 @@ def parse(line: str) -> tuple[str, list[str]]:
     return parts[0], [" ".join(parts[1:-2]), parts[-2]]
 
 
-def one_event_later(capture: dict[str, Any], name: str, payload: dict[str, Any]) -> Any:
-    """The table after ``name`` is applied to the saved ``capture`` (what a kill between the
-    write and the answer leaves behind)."""
-    store = DictStore({MEMORY_KEY: capture})
+def one_event_later(saved: dict[str, Any], name: str, payload: dict[str, Any]) -> Any:
+    """The memory and table after ``name`` is applied to the ``saved`` one (what a kill between
+    the write and the answer leaves behind)."""
+    store = DictStore({MEMORY_KEY: saved["memory"]})
     engine = TableEngine(PLAYERS, seed=0)
     memory = TableMemory(store, engine)
     assert memory.restore()
+    assert json.loads(json.dumps(engine.snapshot())) == saved["table"]  # replayed exactly
     if name.startswith("table."):
         try:
-            engine.handle(table_event(name, payload))
+            engine.handle(table_event(name, payload), "phone")  # as the hub's phone actions
         except ActionError:
-            return capture
-    return json.loads(json.dumps(memory.capture()))
+            return saved
+    return json.loads(json.dumps({"memory": memory.capture(), "table": engine.snapshot()}))
 
 
 def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> None:
     cycles = int(os.environ.get("UNO_CRASH_CYCLES", "8"))
     rng = random.Random(20261122)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     acked: dict[str, Any] | None = None
     acked_scores = 0
     in_flight: tuple[str, dict[str, Any]] | None = None
     events = undoable_restarts = 0
     for cycle in range(cycles):
-        child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(tmp_path), str(cycle)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            text=True,
-        )
+        child = python_child(CHILD, str(tmp_path), str(cycle))
         try:
             assert child.stdout is not None
             word, fields = parse(child.stdout.readline())
@@ -301,10 +338,14 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
                 assert restored_table in allowed, f"cycle {cycle}: the table was not put back"
                 late_score = in_flight is not None and in_flight[0] == "score.record_round"
                 assert acked_scores <= restored_scores <= acked_scores + late_score
-            if restored_table["undo"]:  # "Undo" still takes back the last change
+            undo = restored_table["memory"]["undo"]
+            if undo:  # "Undo" still takes back the last change, and "Redo" puts it back
                 undone = one_event_later(restored_table, "table.undo", {})
-                assert undone["state"] == restored_table["undo"][-1]["state"]
-                assert len(undone["undo"]) == len(restored_table["undo"]) - 1
+                assert len(undone["memory"]["undo"]) == len(undo) - 1
+                assert undone["memory"]["redo"][-1] == undo[-1]
+                redone = one_event_later(undone, "table.redo", {})
+                counters = {"events": 0, "fired": 0}  # what the last event did, not the table
+                assert redone["table"] | counters == restored_table["table"] | counters
                 undoable_restarts += 1
             acked, acked_scores, in_flight = restored_table, restored_scores, None
             # A few events in, then a kill at a random moment of the next one.
@@ -330,10 +371,7 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
 
 
 def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
-    engine = TableEngine(PLAYERS, seed=1)
-    hub = Hub(engine)
-    scores = score_storage(hub, engine, tmp_path, backups=3)
-    scores.start()
+    engine, hub, scores = wired_box(tmp_path, PLAYERS, 1, backups=3)
     with hub.running():
         hub.dispatch("score.new_game", {"ruleset": "extreme", "name": "Vendredi"})
         scores.storage.backup()  # the backup to come back to: one game, no round

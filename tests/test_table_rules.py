@@ -27,7 +27,7 @@ from companion.core.events import (
 )
 from companion.core.options import LauncherOptions
 
-from .tables import bruno_left_with_one_card, fixed, owed, profile, refused, says, table
+from .tables import bruno_left_with_one_card, fixed, hands, owed, profile, refused, says, table
 
 # -- 000 §III/§IV: the deal and who starts -------------------------------------------------------
 
@@ -296,7 +296,7 @@ def test_contre_uno_window_closes_when_next_player_plays():
     """000 §VI: caught "avant que le joueur suivant n'ait joué"."""
     engine = bruno_left_with_one_card()
     engine.handle(Play("number", "red", value=5))  # Chloé plays
-    assert engine.snapshot()["contre_uno_window"] is None
+    assert engine.snapshot()["contre_uno_window"] == "Chloé"  # no longer Bruno: Chloé now
 
 
 def test_suggestion_four_presses():
@@ -506,13 +506,17 @@ def test_a_setup_in_the_middle_of_a_round_can_be_undone():
     assert engine.snapshot() == {**during, "events": during["events"] + 2, "can_undo": True}
 
 
-def test_undo_takes_back_a_play_but_not_a_press():
-    engine = table()
+def test_undo_takes_back_a_play_and_a_press_too():
+    engine = table(launcher=fixed(3))
     engine.handle(Play("reverse", "red"))
     engine.handle(Undo())
     snap = engine.snapshot()
     assert snap["direction"] == "left" and snap["active"] == "Bruno"
     engine.handle(Press())
+    assert hands(engine)["Bruno"] == 10 and engine.snapshot()["magazine"] == 77
+    engine.handle(Undo())  # the press did not count (a knocked button): its cards go back
+    assert hands(engine)["Bruno"] == 7 and engine.snapshot()["magazine"] == 80
+    assert engine.snapshot()["active"] == "Bruno"
     err = refused(engine, Undo())
     assert err.key == "errors.nothing_to_undo"
 

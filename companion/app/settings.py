@@ -15,9 +15,9 @@ from typing import Any
 from companion.config import Config, check_consistency
 from companion.core.actions import object_schema
 from companion.core.errors import ActionError
-from companion.core.launcher import BUILTIN_PROFILES
+from companion.core.firing import BUILTIN_PROFILES, profile_from_options
 from companion.core.limits import MAX_NAME
-from companion.core.table import TableEngine, profile_from_options
+from companion.core.table import TableEngine
 from companion.i18n import LANGUAGES
 
 from .hub import Hub
@@ -75,7 +75,7 @@ class Settings:
         launcher = self._config.launcher
         return {
             "language": self.language,
-            "profile": self.engine.launcher.profile.name,
+            "profile": self.engine.firing.profile.name,
             "profiles": [*BUILTIN_PROFILES, *launcher.profiles],
         }
 
@@ -89,7 +89,7 @@ class Settings:
             ]
             if problems:
                 raise ActionError("bad_choice", problems[0], {"field": "profile", "choices": ""})
-            self.engine.launcher.profile = profile_from_options(launcher)
+            self.engine.firing.profile = profile_from_options(launcher)
         if "language" in payload:
             self.language = payload["language"]
             if self._language_changed is not None:
@@ -97,5 +97,5 @@ class Settings:
         if self._store is not None:
             self._store.settings_put(
                 SETTINGS_KEY,
-                {"language": self.language, "profile": self.engine.launcher.profile.name},
+                {"language": self.language, "profile": self.engine.firing.profile.name},
             )

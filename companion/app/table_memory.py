@@ -1,23 +1,21 @@
-"""The table's memory across restarts, pulled plugs included.
+"""The table's memory across restarts, pulled plugs included: the round's log.
 
 After every accepted table event, and before the launcher moves or a phone is told (the hub's
-journal), the whole table is written to the score database in one durable transaction: the
-engine's :class:`~companion.core.table.TableState` (players, seats, dealer, round, direction,
-owed presses, hand estimates and whatever the rules add to it later), the launcher's magazine,
-its presses since the last firing and its random sequence, and the rule options in effect.
-On the next start the table is put back exactly as it was.
+journal), the round's log is written to the score database in one durable transaction: the
+checkpoint the round starts from (the engine's :class:`~companion.core.table.TableState`, the
+magazine, the presses since the last firing), every line since (each event as the action and
+payload a phone would post, its source, its time, and for a press the cards the launcher really
+fired), the edits Undo and Redo walk through, the launcher's random sequence, and the rule
+options in effect. On the next start the table is the log replayed: exactly the table that was,
+with the same undo history, and the presses to come fire what they would have.
 
-The undo history is kept too (bounded as the engine bounds it): after a restart, "Undo" takes
-back the last changes as it would have before. Each step is encoded once, when it is first
-written: a step never changes while it waits to be undone.
-
-The state is written with :mod:`companion.core.codec`, read from the dataclasses' type hints: a
-field added to the engine's state is remembered with no change here. What is not kept: the
-ejection profile, which the settings keep.
+Each line is encoded once, when it is first written (a line never changes; a mended line is a
+new one). The checkpoint is written with :mod:`companion.core.codec`, read from the
+dataclasses' type hints: a field added to the engine's state is remembered with no change here.
+What is not kept: the ejection profile, which the settings keep.
 
 Rule options come back only if the configuration file still says what it said when they were
-saved; after an edit of the file, the file wins (and the undo history, made under the old rules,
-is dropped).
+saved; after an edit of the file, the file wins.
 """
 
 from __future__ import annotations
@@ -27,16 +25,19 @@ import logging
 import struct
 from typing import Any, Protocol
 
+from companion.core.actions import event_action, table_event
 from companion.core.codec import from_data, to_data
 from companion.core.errors import ActionError
-from companion.core.events import Reload, Setup
-from companion.core.table import Outcome, TableEngine, UndoStep
+from companion.core.events import SOURCES, Reload, Setup
+from companion.core.firing import Firing
+from companion.core.table import Checkpoint, Outcome, TableEngine
+from companion.core.table.log import Edit, Entry, RoundLog
 
 log = logging.getLogger(__name__)
 
 MEMORY_KEY = "table.memory"
 OLD_TABLE_KEY = "table"  # before the memory was kept after every event: seats and magazine only
-FORMAT = 1
+FORMAT = 2
 
 
 class SettingsStore(Protocol):
@@ -48,7 +49,7 @@ class SettingsStore(Protocol):
 
 
 class TableMemory:
-    """Keeps the table in a settings store and puts it back on the next start.
+    """Keeps the round's log in a settings store and replays it on the next start.
 
     :meth:`restore` runs before the hub starts; :meth:`journal` after each event (register it
     with :meth:`Hub.add_journal`); :meth:`save` once more after the hub has stopped.
@@ -60,34 +61,47 @@ class TableMemory:
         self._configured_rules = to_data(engine.rules)
         self.saved = 0  # writes since the start
         self.failing: str | None = None  # why the last write failed (None: it did not)
-        # Undo steps already encoded, by identity (the step is held, so its id stays its own).
-        self._encoded: dict[int, tuple[UndoStep, Any]] = {}
+        # Lines already encoded, by identity (the line is held, so its id stays its own).
+        self._encoded: dict[int, tuple[Entry, list[Any]]] = {}
+        self._start: tuple[Checkpoint, Any] | None = None
 
     # ------------------------------------------------------------------ writing
 
     def capture(self) -> dict[str, Any]:
-        """The table as JSON-ready data."""
+        """The table's memory as JSON-ready data."""
         engine = self._engine
-        launcher = engine.launcher
+        round_log = engine.log
+        known, self._encoded = self._encoded, {}
+        if self._start is None or self._start[0] is not round_log.start:
+            self._start = (round_log.start, to_data(round_log.start))
         return {
             "format": FORMAT,
-            "state": to_data(engine.state),
-            "launcher": {
-                "magazine": launcher.magazine,
-                "presses_since_fire": launcher.presses_since_fire,
-                "random": _pack_random(launcher),
-            },
+            "start": self._start[1],
+            "state": to_data(engine.state),  # what the replay must give back
+            "lines": [self._line(entry, known) for entry in round_log.entries],
+            "undo": [self._edit(edit, known) for edit in round_log.undo],
+            "redo": [self._edit(edit, known) for edit in round_log.redo],
+            "next_seq": round_log.next_seq,
+            "random": _pack_random(engine.firing),
             "rules": to_data(engine.rules),
             "configured_rules": self._configured_rules,
             "events_handled": engine.events_handled,
             "last_fired": engine.last_fired,
-            "undo": self._undo_data(engine.undo_history),
         }
 
-    def _undo_data(self, steps: tuple[UndoStep, ...]) -> list[Any]:
-        known = self._encoded
-        self._encoded = {id(step): known.get(id(step)) or (step, to_data(step)) for step in steps}
-        return [self._encoded[id(step)][1] for step in steps]
+    def _line(self, entry: Entry, known: dict[int, tuple[Entry, list[Any]]]) -> list[Any]:
+        cached = known.get(id(entry))
+        if cached is None or cached[0] is not entry:
+            cached = (entry, _line_data(entry))
+        self._encoded[id(entry)] = cached
+        return cached[1]
+
+    def _edit(self, edit: Edit, known: dict[int, tuple[Entry, list[Any]]]) -> dict[str, Any]:
+        return {
+            "index": edit.index,
+            "removed": [self._line(e, known) for e in edit.removed],
+            "inserted": [self._line(e, known) for e in edit.inserted],
+        }
 
     def journal(self, outcome: Outcome | None = None) -> None:
         """Write the table now (durable when it returns); a storage failure is logged and kept
@@ -109,16 +123,16 @@ class TableMemory:
     # ------------------------------------------------------------------ reading
 
     def restore(self) -> bool:
-        """Put the saved table back; ``False`` (and a log line) when there is none or it does
-        not fit the engine any more: the table then starts as configured."""
+        """Replay the saved log; ``False`` (and a log line) when there is none or it does not
+        fit the engine any more: the table then starts as configured."""
         try:
             saved = self._store.settings_get(MEMORY_KEY)
         except Exception as exc:
             log.error("the saved table could not be read: %s", exc)
             return False
-        if isinstance(saved, dict) and saved.get("format") == FORMAT:
+        if isinstance(saved, dict) and saved.get("format") in (1, FORMAT):
             try:
-                self._apply(saved)
+                self._apply(saved if saved["format"] == FORMAT else _from_format_1(saved))
                 return True
             except Exception as exc:  # whatever does not fit leaves the configured table
                 log.warning("saved table ignored (it does not fit this version): %s", exc)
@@ -127,49 +141,39 @@ class TableMemory:
 
     def _apply(self, saved: dict[str, Any]) -> None:
         engine = self._engine
-        fresh = (engine.state, engine.rules, engine.events_handled, engine.last_fired)
-        launcher = engine.launcher
-        fresh_launcher = (launcher.magazine, launcher.presses_since_fire)
+        fresh = (engine.state, engine.log, engine.rules, engine.events_handled, engine.last_fired)
+        firing = engine.firing
+        fresh_firing = (firing.magazine, firing.presses_since_fire)
         try:
-            engine.state = from_data(type(engine.state), saved["state"], "state")
+            start = from_data(Checkpoint, saved["start"], "start")
+            _integer(start.magazine, 0, 10_000)
+            _integer(start.presses_since_fire, 0, 1_000)
+            round_log = RoundLog(start, _integer(saved["next_seq"], 0, 2**53))
+            lines: dict[tuple[Any, ...], Entry] = {}
+            round_log.entries = [_line_entry(item, lines) for item in saved["lines"]]
+            round_log.undo = [_edit_entries(item, lines) for item in saved.get("undo", [])]
+            round_log.redo = [_edit_entries(item, lines) for item in saved.get("redo", [])]
+            engine.log = round_log
+            engine.replay()
+            saved_state = from_data(type(engine.state), saved["state"], "state")
+            if engine.state != saved_state:
+                raise ValueError("the log does not replay to the saved table")
             if saved.get("configured_rules") == self._configured_rules:
-                engine.rules = from_data(type(engine.rules), saved["rules"], "rules")
+                rules = from_data(type(engine.rules), saved["rules"], "rules")
+                if rules != engine.rules:  # set outside the log: put back as they were
+                    engine.rules = rules
             else:
-                engine.rules = fresh[1]  # the saved state carries rules too: the config's win
+                engine.rules = fresh[2]  # the saved ones came from another configuration
                 log.info("the rules in the configuration changed: they replace the saved ones")
-            kept = saved["launcher"]
-            launcher.magazine = _integer(kept["magazine"], 0, 10_000)
-            launcher.presses_since_fire = _integer(kept["presses_since_fire"], 0, 1_000)
             engine.events_handled = _integer(saved.get("events_handled", 0), 0, 2**62)
             engine.last_fired = _integer(saved.get("last_fired", 0), 0, 1_000)
             engine.snapshot()  # every seat index points at a seat
-            _unpack_random(launcher, kept.get("random"))
+            _unpack_random(firing, saved.get("random"))
         except BaseException:
-            engine.state, engine.rules, engine.events_handled, engine.last_fired = fresh
-            launcher.magazine, launcher.presses_since_fire = fresh_launcher
+            engine.state, engine.log, engine.rules = fresh[0], fresh[1], fresh[2]
+            engine.events_handled, engine.last_fired = fresh[3], fresh[4]
+            firing.magazine, firing.presses_since_fire = fresh_firing
             raise
-        if saved.get("configured_rules") == self._configured_rules:
-            self._restore_undo(saved.get("undo", []))
-
-    def _restore_undo(self, saved: Any) -> None:
-        """Put the undo history back; a step that does not fit drops the history, not the
-        table (the table is already back)."""
-        engine = self._engine
-        launcher = engine.launcher
-        now = (engine.state, launcher.magazine, launcher.presses_since_fire)
-        try:
-            steps = [from_data(UndoStep, item, "undo") for item in saved]
-            for step in steps:  # each must be a table the engine can show
-                _integer(step.magazine, 0, 10_000)
-                _integer(step.presses_since_fire, 0, 1_000)
-                engine.state = step.state
-                engine.snapshot()
-        except Exception as exc:
-            log.warning("the undo history was not restored: %s", exc)
-            steps = []
-        finally:
-            engine.state, launcher.magazine, launcher.presses_since_fire = now
-        engine.undo_history = steps
 
     def _restore_seats_only(self) -> bool:
         saved = self._store.settings_get(OLD_TABLE_KEY)
@@ -178,14 +182,65 @@ class TableMemory:
         try:
             players = saved.get("players")
             if isinstance(players, list) and players:
-                self._engine.handle(Setup(tuple(players), saved.get("dealer")))
+                self._engine.handle(Setup(tuple(players), saved.get("dealer")), "box")
             magazine = saved.get("magazine")
             if isinstance(magazine, int):
-                self._engine.handle(Reload(magazine))
+                self._engine.handle(Reload(magazine), "box")
         except ActionError as exc:
             log.warning("saved table ignored: %s", exc)
             return False
         return True
+
+
+def _from_format_1(saved: dict[str, Any]) -> dict[str, Any]:
+    """A table saved before the round was a log (the state and its undo steps): that table as
+    the start of an empty log; the undo steps are not carried over."""
+    kept = saved["launcher"]
+    start = {
+        "state": saved["state"],
+        "magazine": kept["magazine"],
+        "presses_since_fire": kept["presses_since_fire"],
+    }
+    return {**saved, "start": start, "lines": [], "undo": [], "redo": [], "next_seq": 0} | {
+        "random": kept.get("random")
+    }
+
+
+def _line_data(entry: Entry) -> list[Any]:
+    """``[seq, action, payload, source, firing, at]``; ``firing`` is ``[fired, cards, forced,
+    wanted]`` for a press that served, else null."""
+    action, payload = event_action(entry.event)
+    firing = entry.firing
+    fired = None if firing is None else [firing.fired, firing.cards, firing.forced, firing.wanted]
+    return [entry.seq, action, payload, entry.source, fired, entry.at]
+
+
+def _line_entry(item: Any, lines: dict[tuple[Any, ...], Entry]) -> Entry:
+    """The line ``item`` describes; the same data read twice is the same line (the log and its
+    undo history share them)."""
+    seq, action, payload, source, fired, at = item
+    key = (seq, action, repr(payload), source, repr(fired), at)
+    if key in lines:
+        return lines[key]
+    if source not in SOURCES:
+        raise ValueError(f"{source!r} is not a source")
+    firing = None
+    if fired is not None:
+        was_fired, cards, forced, wanted = fired
+        if not isinstance(was_fired, bool) or not isinstance(forced, bool):
+            raise ValueError(f"{fired!r} is not a firing")
+        firing = Firing(was_fired, _integer(cards, 0, 1_000), forced, _integer(wanted, 0, 1_000))
+    if at is not None and not isinstance(at, int | float):
+        raise ValueError(f"{at!r} is not a time")
+    entry = Entry(_integer(seq, 0, 2**53), table_event(action, payload), source, firing, at)
+    lines[key] = entry
+    return entry
+
+
+def _edit_entries(item: Any, lines: dict[tuple[Any, ...], Entry]) -> Edit:
+    removed = tuple(_line_entry(e, lines) for e in item["removed"])
+    inserted = tuple(_line_entry(e, lines) for e in item["inserted"])
+    return Edit(_integer(item["index"], 0, 10_000), removed, inserted)
 
 
 def _integer(value: Any, low: int, high: int) -> int:
@@ -194,14 +249,14 @@ def _integer(value: Any, low: int, high: int) -> int:
     return value
 
 
-def _random_of(launcher: Any) -> Any:
+def _random_of(firing: Any) -> Any:
     # The launcher's random sequence: kept so the presses after a restart are the ones that
     # would have come (the real launcher's irregular disc does not forget its position either).
-    return getattr(launcher, "_rng", None)
+    return getattr(firing, "_rng", None)
 
 
-def _pack_random(launcher: Any) -> str | None:
-    rng = _random_of(launcher)
+def _pack_random(firing: Any) -> str | None:
+    rng = _random_of(firing)
     if rng is None:
         return None
     version, words, gauss = rng.getstate()
@@ -210,8 +265,8 @@ def _pack_random(launcher: Any) -> str | None:
     return base64.b64encode(struct.pack("<625I", *words)).decode("ascii")
 
 
-def _unpack_random(launcher: Any, packed: Any) -> None:
-    rng = _random_of(launcher)
+def _unpack_random(firing: Any, packed: Any) -> None:
+    rng = _random_of(firing)
     if rng is None or not isinstance(packed, str):
         return
     try:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import secrets
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +18,26 @@ log = logging.getLogger("companion")
 
 
 def add_command(
-    subparsers: Any, name: str, summary: str, doc: str | None
+    subparsers: Any,
+    name: str,
+    summary: str,
+    doc: str | None,
+    *,
+    handler: Callable[[argparse.Namespace], int] | None = None,
+    config: bool = False,
 ) -> argparse.ArgumentParser:
-    """A subcommand whose ``--help`` shows its module's docstring ``doc`` as written."""
+    """A subcommand whose ``--help`` shows its module's docstring ``doc`` as written, run by
+    ``handler``, with the ``--config`` option if ``config``."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name,
         help=summary,
         description=doc,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    if config:
+        add_config_argument(parser)
+    if handler is not None:
+        parser.set_defaults(handler=handler)
     return parser
 
 
@@ -59,6 +72,15 @@ def add_state_dir_argument(parser: argparse.ArgumentParser) -> None:
 def _exit(exc: ConfigError) -> None:
     print(f"uno-companion: {exc}", file=sys.stderr)
     raise SystemExit(2) from None
+
+
+@contextlib.contextmanager
+def config_errors_exit() -> Iterator[None]:
+    """A configuration error inside the block: a clear message and exit status 2."""
+    try:
+        yield
+    except ConfigError as exc:
+        _exit(exc)
 
 
 def load_or_exit(path: Path | None) -> Config:

@@ -18,13 +18,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.config import ConfigError
-
 from .common import (
     add_backend_argument,
     add_command,
-    add_config_argument,
     add_state_dir_argument,
+    config_errors_exit,
     load_or_exit,
     print_qr,
     state_dir_or_exit,
@@ -32,20 +30,14 @@ from .common import (
 
 
 def register(subparsers: Any) -> None:
-    parser = add_command(
-        subparsers,
-        "doctor",
-        "check the box (pins, sound, database...) and say how to fix problems",
-        __doc__,
-    )
-    add_config_argument(parser)
+    summary = "check the box (pins, sound, database...) and say how to fix problems"
+    parser = add_command(subparsers, "doctor", summary, __doc__, handler=run, config=True)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     add_backend_argument(parser, "GPIO library to check (default: hardware.backend)")
     add_state_dir_argument(parser)
     parser.add_argument("--sound", action="store_true", help="play a test on the speaker")
     parser.add_argument("--sweep", action="store_true", help="move each servo over its range")
     parser.add_argument("--yes", action="store_true", help="do not ask before moving servos")
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,11 +46,8 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_or_exit(args.config)
     state_dir = state_dir_or_exit(args.state_dir, config)
-    try:
+    with config_errors_exit():
         doctor = Doctor(config, locations.config_file(args.config), state_dir, backend=args.backend)
-    except ConfigError as exc:
-        print(f"uno-companion doctor: {exc}", file=sys.stderr)
-        return 2
     results = doctor.run()
     if args.json:
         print(json.dumps(report_json(results, doctor.board), indent=2, ensure_ascii=False))

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from companion import locations
-from companion.config import ConfigError
 from companion.core.commands import Priority
 from companion.i18n import LANGUAGES
 from companion.speech import (
@@ -28,32 +27,26 @@ from companion.speech import (
 from companion.speech.audio import audio_device
 from companion.speech.worker import STARTUP_TIMEOUT
 
-from .common import add_command, add_config_argument, load_or_exit
+from .common import add_command, config_errors_exit, load_or_exit
 
 
 def register(subparsers: Any) -> None:
-    parser = add_command(
-        subparsers, "say", "speak a line (checks the speech engine and the speaker)", __doc__
-    )
-    add_config_argument(parser)
+    summary = "speak a line (checks the speech engine and the speaker)"
+    parser = add_command(subparsers, "say", summary, __doc__, handler=run, config=True)
     parser.add_argument("text", help="what to say")
     parser.add_argument("--lang", choices=LANGUAGES, help="language (default: the table's)")
     parser.add_argument("--voice", help="espeak-ng voice (default: speech.voice_fr / voice_en)")
     parser.add_argument("--device", help="ALSA device (default: the one speech.audio_output picks)")
     parser.add_argument("--to-wav", type=Path, metavar="FILE", help="write a WAV file instead")
-    parser.set_defaults(handler=run)
 
 
 def speech_settings(args: argparse.Namespace) -> tuple[SpeechConfig, str]:
     """The ``[speech]`` section and the table language, or a clear message and exit 2."""
     config = load_or_exit(args.config)
     source = str(locations.config_file(args.config) or "configuration")
-    try:
-        speech = load_speech_config(config.extra, source)
-    except ConfigError as exc:
-        print(f"uno-companion: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-    return speech, config.table.language
+    with config_errors_exit():
+        return load_speech_config(config.extra, source), config.table.language
+    raise AssertionError("unreachable: a configuration error exits")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ refused with an :class:`ActionError` naming the field.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 from .errors import ActionError
@@ -22,13 +23,17 @@ from .events import (
     ContreUno,
     Eliminate,
     Event,
+    Insert,
     Jam,
     Lacked,
     MimicBroken,
     Play,
     Press,
+    Redo,
     Reinstate,
     Reload,
+    Remove,
+    Replace,
     RoundWon,
     SetHand,
     SetRules,
@@ -41,7 +46,13 @@ from .limits import MAX_HAND, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .options import rules_schema
 from .payload import shown, validate_payload
 
-__all__ = ["TABLE_ACTION_SCHEMAS", "object_schema", "table_event", "validate_payload"]
+__all__ = [
+    "TABLE_ACTION_SCHEMAS",
+    "event_action",
+    "object_schema",
+    "table_event",
+    "validate_payload",
+]
 
 MAX_TEXT = MAX_NAME
 
@@ -88,7 +99,9 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "table.suggestion": object_schema(["player"], player=_PLAYER),
     "table.reload": object_schema([], cards={"type": "integer", "minimum": 0, "maximum": 200}),
     "table.cards_seen": object_schema(
-        ["cards"], cards={"type": "integer", "minimum": 0, "maximum": MAX_HAND}
+        ["cards"],
+        cards={"type": "integer", "minimum": 0, "maximum": MAX_HAND},
+        expected={"type": "integer", "minimum": 0, "maximum": MAX_HAND},
     ),
     "table.jam": object_schema([]),
     "table.set_hand": object_schema(
@@ -100,6 +113,7 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "table.eliminate": object_schema(["player"], player=_PLAYER),
     "table.reinstate": object_schema(["player"], player=_PLAYER),
     "table.undo": object_schema([]),
+    "table.redo": object_schema([]),
     "table.challenge": object_schema(["guilty"], guilty={"type": "boolean"}),
     "table.colour_came": object_schema([]),
     "table.lacked": object_schema(
@@ -107,6 +121,20 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     ),
     "table.mimic_broken": object_schema(["player"], player=_PLAYER),
     "table.rules": rules_schema(),
+}
+# Mending the round's log: a line (its ``seq``) replaced by what really happened, removed, or an
+# event inserted before it. The event is an action and its payload, checked as any other.
+_LINE = {"type": "integer", "minimum": 0, "maximum": 10**9}
+_MENDED = {"type": "string", "enum": sorted(TABLE_ACTION_SCHEMAS)}
+_MENDED_PAYLOAD = {"type": "object"}
+TABLE_ACTION_SCHEMAS |= {
+    "table.replace": object_schema(
+        ["seq", "action"], seq=_LINE, action=_MENDED, payload=_MENDED_PAYLOAD
+    ),
+    "table.remove": object_schema(["seq"], seq=_LINE),
+    "table.insert": object_schema(
+        ["before", "action"], before=_LINE, action=_MENDED, payload=_MENDED_PAYLOAD
+    ),
 }
 
 
@@ -128,13 +156,17 @@ _BUILDERS: dict[str, Callable[[dict[str, Any]], Event]] = {
     "table.contre_uno": lambda p: ContreUno(p["player"]),
     "table.suggestion": lambda p: Suggestion(p["player"]),
     "table.reload": lambda p: Reload(p.get("cards")),
-    "table.cards_seen": lambda p: CardsSeen(p["cards"]),
+    "table.cards_seen": lambda p: CardsSeen(p["cards"], p.get("expected")),
     "table.jam": lambda p: Jam(),
     "table.set_hand": lambda p: SetHand(p["player"], p["cards"]),
     "table.round_won": lambda p: RoundWon(p["player"]),
     "table.eliminate": lambda p: Eliminate(p["player"]),
     "table.reinstate": lambda p: Reinstate(p["player"]),
     "table.undo": lambda p: Undo(),
+    "table.redo": lambda p: Redo(),
+    "table.replace": lambda p: Replace(p["seq"], table_event(p["action"], p.get("payload", {}))),
+    "table.remove": lambda p: Remove(p["seq"]),
+    "table.insert": lambda p: Insert(p["before"], table_event(p["action"], p.get("payload", {}))),
     "table.challenge": lambda p: Challenge(p["guilty"]),
     "table.colour_came": lambda p: ColourCame(),
     "table.lacked": lambda p: Lacked(tuple(p.get("players", ()))),
@@ -154,3 +186,51 @@ def table_event(action: str, payload: Any) -> Event:
             404,
         )
     return _BUILDERS[action](validate_payload(schema, payload))
+
+
+_EVENT_CLASSES: dict[str, type] = {
+    "table.setup": Setup,
+    "table.start_round": StartRound,
+    "table.press": Press,
+    "table.play": Play,
+    "table.call_uno": CallUno,
+    "table.contre_uno": ContreUno,
+    "table.suggestion": Suggestion,
+    "table.reload": Reload,
+    "table.cards_seen": CardsSeen,
+    "table.jam": Jam,
+    "table.set_hand": SetHand,
+    "table.round_won": RoundWon,
+    "table.eliminate": Eliminate,
+    "table.reinstate": Reinstate,
+    "table.undo": Undo,
+    "table.redo": Redo,
+    "table.challenge": Challenge,
+    "table.colour_came": ColourCame,
+    "table.lacked": Lacked,
+    "table.mimic_broken": MimicBroken,
+    "table.rules": SetRules,
+    "table.replace": Replace,
+    "table.remove": Remove,
+    "table.insert": Insert,
+}
+_ACTION_OF = {kind: name for name, kind in _EVENT_CLASSES.items()}
+
+
+def event_action(event: Event) -> tuple[str, dict[str, Any]]:
+    """The action and payload that :func:`table_event` turns back into ``event``: how the
+    round's log is written down and shown."""
+    action = _ACTION_OF[type(event)]
+    if isinstance(event, SetRules):
+        return action, dict(event.changes)
+    if isinstance(event, Replace | Insert):
+        inner, mended = event_action(event.event)
+        line = "seq" if isinstance(event, Replace) else "before"
+        return action, {line: getattr(event, line), "action": inner, "payload": mended}
+    payload: dict[str, Any] = {}
+    for field in fields(event):
+        value = getattr(event, field.name)
+        if value is None or value == field.default:
+            continue
+        payload[field.name] = list(value) if isinstance(value, tuple) else value
+    return action, payload

@@ -70,6 +70,20 @@ class CardRule:
         return data
 
 
+def owed_by_next(
+    key: str,
+    label_fr: str,
+    label_en: str,
+    source: str,
+    decks: tuple[str, ...],
+    presses: int,
+    **rule: Any,
+) -> CardRule:
+    """A card whose ``presses`` the next player owes, losing the turn: the shape of the +2,
+    +4, Appuyer 2x and their kin (000 §V, §X, §XI.E)."""
+    return CardRule(key, label_fr, label_en, source, decks, presses, to="next", skip=True, **rule)
+
+
 CARD_TABLE: tuple[CardRule, ...] = (
     CardRule("number", "Chiffre", "Number", "000 §IV", ALL_DECKS),
     CardRule(
@@ -91,15 +105,13 @@ CARD_TABLE: tuple[CardRule, ...] = (
         start="skip",
         side="light",
     ),
-    CardRule(
+    owed_by_next(
         "hit2",
         "Appuyer 2x",
         "Hit 2",
         "000 §X Appuyer 2 fois",
         ("extreme",),
-        presses=2,
-        to="next",
-        skip=True,
+        2,
         start="owe",
         stack="two",
     ),
@@ -138,42 +150,36 @@ CARD_TABLE: tuple[CardRule, ...] = (
         start="back",
         option="wild_all_hit",
     ),
-    CardRule(
+    owed_by_next(
         "wild_hit_fire",
         "Joker Appuie jusqu'au tir",
         "Wild Hit-Fire",
         "UNO Attack (Mattel manual)",
         ("extreme",),
-        presses=1,
-        to="next",
+        1,
         until="fire",
-        skip=True,
         colour=True,
         start="back",
         option="hit_fire",
     ),
-    CardRule(
+    owed_by_next(
         "draw2",
         "+2",
         "Draw Two",
         "000 §V Carte +2, §X",
         (*CLASSIC_DECKS, "extreme"),
-        presses=2,
-        to="next",
-        skip=True,
+        2,
         start="owe",
         stack="two",
         option="any_deck",
     ),
-    CardRule(
+    owed_by_next(
         "draw4",
         "Super Joker +4",
         "Wild Draw Four",
         "000 §V Super Joker, §X",
         (*CLASSIC_DECKS, "extreme"),
-        presses=4,
-        to="next",
-        skip=True,
+        4,
         colour=True,
         start="back",
         stack="four",
@@ -181,28 +187,24 @@ CARD_TABLE: tuple[CardRule, ...] = (
         challenge=True,
     ),
     # UNO Flip (000 §XI.E): light side.
-    CardRule(
+    owed_by_next(
         "draw1",
         "+1",
         "Draw One",
         "000 §XI.E Carte +1",
         ("flip",),
-        presses=1,
-        to="next",
-        skip=True,
+        1,
         start="owe",
         side="light",
         stack="one",
     ),
-    CardRule(
+    owed_by_next(
         "wild_draw2",
         "Carte blanche +2",
         "Wild Draw Two",
         "000 §XI.E Carte blanche +2",
         ("flip",),
-        presses=2,
-        to="next",
-        skip=True,
+        2,
         colour=True,
         start="back",
         side="light",
@@ -218,15 +220,13 @@ CARD_TABLE: tuple[CardRule, ...] = (
         effect="flip",
     ),
     # UNO Flip: dark side (never a start card: the deck starts light side up, 000 §XI.C).
-    CardRule(
+    owed_by_next(
         "draw5",
         "+5",
         "Draw Five",
         "000 §XI.E Carte +5",
         ("flip",),
-        presses=5,
-        to="next",
-        skip=True,
+        5,
         side="dark",
         stack="five",
     ),
@@ -239,16 +239,14 @@ CARD_TABLE: tuple[CardRule, ...] = (
         skip_all=True,
         side="dark",
     ),
-    CardRule(
+    owed_by_next(
         "wild_draw_colour",
         "Carte blanche Piger une couleur",
         "Wild Draw Colour",
         "000 §XI.E Carte blanche Piger une couleur",
         ("flip",),
-        presses=1,
-        to="next",
+        1,
         until="colour",
-        skip=True,
         colour=True,
         side="dark",
         challenge=True,

@@ -152,7 +152,39 @@ class Reinstate:
 
 @dataclass(frozen=True)
 class Undo:
-    """Take back the last table event (a mis-tap on a phone)."""
+    """Take back the last change to the round's log: an event (a press too: the cards it fired
+    go back in the count) or a correction."""
+
+
+@dataclass(frozen=True)
+class Redo:
+    """Put back what the last :class:`Undo` took back, with the same cards fired."""
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Line ``seq`` of the round's log was wrong: it was ``event`` ("a reverse, not a skip").
+
+    The table is recomputed from the log; a press stays what the launcher really did."""
+
+    seq: int
+    event: Event
+
+
+@dataclass(frozen=True)
+class Remove:
+    """Line ``seq`` of the round's log did not happen (a double tap, a knocked button)."""
+
+    seq: int
+
+
+@dataclass(frozen=True)
+class Insert:
+    """``event`` happened before line ``before`` of the round's log ("Bruno played before Chloé
+    pressed")."""
+
+    before: int
+    event: Event
 
 
 @dataclass(frozen=True)
@@ -213,6 +245,10 @@ Event = (
     | Eliminate
     | Reinstate
     | Undo
+    | Redo
+    | Replace
+    | Remove
+    | Insert
     | Challenge
     | ColourCame
     | Lacked

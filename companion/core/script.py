@@ -15,7 +15,10 @@
     contre-uno Alice                    # Alice was caught: 2 presses (also: forgot-uno)
     suggest David                       # David suggested a play: 4 presses
     reload [CARDS]   seen CARDS   jam   hand Alice 3   won Alice   eliminate Bruno
-    reinstate Bruno   undo
+    reinstate Bruno   undo   redo
+    fix 12 play reverse blue            # line 12 of the round's log was a blue reverse
+    insert 12 play 5 red                # a red 5 was played before line 12
+    drop 12                             # line 12 did not happen
     play draw5 | play flip | play skip_everyone | play wild_draw_colour pink   # UNO Flip
     colour-came                         # the colour asked by a Wild Draw Colour came out
     play lotso yellow                   # Toy Story 3: then who lacked the colour:
@@ -24,7 +27,8 @@
     challenge guilty | innocent         # the +4 just played was challenged (when allowed)
     rule stacking on   rule deck flip   rule lotso_presses 3    # the table's house rules
 
-Names with spaces are quoted ("Anne Marie"). Colours may be given in French (rouge, jaune,
+Line numbers are the ``seq`` of the round's log, which every trace record carries. Names with
+spaces are quoted ("Anne Marie"). Colours may be given in French (rouge, jaune,
 vert, bleu). :func:`parse_line` returns the same ``(action, payload)`` pair the phone page posts,
 so a script line and a tap are validated by the same code.
 """
@@ -179,9 +183,21 @@ def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
     if command == "hand":
         arity(2, 2)
         return "table.set_hand", {"player": args[0], "cards": _int(args[1], "hand")}
-    if command == "undo":
+    if command in ("undo", "redo"):
         arity(0, 0)
-        return "table.undo", {}
+        return f"table.{command}", {}
+    if command in ("fix", "insert"):
+        if len(args) < 2:
+            raise ScriptError(f"{command} takes a line number and what happened, e.g. play 5 red")
+        seq = _int(args[0], f"{command}'s line number")
+        inner = parse_line(shlex.join(args[1:]))
+        assert inner is not None
+        if command == "fix":
+            return "table.replace", {"seq": seq, "action": inner[0], "payload": inner[1]}
+        return "table.insert", {"before": seq, "action": inner[0], "payload": inner[1]}
+    if command == "drop":
+        arity(1, 1)
+        return "table.remove", {"seq": _int(args[0], "drop's line number")}
     if command == "colour-came":
         arity(0, 0)
         return "table.colour_came", {}
@@ -198,8 +214,8 @@ def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
         return "table.rules", {args[0]: _rule_value(args[0], args[1])}
     raise ScriptError(
         f"unknown command {words[0]!r} (players, dealer, start, press, play, uno, contre-uno, "
-        "suggest, reload, seen, jam, hand, won, eliminate, reinstate, undo, colour-came, lacked, "
-        "mimic-broken, challenge, rule)"
+        "suggest, reload, seen, jam, hand, won, eliminate, reinstate, undo, redo, fix, insert, "
+        "drop, colour-came, lacked, mimic-broken, challenge, rule)"
     )
 
 

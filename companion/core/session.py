@@ -12,8 +12,12 @@ from typing import Any
 from .actions import table_event
 from .commands import Cue, Eject, Say, Turn
 from .errors import ActionError
+from .events import Event
 from .script import ScriptError, parse_line
 from .table import Outcome, TableEngine
+from .table.view import card_of
+
+MENDS = frozenset({"undo", "redo", "replace", "remove", "insert"})  # change the log, add no line
 
 
 @dataclass(frozen=True)
@@ -23,12 +27,19 @@ class LineError:
     message: str
 
 
-def trace_record(outcome: Outcome, render: Callable[[Say], str]) -> dict[str, Any]:
-    """The JSON object a script session writes for one handled event."""
+def trace_record(
+    outcome: Outcome, render: Callable[[Say], str], event: Event | None = None
+) -> dict[str, Any]:
+    """The JSON object a script session writes for one handled event: what it was, the card it
+    laid (``{"kind", "colour"}`` or null), where it came from, and the table it left."""
     snap = outcome.snapshot
     turns = [c for c in outcome.commands if isinstance(c, Turn)]
+    last = snap["last_event"]
     return {
         "event": outcome.event,
+        "card": None if event is None else card_of(event),
+        "source": outcome.source,
+        "seq": None if last is None or outcome.event in MENDS else last["seq"],
         "active": snap["active"],
         "direction": snap["direction"],
         "facing": snap["facing"],
@@ -66,6 +77,6 @@ def run_script(
         except (ScriptError, ActionError) as exc:
             yield LineError(number, text.rstrip("\n"), str(exc))
             continue
-        record = trace_record(outcome, render)
+        record = trace_record(outcome, render, event)
         record["line"] = number
         yield record

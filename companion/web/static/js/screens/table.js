@@ -14,6 +14,7 @@ import {
 } from "../components/flow.js";
 import { animateFire } from "./device.js";
 import { card, cardLabel, colours, lowestNumber, playable, rules } from "../components/deck.js";
+import { renderRoundLog, roundLogMarkup, wireRoundLog } from "../components/roundlog.js";
 
 const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0, banner: null, lacked: [] };
 
@@ -76,6 +77,7 @@ ${roundOverMarkup}
   <button type="button" id="open-display" class="secondary" data-i18n="table_display"></button>
   <button type="button" id="open-rules" class="secondary" data-i18n="house_rules"></button>
 </div>
+${roundLogMarkup}
 </div>
 </div>
 <button id="hit" class="hit" type="button"><span class="hit-word" data-i18n="hit"></span>
@@ -126,6 +128,7 @@ function wire(showScreen) {
   $("start-round").addEventListener("click", startRound);
   $("reload").addEventListener("click", () => act("table.reload", {}));
   $("table-undo").addEventListener("click", () => act("table.undo", {}));
+  wireRoundLog();
   for (let v = 0; v <= 9; v++) {
     $("digits").append(el("button", { type: "button", class: "digit", "data-value": String(v),
       onclick: () => playNumber(v) }, String(v)));
@@ -187,6 +190,7 @@ function render() {
   renderColours();
   renderCardButtons();
   renderAsks(tb);
+  renderRoundLog();
   if (local.banner && !$("fired-banner").hidden) $("fired-banner").textContent = firingText(local.banner);
   // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press

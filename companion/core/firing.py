@@ -1,4 +1,5 @@
-"""The launcher model: ejection profiles, the magazine and the suspense level.
+"""The firing model: the core's model of the real launcher (ejection profiles, the magazine,
+the suspense level). The hardware that fires is ``companion.devices``' launcher.
 
 The real UNO Extrême launcher indexes a disc with unevenly spaced detents; only some presses fire.
 Measured on a real one (field notes, 800 presses): the chance to fire on the k-th press since the
@@ -12,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from .errors import ActionError
+from .options import LauncherOptions
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ def fixed_profile(cards: int) -> EjectionProfile:
     return EjectionProfile(name="fixed", fire_chance=(1.0,), cards=((cards, cards),))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Firing:
     """What one press did: ``cards`` fired (0 = nothing), whether it was forced."""
 
@@ -68,7 +70,10 @@ class Firing:
     wanted: int  # cards the profile drew; more than ``cards`` when the magazine ran short
 
 
-class Launcher:
+MISSED = Firing(fired=False, cards=0, forced=False, wanted=0)  # a press that fired nothing
+
+
+class FiringModel:
     """The magazine and the press counter since the last firing.
 
     ``rng`` is injected so a whole session is reproducible from one seed.
@@ -82,6 +87,7 @@ class Launcher:
         self.low_warning = low_warning
         self.presses_since_fire = 0
         self._rng = rng
+        self._outcomes: dict[tuple[int, bool, int], Firing] = {}
 
     @property
     def low(self) -> bool:
@@ -106,7 +112,7 @@ class Launcher:
         # Draw even when certain so the random stream does not depend on the chance table.
         roll = self._rng.random()
         if roll >= chance:
-            return Firing(fired=False, cards=0, forced=False, wanted=0)
+            return MISSED
         forced = chance >= 1.0 and self.presses_since_fire > 1
         wanted = sum(self._rng.randint(lo, hi) for lo, hi in self.profile.cards)
         if forced:
@@ -115,7 +121,20 @@ class Launcher:
         self.presses_since_fire = 0
         cards = min(wanted, max(self.magazine, 0))
         self.magazine -= cards
-        return Firing(fired=True, cards=cards, forced=forced, wanted=wanted)
+        # One object per outcome: a round's log holds hundreds of presses and few outcomes.
+        key = (cards, forced, wanted)
+        firing = self._outcomes.get(key)
+        if firing is None:
+            firing = self._outcomes[key] = Firing(True, cards, forced, wanted)
+        return firing
+
+    def replay(self, firing: Firing) -> None:
+        """A press whose outcome is already known (the log's fact): counted, never re-rolled."""
+        if firing.fired:
+            self.presses_since_fire = 0
+            self.magazine = max(0, self.magazine - firing.cards)
+        else:
+            self.presses_since_fire += 1
 
     def reload(self, cards: int) -> None:
         if not 0 <= cards <= 200:
@@ -127,3 +146,17 @@ class Launcher:
     def correct(self, delta: int) -> None:
         """The card sensor saw ``delta`` more (or fewer) cards than the model fired."""
         self.magazine = max(0, self.magazine - delta)
+
+
+def profile_from_options(options: LauncherOptions) -> EjectionProfile:
+    """The ejection profile named by ``launcher.profile``."""
+    if options.profile == "authentic":
+        return AUTHENTIC
+    if options.profile == "gentle":
+        return GENTLE
+    if options.profile == "fixed":
+        return fixed_profile(options.fixed_cards)
+    custom = options.profiles[options.profile]
+    pairs = tuple(zip(custom.cards[::2], custom.cards[1::2], strict=True))
+    extra = (custom.forced_extra[0], custom.forced_extra[1])
+    return EjectionProfile(options.profile, tuple(custom.fire_chance), pairs, extra)

@@ -9,10 +9,15 @@ first, it is refused (409) instead of silently overwriting.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.core.actions import object_schema
 from companion.core.commands import Priority, Say
@@ -40,7 +45,10 @@ from companion.core.scoring.model import LogEntry
 
 from .hub import Hub
 
+R = TypeVar("R")
 CURRENT_GAME = "score.current_game"
+# How long an import stands aside between pieces of its work, so presses get through at once.
+IMPORT_PAUSE = 0.001
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
@@ -114,6 +122,13 @@ class ScoreKeeper:
         self.book: ScoreBook | None = None
         self.game_id: str | None = None
         self._stats: dict[str, Any] | None = None
+        # The game's history as the page gets it, for (game id, revision): rebuilt when it changes.
+        self._history: tuple[tuple[str | None, int], History] = ((None, -1), History())
+        self._status: tuple[int, dict[str, Any]] | None = None  # the last status, at _changes
+        self._changes = 0  # every change of the games: tells whether stats made aside still hold
+        self._imports = 0  # imports being read now (see _collector_held)
+        self._imports_lock = threading.Lock()
+        self._collector_was_on = True
         game_id = storage.settings_get(CURRENT_GAME)
         if isinstance(game_id, str):
             try:
@@ -128,11 +143,18 @@ class ScoreKeeper:
             "score.delete_round": lambda p: self._append(p, lambda b: b.new_deletion(p["round"])),
             "score.undo": lambda p: self._append(p, lambda b: b.new_undo(self._now())),
             "score.redo": lambda p: self._append(p, lambda b: b.new_redo(self._now())),
-            "score.import": self.import_game,
+            "score.import": self.open_imported,
             "score.announce": self.announce_standings,
         }
+        prepare = {"score.import": self.import_game}
         for name, handler in handlers.items():
-            hub.register_action(name, SCORE_ACTION_SCHEMAS[name], _translated(handler), "score")
+            hub.register_action(
+                name,
+                SCORE_ACTION_SCHEMAS[name],
+                _translated(handler),
+                "score",
+                _translated(prepare[name]) if name in prepare else None,
+            )
         hub.register_status("score", self.status)
 
     # ------------------------------------------------------------------ actions
@@ -252,15 +274,76 @@ class ScoreKeeper:
             ),
         )
 
-    def import_game(self, payload: dict[str, Any]) -> None:
+    def import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Read, check and store a game file, off the hub thread (the action's ``prepare``):
+        the work is linear in the rounds and stands aside every millisecond or so, so the table
+        answers presses meanwhile. The hub then only opens it (:meth:`open_imported`)."""
+        with self._collector_held():
+            return self._import_game(payload)
+
+    def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
+        changes = self._changes
         text = payload["text"]
         if payload.get("format", "json") == "json":
-            book = game_from_json(text)
+            book = game_from_json(text, _stand_aside)
         else:
             # A CSV sheet holds points only: it joins with the current game's rules.
-            ruleset = self.book.setup.ruleset if self.book else find_ruleset("classic")
-            book = game_from_csv(text, name=f"Import {self._now()}", ruleset=ruleset)
-        self._open(self.storage.import_game(book))
+            current = self.book
+            ruleset = current.setup.ruleset if current else find_ruleset("classic")
+            book = game_from_csv(
+                text, name=f"Import {self._now()}", ruleset=ruleset, pause=_stand_aside
+            )
+        game_id = self.storage.import_game(book, pause=_stand_aside)
+        history = History(view.to_dict() for view in book.history())
+        history.encode(_stand_aside)
+        return {
+            "game_id": game_id,
+            "book": book,
+            "history": history,
+            "stats": self._compute_stats(),
+            "changes": changes,
+        }
+
+    @contextmanager
+    def _collector_held(self) -> Iterator[None]:
+        """Python's cyclic garbage collector held off while a game file is read.
+
+        A 26,000-round game is about a million objects: each full collection on the way would
+        stop every thread (a press too) for a few hundred milliseconds. Once the last import
+        ends, what is alive is frozen (:func:`gc.freeze`): the stored game lives for the
+        evening, and later collections need not walk it again. Its objects hold no cycles, so
+        refcounting still frees them when the game is closed."""
+        with self._imports_lock:
+            self._imports += 1
+            if self._imports == 1:
+                self._collector_was_on = gc.isenabled()
+                gc.disable()
+        try:
+            yield
+        finally:
+            with self._imports_lock:
+                self._imports -= 1
+                if self._imports == 0:
+                    gc.freeze()
+                    if self._collector_was_on:
+                        gc.enable()
+
+    def open_imported(self, prepared: dict[str, Any]) -> None:
+        """Open the game :meth:`import_game` stored (on the hub thread: nothing long here)."""
+        book: ScoreBook = prepared["book"]
+        game_id: str = prepared["game_id"]
+        self.storage.settings_put(CURRENT_GAME, game_id)
+        unchanged = prepared["changes"] == self._changes
+        self.book, self.game_id = book, game_id
+        self._changed()
+        self._history = ((game_id, book.revision), prepared["history"])
+        if unchanged:  # no other game changed while it was read: its stats hold
+            self._stats = prepared["stats"]
+
+    def _changed(self) -> None:
+        self._changes += 1
+        self._stats = None
+        self._status = None
 
     def _append(self, payload: dict[str, Any], build: Callable[[ScoreBook], LogEntry]) -> None:
         if self.book is None or self.game_id is None:
@@ -271,7 +354,7 @@ class ScoreKeeper:
         entry = build(self.book)
         self.storage.append_entry(self.game_id, entry, self.book.revision)
         self.book.apply(entry)
-        self._stats = None
+        self._changed()
         self._sync_eliminations()
 
     def _sync_eliminations(self) -> None:
@@ -297,11 +380,18 @@ class ScoreKeeper:
             ) from None
         self.game_id = game_id
         self.storage.settings_put(CURRENT_GAME, game_id)
-        self._stats = None
+        self._changed()
 
     # ------------------------------------------------------------------ state
 
     def status(self) -> dict[str, Any]:
+        """The ``score`` part of the state: the same object until a game changes (so the page's
+        encoder can reuse its bytes, and a press does not rebuild a long history)."""
+        if self._status is None or self._status[0] != self._changes:
+            self._status = (self._changes, self._build_status())
+        return self._status[1]
+
+    def _build_status(self) -> dict[str, Any]:
         book = self.book
         rulesets = [*builtin_rulesets(), *self.storage.custom_rulesets()]
         status: dict[str, Any] = {
@@ -333,22 +423,53 @@ class ScoreKeeper:
                 game=setup,
                 revision=book.revision,
                 standings=book.standings().to_dict(),
-                history=[r.to_dict() for r in book.history()],
+                history=self._history_of(book),
                 can_undo=book.can_undo,
                 can_redo=book.can_redo,
                 stats=self.stats(),
             )
         return status
 
+    def _history_of(self, book: ScoreBook) -> History:
+        key = (self.game_id, book.revision)
+        if self._history[0] != key:
+            self._history = (key, History(r.to_dict() for r in book.history()))
+        return self._history[1]
+
     def stats(self) -> dict[str, Any]:
         """Wins, averages, best rounds and head-to-head over every stored game (cached)."""
         if self._stats is None:
-            stats = compute_stats(self.storage.load_all_games())
-            self._stats = {
-                "players": [p.to_dict() for p in stats.players],
-                "head_to_head": [asdict(h) for h in stats.head_to_head],
-            }
+            self._stats = self._compute_stats()
         return self._stats
+
+    def _compute_stats(self) -> dict[str, Any]:
+        stats = compute_stats(self.storage.load_all_games())
+        return {
+            "players": [p.to_dict() for p in stats.players],
+            "head_to_head": [asdict(h) for h in stats.head_to_head],
+        }
+
+
+class History(list[dict[str, Any]]):
+    """A game's rounds as the page gets them, which can carry their own JSON encoding: a long
+    game's history (megabytes) is encoded once, in pieces, off the hub thread, and every answer
+    and live update reuses the bytes (see ``companion.web.context.WebContext.state_json``)."""
+
+    json: bytes | None = None
+
+    def encode(self, pause: Callable[[], None] | None = None, piece: int = 256) -> bytes:
+        """The list as compact JSON, ``pause()`` between pieces of ``piece`` rounds."""
+        if self.json is None:
+            parts = []
+            for start in range(0, len(self), piece):
+                if pause is not None and start:
+                    pause()
+                text = json.dumps(
+                    self[start : start + piece], ensure_ascii=False, separators=(",", ":")
+                )
+                parts.append(text[1:-1])
+            self.json = ("[" + ",".join(parts) + "]").encode()
+        return self.json
 
 
 def _round_facts(payload: dict[str, Any]) -> RoundFacts:
@@ -367,12 +488,17 @@ def _hands(raw: dict[str, Any]) -> dict[str, HandEntry]:
     }
 
 
-def _translated(handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+def _stand_aside() -> None:
+    """Between two pieces of a long import: let the hub thread (a press) run first."""
+    time.sleep(IMPORT_PAUSE)
+
+
+def _translated(handler: Callable[[dict[str, Any]], R]) -> Callable[[dict[str, Any]], R]:
     """Scoring refusals become the hub's ActionError (with their catalog key)."""
 
-    def run(payload: dict[str, Any]) -> None:
+    def run(payload: dict[str, Any]) -> R:
         try:
-            handler(payload)
+            return handler(payload)
         except ScoringError as error:
             raise scoring_error(error) from None
         except StoreFault as fault:  # disk full (507), read-only, locked: nothing was stored

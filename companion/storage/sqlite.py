@@ -28,7 +28,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,6 +48,8 @@ from companion.core.scoring import (
 DB_NAME = "scores.sqlite3"
 BACKUP_DIR = "backups"
 DEFAULT_BACKUPS = 5
+IMPORT_CHUNK = 500  # log entries written per transaction by an import
+HIDDEN = -1  # the revision of a game being imported: not listed, not loaded
 
 # Each migration brings the schema from version i to i + 1 (index i).
 MIGRATIONS: tuple[str, ...] = (
@@ -237,6 +239,7 @@ class Storage:
             db.execute("PRAGMA foreign_keys=ON")
             cls._migrate(db, path)
             cls._probe_write(db)
+            cls._forget_unfinished_imports(db)
         except (OSError, sqlite3.Error) as error:
             db.close()
             raise classify(error, path) from error
@@ -282,6 +285,19 @@ class Storage:
             raise
 
     @staticmethod
+    def _forget_unfinished_imports(db: sqlite3.Connection) -> None:
+        """Remove games a crash left half imported (still hidden)."""
+        hidden = [row[0] for row in db.execute("SELECT id FROM games WHERE revision < 0")]
+        for game_id in hidden:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                _forget_game(db, game_id)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    @staticmethod
     def _migrate(db: sqlite3.Connection, path: Path) -> None:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if version > len(MIGRATIONS):
@@ -317,11 +333,17 @@ class Storage:
         self.close()
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
         """A short write transaction under the lock (BEGIN IMMEDIATE: no upgrade deadlocks).
-        SQLite's errors come out as the :class:`StorageError` they mean."""
+        SQLite's errors come out as the :class:`StorageError` they mean.
+
+        ``durable=False`` skips the flush to the card at commit (``synchronous=NORMAL`` for
+        this one transaction): only for the pieces of an import, which the import's last,
+        durable commit flushes with it (the WAL is written in order)."""
         with self._lock:
             try:
+                if not durable:
+                    self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     yield self._db
@@ -330,6 +352,9 @@ class Storage:
                     if self._db.in_transaction:
                         self._db.execute("ROLLBACK")
                     raise
+                finally:
+                    if not durable:
+                        self._db.execute("PRAGMA synchronous=FULL")
             except (OSError, sqlite3.Error) as error:
                 fault = classify(error, self.path)
                 self._set_fault(fault)
@@ -400,11 +425,23 @@ class Storage:
         """Store a new game and return its id (``setup.game_id`` or a fresh one)."""
         return self.import_game(ScoreBook(setup), created_at=created_at)
 
-    def import_game(self, book: ScoreBook, *, created_at: str | None = None) -> str:
-        """Store a whole game (setup and log) in one transaction; returns its id. A game whose id
-        is already stored gets a new id (nothing is overwritten)."""
+    def import_game(
+        self,
+        book: ScoreBook,
+        *,
+        created_at: str | None = None,
+        pause: Callable[[], None] | None = None,
+    ) -> str:
+        """Store a whole game (setup and log); returns its id. A game whose id is already stored
+        gets a new id (nothing is overwritten).
+
+        A long log is written :data:`IMPORT_CHUNK` entries per transaction, ``pause()`` between
+        them, so other writes (the table's memory after each press) are never held up for long.
+        Until the last transaction the game is hidden (revision -1): a reader never sees half of
+        it, and one left half-written by a crash is removed at the next :meth:`open`."""
         game_id = book.setup.game_id or uuid.uuid4().hex
         stamp = created_at or _now()
+        entries = book.entries
         with self._write() as db:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                 game_id = uuid.uuid4().hex
@@ -412,16 +449,35 @@ class Storage:
             db.execute(
                 "INSERT INTO games (id, name, created_at, setup_json, revision) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (game_id, setup.name, stamp, _dumps(setup.to_dict()), book.revision),
+                (game_id, setup.name, stamp, _dumps(setup.to_dict()), HIDDEN if entries else 0),
             )
-            db.executemany(
-                "INSERT INTO entries (game_id, seq, entry_json, stored_at) VALUES (?, ?, ?, ?)",
-                [
+        try:
+            for first in range(0, len(entries), IMPORT_CHUNK):
+                rows = [
                     (game_id, seq, _dumps(entry.to_dict()), stamp)
-                    for seq, entry in enumerate(book.entries, start=1)
-                ],
-            )
-        self._books.pop(game_id, None)
+                    for seq, entry in enumerate(
+                        entries[first : first + IMPORT_CHUNK], start=first + 1
+                    )
+                ]
+                if pause is not None:
+                    pause()
+                with self._write(durable=False) as db:
+                    db.executemany(
+                        "INSERT INTO entries (game_id, seq, entry_json, stored_at) "
+                        "VALUES (?, ?, ?, ?)",
+                        rows,
+                    )
+            if entries:
+                with self._write() as db:
+                    db.execute(
+                        "UPDATE games SET revision = ? WHERE id = ?", (len(entries), game_id)
+                    )
+        except BaseException:
+            with suppress(StorageError), self._write() as db:
+                _forget_game(db, game_id)
+            raise
+        cached = book.copy()
+        self._books[game_id] = cached  # the caller keeps its own copy to change
         return game_id
 
     def append_entry(
@@ -455,7 +511,8 @@ class Storage:
     def list_games(self) -> list[GameSummary]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, created_at, setup_json, revision FROM games ORDER BY created_at, id"
+                "SELECT id, created_at, setup_json, revision FROM games WHERE revision >= 0 "
+                "ORDER BY created_at, id"
             ).fetchall()
         summaries = []
         for game_id, created_at, setup_json, revision in rows:
@@ -475,11 +532,15 @@ class Storage:
         return summaries
 
     def load_all_games(self) -> list[ScoreBook]:
-        return [self.load_game(summary.game_id) for summary in self.list_games()]
+        """Every stored game, to read only (statistics): the cached books themselves, not
+        copies, so reading them costs no replay."""
+        with self._lock:
+            ids = [row[0] for row in self._db.execute("SELECT id FROM games WHERE revision >= 0")]
+            return [self._book(self._db, game_id) for game_id in ids]
 
     def _book(self, db: sqlite3.Connection, game_id: str) -> ScoreBook:
         row = db.execute(
-            "SELECT setup_json, revision FROM games WHERE id = ?", (game_id,)
+            "SELECT setup_json, revision FROM games WHERE id = ? AND revision >= 0", (game_id,)
         ).fetchone()
         if row is None:
             raise UnknownGame(game_id)
@@ -593,6 +654,11 @@ def backup_files(state_dir: Path) -> list[Path]:
     directory = state_dir / BACKUP_DIR
     found = [p for p in directory.glob("scores.*.sqlite3") if p.stem.split(".")[-1].isdigit()]
     return sorted(found, key=lambda p: int(p.stem.split(".")[-1]))
+
+
+def _forget_game(db: sqlite3.Connection, game_id: str) -> None:
+    db.execute("DELETE FROM entries WHERE game_id = ?", (game_id,))
+    db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
 
 def _with_id(setup: GameSetup, game_id: str) -> GameSetup:

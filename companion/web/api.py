@@ -7,7 +7,6 @@ status; a request that fails changes nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -97,7 +96,8 @@ def create_api() -> Blueprint:
     @api.get("/state")
     def get_state() -> Response:
         """The whole table: engine snapshot, score, device, settings and setup options."""
-        return jsonify(public_state(web().hub.state()))
+        ctx = web()
+        return _json_state(ctx, ctx.hub.state())
 
     @api.get("/session")
     def get_session() -> Response:
@@ -181,7 +181,7 @@ def create_api() -> Blueprint:
         if name in REMOTE_PRESS_ACTIONS and not _may_press(ctx):
             raise ApiError("web.error_remote_press_off", 403)
         # The hub checks the payload with the one validator (companion.core.payload).
-        return jsonify(public_state(_dispatch(ctx, name, payload, revision)))
+        return _json_state(ctx, _dispatch(ctx, name, payload, revision))
 
     @api.get("/events")
     def get_events() -> Response:
@@ -294,6 +294,11 @@ def create_api() -> Blueprint:
     return api
 
 
+def _json_state(ctx: WebContext, state: dict[str, Any]) -> Response:
+    """The state as the answer's JSON (its unchanged parts encoded once, see state_json)."""
+    return Response(ctx.state_json(public_state(state)), mimetype="application/json")
+
+
 def _served_port(configured: int) -> int:
     """The port this request came in on (the configured one may be 0: any free port)."""
     try:
@@ -371,7 +376,7 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
     poll = min(keepalive, 0.5)  # how soon a stopping server or a phone gone is noticed
     try:
         yield b"retry: 3000\n\n"
-        yield ctx.state_event(_event)
+        yield ctx.state_event(lambda state: _event(ctx, state))
         quiet = 0.0
         while not ctx.stopping.is_set() and not (gone is not None and gone()):
             notice = subscription.get(poll)
@@ -387,11 +392,11 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
             while subscription.get(0) is not None:
                 pass
             quiet = 0.0
-            yield ctx.state_event(_event)
+            yield ctx.state_event(lambda state: _event(ctx, state))
     finally:
         subscription.close()
 
 
-def _event(state: dict[str, Any]) -> bytes:
-    data = json.dumps(public_state(state), separators=(",", ":"), ensure_ascii=False)
-    return f"id: {state.get('revision', 0)}\nevent: state\ndata: {data}\n\n".encode()
+def _event(ctx: WebContext, state: dict[str, Any]) -> bytes:
+    data = ctx.state_json(public_state(state))
+    return f"id: {state.get('revision', 0)}\nevent: state\ndata: ".encode() + data + b"\n\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,9 @@ class WebContext:
     # The last state sent on the live streams, encoded once for every phone (see state_event).
     _sent: tuple[object, bytes] = field(default=(None, b""), init=False, repr=False)
     _sent_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    # Each part of the last state encoded (by the part's identity): see state_json.
+    _parts: dict[str, tuple[object, bytes]] = field(default_factory=dict, init=False, repr=False)
+    _parts_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def init_app(self, app: Flask) -> None:
         app.extensions[EXTENSION] = self
@@ -61,6 +65,23 @@ class WebContext:
                 self._sent = (state, event)
             return event
 
+    def state_json(self, state: dict[str, Any]) -> bytes:
+        """``state`` as compact JSON, each part encoded once while it is the same object: the
+        hub keeps a part that did not change (the score of a long game), so a press's answer
+        re-encodes the table, not a history of thousands of rounds. A value that carries its
+        own encoding (a ``json`` attribute holding bytes) is spliced in as it is."""
+        pieces = []
+        with self._parts_lock:
+            for key, value in state.items():
+                cached = self._parts.get(key)
+                if cached is not None and cached[0] is value:
+                    encoded = cached[1]
+                else:
+                    encoded = _encoded(value)
+                    self._parts[key] = (value, encoded)
+                pieces.append(_dumps(key) + b":" + encoded)
+        return b"{" + b",".join(pieces) + b"}"
+
     def table_language(self) -> str:
         try:
             settings = self.hub.state().get("settings", {})
@@ -83,6 +104,22 @@ class WebContext:
 
     def text(self, key: str, params: dict[str, Any] | None = None, lang: str | None = None) -> str:
         return self.catalog.text(key, lang or self.language(), params)
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _own_json(value: Any) -> bytes | None:
+    encoded = getattr(value, "json", None)
+    return encoded if isinstance(encoded, bytes) else None
+
+
+def _encoded(value: Any) -> bytes:
+    if not isinstance(value, dict) or all(_own_json(v) is None for v in value.values()):
+        return _dumps(value)
+    items = (_dumps(str(k)) + b":" + (_own_json(v) or _dumps(v)) for k, v in value.items())
+    return b"{" + b",".join(items) + b"}"
 
 
 def web() -> WebContext:

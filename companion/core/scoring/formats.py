@@ -21,10 +21,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.core.scoring.book import ScoreBook, Standings
+from companion.core.scoring.book import PAUSE_EVERY, ScoreBook, Standings
 from companion.core.scoring.errors import ScoringError
 from companion.core.scoring.model import GameSetup, HandEntry, LogEntry
 from companion.core.scoring.rulesets import Ruleset
@@ -52,24 +53,86 @@ def game_to_json(book: ScoreBook, indent: int | None = 2) -> str:
     return json.dumps(game_to_dict(book), ensure_ascii=False, indent=indent) + "\n"
 
 
-def game_from_json(text: str) -> ScoreBook:
-    """Read a JSON game file; the log is replayed, and stored standings must match it."""
-    return game_from_dict(_read_json(text))
+Pause = Callable[[], None] | None
 
 
-def _read_json(text: str) -> Any:
-    """The data in a JSON file, or an error saying where it stops being JSON."""
+def game_from_json(text: str, pause: Pause = None) -> ScoreBook:
+    """Read a JSON game file; the log is replayed, and stored standings must match it.
+    ``pause()`` is called between pieces of the work (see :class:`ScoreBook`)."""
+    return game_from_dict(_read_json(text, pause), pause)
+
+
+def _read_json(text: str, pause: Pause = None) -> Any:
+    """The data in a JSON file, or an error saying where it stops being JSON (or that it is
+    nested deeper than a game file ever is)."""
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     try:
-        return json.loads(text)
+        return _json_in_pieces(text, pause)
     except json.JSONDecodeError as error:
         raise ScoringError(
             "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
         ) from error
+    except RecursionError:  # [[[[... deeper than the parser goes
+        raise ScoringError("import_too_deep") from None
 
 
-def game_from_dict(data: Any) -> ScoreBook:
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _json_in_pieces(text: str, pause: Pause) -> Any:
+    """``json.loads(text)``, but a top-level object's lists are read one item at a time with
+    ``pause()`` every :data:`PAUSE_EVERY` items: a 5 MB game file is never one long step."""
+    decoder = json.JSONDecoder()
+    at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    if not text.startswith("{", at):
+        return decoder.decode(text)
+    data: dict[str, Any] = {}
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    while not text.startswith("}", at):
+        if data:
+            at = _expect(text, at, ",")
+        key, at = decoder.raw_decode(text, at)
+        if not isinstance(key, str):
+            raise json.JSONDecodeError(
+                "Expecting property name enclosed in double quotes", text, at
+            )
+        at = _expect(text, _SPACE.match(text, at).end(), ":")  # type: ignore[union-attr]
+        if text.startswith("[", at):
+            data[key], at = _list_in_pieces(decoder, text, at, pause)
+        else:
+            data[key], at = decoder.raw_decode(text, at)
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    if at != len(text):
+        raise json.JSONDecodeError("Extra data", text, at)
+    return data
+
+
+def _list_in_pieces(
+    decoder: json.JSONDecoder, text: str, at: int, pause: Pause
+) -> tuple[list[Any], int]:
+    items: list[Any] = []
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    while not text.startswith("]", at):
+        if items:
+            at = _expect(text, at, ",")
+        item, at = decoder.raw_decode(text, at)
+        items.append(item)
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if pause is not None and len(items) % PAUSE_EVERY == 0:
+            pause()
+    return items, at + 1
+
+
+def _expect(text: str, at: int, mark: str) -> int:
+    """Past ``mark`` at ``at`` and the white space after it."""
+    if not text.startswith(mark, at):
+        raise json.JSONDecodeError(f"Expecting '{mark}' delimiter", text, at)
+    return _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+
+
+def game_from_dict(data: Any, pause: Pause = None) -> ScoreBook:
     if not isinstance(data, Mapping):
         raise ScoringError("import_bad_format", found=type(data).__name__)
     if data.get("format") != FORMAT_NAME:
@@ -84,12 +147,14 @@ def game_from_dict(data: Any) -> ScoreBook:
         raise ScoringError("import_field", field="log", problem="must be a list")
     entries = []
     for index, item in enumerate(log, start=1):
+        if pause is not None and index % PAUSE_EVERY == 0:
+            pause()
         if isinstance(item, Mapping) and item.get("seq", index) != index:
             raise ScoringError(
                 "import_entry", index=index, problem=f"seq is {item.get('seq')!r}, not {index}"
             )
         entries.append(LogEntry.from_dict(item, f"log[{index}]"))
-    book = ScoreBook(setup, entries)
+    book = ScoreBook(setup, entries, pause=pause)
     stored = data.get("standings")
     if stored is not None:
         problem = standings_difference(stored, book.standings())
@@ -158,6 +223,7 @@ def game_from_csv(
     teams: Sequence[Sequence[str]] = (),
     date: str = "",
     game_id: str = "",
+    pause: Pause = None,
 ) -> ScoreBook:
     """Read a CSV score sheet into a new game whose hands are raw points."""
     if len(text) > MAX_TEXT:
@@ -195,6 +261,8 @@ def game_from_csv(
         raise ScoringError("import_csv_header", problem=str(error)) from error
     book = ScoreBook(setup)
     for expected_round, (line, row) in enumerate(rows[1:], start=1):
+        if pause is not None and expected_round % PAUSE_EVERY == 0:
+            pause()
         cells = [cell.strip() for cell in row]
         if len(cells) != len(header):
             raise ScoringError(

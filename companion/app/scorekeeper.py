@@ -41,7 +41,7 @@ from companion.core.scoring import (
     teams_alternating,
 )
 from companion.core.scoring.book import RoundFacts
-from companion.core.scoring.model import LogEntry
+from companion.core.scoring.model import LogEntry, check_new_names
 
 from .hub import Hub
 
@@ -165,6 +165,11 @@ class ScoreKeeper:
     def new_game(self, payload: dict[str, Any]) -> None:
         table = self.hub.engine.snapshot()
         players = payload.get("players") or [p["name"] for p in table["players"]]
+        check_new_names(players)
+        # The first dealer: the table's when the game is the table's players, else the game's
+        # own first player (the table's dealer may not even play in it).
+        own_players = "players" in payload
+        dealer = players[0] if own_players else table["dealer"]
         ruleset = find_ruleset(payload.get("ruleset", "extreme"), self.storage.custom_rulesets())
         teams_kind = payload.get("teams", "none")
         teams = {
@@ -180,7 +185,7 @@ class ScoreKeeper:
             mode=payload.get("mode", "winner_takes"),
             target=payload.get("target", 500),
             teams=teams,
-            first_dealer=payload.get("first_dealer", table["dealer"]),
+            first_dealer=payload.get("first_dealer", dealer),
             date=now.date().isoformat(),
         ).validate()
         self._open(self.storage.create_game(setup))

@@ -53,6 +53,7 @@ from .events import (
 )
 from .launcher import AUTHENTIC, GENTLE, EjectionProfile, Launcher, fixed_profile
 from .limits import MAX_HAND, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from .names import shown_key
 from .options import LauncherOptions, RulesOptions, with_changes
 from .scoring.rulesets import builtin_ruleset
 
@@ -416,7 +417,7 @@ class TableEngine:
                 raise ActionError(
                     "bad_name", f"a player name needs 1 to {MAX_NAME} characters", {"name": name}
                 )
-        if len({n.casefold() for n in names}) != len(names):
+        if len({shown_key(n) for n in names}) != len(names):  # as they show, not as typed
             raise ActionError("duplicate_player", "two players have the same name")
         self.state = TableState(seats=[Seat(n) for n in names], rules=self.state.rules)
         dealer_seat = self._seat_of(dealer) if dealer else 0
@@ -425,9 +426,9 @@ class TableEngine:
     def _seat_of(self, name: str | None) -> int:
         if name is None:
             raise ActionError("missing_player", "a player name is needed")
-        folded = name.strip().casefold()
+        folded = shown_key(name)
         for i, seat in enumerate(self.state.seats):
-            if seat.name.casefold() == folded:
+            if shown_key(seat.name) == folded:
                 return i
         raise ActionError("unknown_player", f"no player called {name!r}", {"name": name}, 404)
 

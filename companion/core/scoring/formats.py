@@ -27,7 +27,7 @@ from typing import Any
 
 from companion.core.scoring.book import PAUSE_EVERY, ScoreBook, Standings
 from companion.core.scoring.errors import ScoringError
-from companion.core.scoring.model import GameSetup, HandEntry, LogEntry
+from companion.core.scoring.model import GameSetup, HandEntry, LogEntry, check_new_names
 from companion.core.scoring.rulesets import Ruleset
 
 FORMAT_NAME = "uno-companion/game"
@@ -142,6 +142,7 @@ def game_from_dict(data: Any, pause: Pause = None) -> ScoreBook:
             "import_bad_version", found=data.get("version"), supported=FORMAT_VERSION
         )
     setup = GameSetup.from_dict(data.get("game"), "game")
+    check_new_names(setup.players)
     log = data.get("log")
     if not isinstance(log, list):
         raise ScoringError("import_field", field="log", problem="must be a list")
@@ -151,7 +152,9 @@ def game_from_dict(data: Any, pause: Pause = None) -> ScoreBook:
             pause()
         if isinstance(item, Mapping) and item.get("seq", index) != index:
             raise ScoringError(
-                "import_entry", index=index, problem=f"seq is {item.get('seq')!r}, not {index}"
+                "import_entry",
+                index=index,
+                problem=f"seq is {_shown(item.get('seq'))}, not {index}",
             )
         entries.append(LogEntry.from_dict(item, f"log[{index}]"))
     book = ScoreBook(setup, entries, pause=pause)
@@ -207,6 +210,12 @@ def game_to_csv(book: ScoreBook) -> str:
     return out.getvalue()
 
 
+def _shown(value: object, limit: int = 40) -> str:
+    """A value from the file as a message repeats it: quoted, and cut if long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _separator(text: str) -> str:
     """The column separator of a sheet: ',' or ';' (what a French spreadsheet saves), or a tab."""
     header = text.split("\n", 1)[0]
@@ -229,7 +238,11 @@ def game_from_csv(
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     text = text.lstrip("\ufeff")  # the byte-order mark a spreadsheet writes first
-    lines = list(csv.reader(io.StringIO(text), delimiter=_separator(text)))
+    reader = csv.reader(io.StringIO(text), delimiter=_separator(text))
+    try:
+        lines = list(reader)
+    except csv.Error as error:  # a cell over the csv module's limit (128 K), a stray NUL...
+        raise ScoringError("import_csv_row", line=reader.line_num, problem=str(error)) from None
     rows = [
         (number, row) for number, row in enumerate(lines, start=1) if any(c.strip() for c in row)
     ]
@@ -244,6 +257,10 @@ def game_from_csv(
             "separated by ',' or ';'",
         )
     players = tuple(header[len(CSV_FIXED) :])
+    try:
+        check_new_names(players)
+    except ScoringError as error:
+        raise ScoringError("import_csv_header", problem=str(error)) from error
     first_dealer = rows[1][1][1].strip() if len(rows) > 1 and len(rows[1][1]) > 1 else ""
     try:
         setup = GameSetup(
@@ -275,7 +292,7 @@ def game_from_csv(
             raise ScoringError(
                 "import_csv_row",
                 line=line,
-                problem=f"round is {number!r}, expected {expected_round}",
+                problem=f"round is {_shown(number)}, expected {expected_round}",
             )
         hands: dict[str, HandEntry] = {}
         for player, cell in zip(players, cells[len(CSV_FIXED) :], strict=True):
@@ -285,7 +302,7 @@ def game_from_csv(
                 raise ScoringError(
                     "import_csv_row",
                     line=line,
-                    problem=f"{player}: {cell!r} is not a number of points",
+                    problem=f"{player}: {_shown(cell)} is not a number of points",
                 )
             hands[player] = HandEntry.of_points(int(cell))
         expected_dealer = book.standings().dealer
@@ -293,7 +310,7 @@ def game_from_csv(
             raise ScoringError(
                 "import_csv_row",
                 line=line,
-                problem=f"dealer is {dealer!r} but the deal passes "
+                problem=f"dealer is {_shown(dealer)} but the deal passes "
                 f"to the left, to {expected_dealer!r}",
             )
         try:

@@ -600,8 +600,8 @@ def test_remote_press_on_hardware_needs_the_option() -> None:
 
 def test_web_config_defaults_and_problems() -> None:
     config = parse_web_config({})
-    assert (config.host, config.port, config.threads, config.pin) == ("0.0.0.0", 8080, 16, "")
-    assert config.max_streams == 12
+    assert (config.host, config.port, config.threads, config.pin) == ("0.0.0.0", 8080, 32, "")
+    assert config.max_streams == 28
     with pytest.raises(ConfigError) as caught:
         parse_web_config({"web": {"port": 0, "threads": 2, "pin": "a\nb", "colour": 1}})
     text = str(caught.value)

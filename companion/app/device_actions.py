@@ -109,16 +109,27 @@ class DeviceActions:
 
     def virtual_hit(self) -> None:
         """The page's HIT button. Simulated: a real edge on the mock pin, so the debounce and
-        the whole input path run as for a hand on the button. On hardware: a remote press."""
+        the whole input path run as for a hand on the button. On hardware: a remote press.
+
+        A press the debounce drops (sooner after the last than the button takes) is answered
+        as dropped (429, ``press_dropped``), not as done."""
         if self._simulate:
-            pin = self.hardware.hit_button.pin
+            button = self.hardware.hit_button
+            before = button.presses
+            button.pin.drive_low()  # the mock calls the button back at once, in this thread
+            accepted = button.presses != before
 
-            def press() -> None:
-                pin.drive_low()
+            def release() -> None:
                 time.sleep(0.005)
-                pin.drive_high()
+                button.pin.drive_high()
 
-            threading.Thread(target=press, name="virtual-hit", daemon=True).start()
+            threading.Thread(target=release, name="virtual-hit", daemon=True).start()
+            if not accepted:
+                raise ActionError(
+                    "press_dropped",
+                    "too soon after the last press: the button did not take it",
+                    status=429,
+                )
         else:
             self.post(Press())
 

@@ -14,6 +14,7 @@ from werkzeug.http import parse_accept_header
 
 from companion.i18n import LANGUAGES, Catalog
 from companion.web.config import WebConfig
+from companion.web.idempotency import Remembered
 from companion.web.ports import Hub
 from companion.web.security import Guard
 
@@ -30,6 +31,9 @@ class WebContext:
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: int = 0
     streams_lock: threading.Lock = field(default_factory=threading.Lock)
+    streams_by_client: dict[str, int] = field(default_factory=dict)
+    # The Idempotency-Keys of the last writes and their first answers.
+    remembered: Remembered = field(default_factory=Remembered)
     # The last state sent on the live streams, encoded once for every phone (see state_event).
     _sent: tuple[object, bytes] = field(default=(None, b""), init=False, repr=False)
     _sent_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
@@ -40,17 +44,28 @@ class WebContext:
     def init_app(self, app: Flask) -> None:
         app.extensions[EXTENSION] = self
 
-    def open_stream(self) -> bool:
-        """Count one more live stream; ``False`` when all stream threads are taken."""
+    def open_stream(self, client: str) -> str | None:
+        """Count one more live stream for address ``client``; what is full if it cannot be had:
+        ``"phone"`` (this address holds ``streams_per_client``) or ``"table"`` (every stream
+        thread is taken)."""
         with self.streams_lock:
+            held = self.streams_by_client.get(client, 0)
+            if held >= self.config.streams_per_client:
+                return "phone"
             if self.streams >= self.config.max_streams:
-                return False
+                return "table"
             self.streams += 1
-            return True
+            self.streams_by_client[client] = held + 1
+            return None
 
-    def close_stream(self) -> None:
+    def close_stream(self, client: str) -> None:
         with self.streams_lock:
             self.streams -= 1
+            held = self.streams_by_client.get(client, 0) - 1
+            if held > 0:
+                self.streams_by_client[client] = held
+            else:
+                self.streams_by_client.pop(client, None)
 
     def state_event(self, encode: Callable[[dict[str, Any]], bytes]) -> bytes:
         """The live-stream event of the hub's state now, made by ``encode`` once per state for

@@ -14,7 +14,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -296,7 +296,11 @@ class ScoreKeeper:
             current = self.book
             ruleset = current.setup.ruleset if current else find_ruleset("classic")
             book = game_from_csv(
-                text, name=f"Import {self._now()}", ruleset=ruleset, pause=_stand_aside
+                text,
+                name=f"Import {self._now()}",
+                ruleset=ruleset,
+                pause=_stand_aside,
+                rulesets=self.storage.custom_rulesets(),
             )
         game_id = self.storage.import_game(book, pause=_stand_aside)
         history = History(view.to_dict() for view in book.history())
@@ -384,7 +388,8 @@ class ScoreKeeper:
                 "unknown_game", f"no game {game_id[:64]!r}", {"game": game_id[:64]}, 404
             ) from None
         self.game_id = game_id
-        self.storage.settings_put(CURRENT_GAME, game_id)
+        with suppress(StoreFault):  # read-only scores: the game is open all the same, to look at
+            self.storage.settings_put(CURRENT_GAME, game_id)
         self._changed()
 
     # ------------------------------------------------------------------ state

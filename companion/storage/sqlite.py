@@ -154,8 +154,10 @@ def classify(error: BaseException, path: Path) -> StorageError:
     if primary in _SQLITE_FULL or (primary == _SQLITE_IOERR and _disk_nearly_full(path)):
         return StorageFull(f"{what}: the disk is full ({error}); free some space")
     if primary in _SQLITE_READONLY or (
-        primary == _SQLITE_CANTOPEN and not os.access(path.parent, os.W_OK)
+        primary in (_SQLITE_CANTOPEN, _SQLITE_IOERR, None) and _cannot_write(path)
     ):
+        # A folder or card made read-only while the box runs fails a write with an I/O error
+        # (EROFS): named by its cause, not as "unusable".
         return StorageReadOnly(
             f"{what} cannot be written ({error}): check the folder's permissions and that the "
             "card is not read-only"
@@ -165,6 +167,17 @@ def classify(error: BaseException, path: Path) -> StorageError:
     if primary in _SQLITE_DAMAGED:
         return StorageCorrupt(path, str(error), backup_files(path.parent))
     return StorageError(f"{what}: {error}")
+
+
+def _cannot_write(path: Path) -> bool:
+    """Whether the database's folder (or the file) is read-only: a read-only mount, or
+    permissions this process lacks."""
+    try:
+        if os.statvfs(path.parent).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        pass
+    return not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
 
 
 def _disk_nearly_full(path: Path) -> bool:
@@ -211,6 +224,8 @@ class Storage:
         self._lock = threading.Lock()
         self._books: dict[str, ScoreBook] = {}  # cache, always equal to the stored log
         self.fault: StorageError | None = None  # the last write's fault; None once one succeeds
+        # Set when the database could only be opened to read (a read-only folder or card).
+        self.read_only: StorageReadOnly | None = None
         # Called (with no argument) when ``fault`` appears or clears, so the page can be told.
         self.on_fault_change: Callable[[], None] | None = None
 
@@ -242,7 +257,10 @@ class Storage:
             cls._forget_unfinished_imports(db)
         except (OSError, sqlite3.Error) as error:
             db.close()
-            raise classify(error, path) from error
+            fault = classify(error, path)
+            if isinstance(fault, StorageReadOnly) and path.exists():
+                return cls._open_read_only(path, fault)
+            raise fault from error
         except BaseException:
             db.close()
             raise
@@ -253,6 +271,35 @@ class Storage:
             except StorageError:
                 storage.close()
                 raise
+        return storage
+
+    @classmethod
+    def _open_read_only(cls, path: Path, fault: StorageReadOnly) -> Storage:
+        """The stored scores of a folder that cannot be written, to read only: the page shows
+        them (with the fault), every write is refused with it, nothing is lost."""
+        db: sqlite3.Connection | None = None
+        # A WAL database needs its shared-memory file to be read; on a read-only folder that
+        # cannot be made, so the file is then read as it is ("immutable": nobody writes it).
+        for options in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                db = sqlite3.connect(
+                    f"{path.as_uri()}?{options}", uri=True, check_same_thread=False,
+                    isolation_level=None,
+                )  # fmt: skip
+                cls._check(db, path)
+                db.execute("SELECT count(*) FROM games").fetchone()
+                break
+            except (StorageError, sqlite3.Error):
+                if db is not None:
+                    db.close()
+                db = None
+        if db is None:
+            raise fault
+        storage = cls(db, path, 0)
+        storage.read_only = StorageReadOnly(
+            f"{fault}; the stored scores are shown read-only, nothing new is stored"
+        )
+        storage.fault = storage.read_only
         return storage
 
     @staticmethod
@@ -340,6 +387,8 @@ class Storage:
         ``durable=False`` skips the flush to the card at commit (``synchronous=NORMAL`` for
         this one transaction): only for the pieces of an import, which the import's last,
         durable commit flushes with it (the WAL is written in order)."""
+        if self.read_only is not None:
+            raise self.read_only
         with self._lock:
             try:
                 if not durable:
@@ -371,6 +420,8 @@ class Storage:
     def backup(self) -> Path:
         """Write a consistent copy to ``backups/scores.1.sqlite3``, shifting older ones up and
         keeping ``backup_count`` of them."""
+        if self.read_only is not None:
+            raise self.read_only
         try:
             return self._backup()
         except (OSError, sqlite3.Error) as error:

@@ -302,11 +302,13 @@ def create_api() -> Blueprint:
 
     @api.get("/export.csv")
     def get_export() -> Response:
-        """The current game's rounds as a CSV file."""
+        """The current game as a score sheet in the phone's language (French: French headers
+        and ';' between columns), which score.import reads back."""
         ctx = web()
         score = ctx.hub.state().get("score") or {}
-        text = scoreview.export_csv(score)
-        response = Response(text, mimetype="text/csv")
+        text = scoreview.export_csv(score, ctx.language())
+        response = Response(text.encode("utf-8"), mimetype="text/csv")
+        response.headers["Content-Type"] = "text/csv; charset=utf-8"
         response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'
         return response
 

@@ -12,8 +12,10 @@ JSON, version 1::
      "log": [{"seq": 1, "type": "round_recorded", "at": "...", "round": {...}}, ...],
      "standings": {...}}        # derived; optional on import, checked when present
 
-CSV: a header ``round,dealer,winner,side,<player>...`` then one line per round with the points
-left in each player's hand (empty: no hand entered). Card detail and corrections are not kept.
+CSV (a score sheet, in English or French): the game's settings (name, date, target, counting
+mode, ruleset, teams), a header ``round,dealer,winner,side,<player>...`` (``manche;donneur;
+gagnant;côté``) then one line per round with the points left in each player's hand (empty: no
+hand entered). Card detail and corrections are not kept.
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from companion.core.scoring.book import PAUSE_EVERY, ScoreBook, Standings
 from companion.core.scoring.errors import ScoringError
 from companion.core.scoring.model import GameSetup, HandEntry, LogEntry, check_new_names
-from companion.core.scoring.rulesets import Ruleset
+from companion.core.scoring.rulesets import Ruleset, find_ruleset
 
 FORMAT_NAME = "uno-companion/game"
 FORMAT_VERSION = 1
@@ -197,23 +199,128 @@ def ruleset_from_json(text: str) -> Ruleset:
 
 # -- CSV --------------------------------------------------------------------------------------
 
+# The sheet's words in each language: the game's settings row, then the rounds' columns. A
+# French sheet separates its columns with ';' (a French spreadsheet reads ',' as the decimal
+# comma and would open the sheet as one column).
+CSV_WORDS: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "game": "game", "date": "date", "target": "target", "mode": "mode",
+        "ruleset": "ruleset", "teams": "teams",
+        "round": "round", "dealer": "dealer", "winner": "winner", "side": "side",
+    },
+    "fr": {
+        "game": "partie", "date": "date", "target": "objectif", "mode": "mode",
+        "ruleset": "règles", "teams": "équipes",
+        "round": "manche", "dealer": "donneur", "winner": "gagnant", "side": "côté",
+    },
+}  # fmt: skip
+CSV_SEPARATORS: Mapping[str, str] = {"en": ",", "fr": ";"}
+CSV_SETTINGS = ("game", "date", "target", "mode", "ruleset", "teams")
+# Cells a spreadsheet would run as a formula (CSV injection) are written after a quote; the
+# import takes that quote off again.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+TEAM_SEPARATOR = " / "
 
-def game_to_csv(book: ScoreBook) -> str:
+
+class SheetRound(NamedTuple):
+    """One line of a score sheet: the points left in each hand (``None``: none entered)."""
+
+    number: int
+    dealer: str
+    winner: str
+    side: str
+    points: Mapping[str, int | None]
+
+
+def sheet_to_csv(game: Mapping[str, Any], rounds: Iterable[SheetRound], lang: str = "en") -> str:
+    """A score sheet in ``lang``: a byte-order mark (a spreadsheet then reads UTF-8), the game's
+    settings (name, date, target, counting mode, ruleset, teams) and a line per round. ``game``
+    is :meth:`GameSetup.to_dict` (or the page's copy of it)."""
+    words = CSV_WORDS.get(lang, CSV_WORDS["en"])
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    players = book.setup.players
-    writer.writerow([*CSV_FIXED, *players])
-    for view in book.history():
-        points = {p: pts for p, _, pts in view.hands}
-        cells = ["" if points.get(p) is None else str(points[p]) for p in players]
-        writer.writerow([view.number, view.dealer, view.winner, view.side, *cells])
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=CSV_SEPARATORS.get(lang, ","), lineterminator="\n")
+    players = [str(p) for p in game.get("players") or ()]
+    ruleset = game.get("ruleset")
+    teams = TEAM_SEPARATOR.join(" & ".join(map(str, team)) for team in game.get("teams") or ())
+    writer.writerow([words[k] for k in CSV_SETTINGS])
+    writer.writerow(
+        [
+            _guarded(game.get("name", "")),
+            game.get("date", ""),
+            game.get("target", ""),
+            game.get("mode", ""),
+            ruleset.get("key", "") if isinstance(ruleset, Mapping) else ruleset or "",
+            _guarded(teams),
+        ]
+    )
+    writer.writerow([*(words[k] for k in CSV_FIXED), *map(_guarded, players)])
+    for line in rounds:
+        cells = ["" if line.points.get(p) is None else str(line.points[p]) for p in players]
+        writer.writerow(
+            [line.number, _guarded(line.dealer), _guarded(line.winner), _guarded(line.side), *cells]
+        )
     return out.getvalue()
+
+
+def game_to_csv(book: ScoreBook, lang: str = "en") -> str:
+    rounds = (
+        SheetRound(v.number, v.dealer, v.winner, v.side, {p: pts for p, _, pts in v.hands})
+        for v in book.history()
+    )
+    return sheet_to_csv(book.setup.to_dict(), rounds, lang)
+
+
+def _guarded(value: object) -> str:
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def _unguarded(cell: str) -> str:
+    """A cell as it was before :func:`_guarded` (a quote the export put before a formula-like
+    text comes off; any other leading quote stays)."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell
 
 
 def _shown(value: object, limit: int = 40) -> str:
     """A value from the file as a message repeats it: quoted, and cut if long."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _words(lang: str, keys: Sequence[str]) -> list[str]:
+    return [CSV_WORDS[lang][k] for k in keys]
+
+
+def _fixed_columns(header: Sequence[str]) -> str | None:
+    """The language of a round header (its first four columns), or ``None``."""
+    start = [cell.casefold() for cell in header[: len(CSV_FIXED)]]
+    for lang in CSV_WORDS:
+        if start == _words(lang, CSV_FIXED):
+            return lang
+    return None
+
+
+def _sheet_settings(rows: Sequence[tuple[int, list[str]]]) -> dict[str, str]:
+    """The settings row under a settings header (``game,date,target...`` in either language),
+    by setting name; empty for a sheet that starts with its rounds."""
+    header = [cell.strip().casefold() for cell in rows[0][1]]
+    for lang in CSV_WORDS:
+        names = {CSV_WORDS[lang][k]: k for k in CSV_SETTINGS}
+        if header and header[0] == CSV_WORDS[lang]["game"]:
+            if len(rows) < 2:
+                raise ScoringError("import_csv_header", problem="the game's settings are missing")
+            values = [cell.strip() for cell in rows[1][1]]
+            return {names[h]: v for h, v in zip(header, values, strict=False) if h in names}
+    return {}
+
+
+def _sheet_number(cell: str | None, default: int) -> int:
+    if not cell:
+        return default
+    if not cell.isdigit():
+        raise ScoringError("import_csv_header", problem=f"target is {_shown(cell)}, not a number")
+    return int(cell)
 
 
 def _separator(text: str) -> str:
@@ -233,8 +340,12 @@ def game_from_csv(
     date: str = "",
     game_id: str = "",
     pause: Pause = None,
+    rulesets: Sequence[Ruleset] = (),
 ) -> ScoreBook:
-    """Read a CSV score sheet into a new game whose hands are raw points."""
+    """Read a CSV score sheet (either language, ',' ';' or tab between columns, with or without
+    a byte-order mark) into a new game whose hands are raw points. The sheet's own settings row
+    (what :func:`sheet_to_csv` writes) wins over the arguments, which describe a sheet without
+    one; its ruleset is a built-in one or one of ``rulesets``."""
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     text = text.lstrip("\ufeff")  # the byte-order mark a spreadsheet writes first
@@ -248,20 +359,38 @@ def game_from_csv(
     ]
     if not rows:
         raise ScoringError("import_csv_empty")
+    settings = _sheet_settings(rows)
+    if settings:
+        rows = rows[2:]
+        name = _unguarded(settings.get("game", "")) or name
+        date = settings.get("date", date)
+        target = _sheet_number(settings.get("target"), target)
+        mode = settings.get("mode") or mode
+        if settings.get("ruleset"):
+            try:
+                ruleset = find_ruleset(settings["ruleset"], rulesets)
+            except ScoringError as error:
+                raise ScoringError("import_csv_header", problem=str(error)) from error
+        written = _unguarded(settings.get("teams", ""))
+        teams = [t.split(" & ") for t in written.split(TEAM_SEPARATOR)] if written else teams
+    if not rows:
+        raise ScoringError("import_csv_empty")
     _, header = rows[0]
-    header = [cell.strip() for cell in header]
-    if tuple(h.lower() for h in header[: len(CSV_FIXED)]) != CSV_FIXED:
+    header = [_unguarded(cell.strip()) for cell in header]
+    if _fixed_columns(header) is None:
         raise ScoringError(
             "import_csv_header",
-            problem=f"must start with {','.join(CSV_FIXED)}, then the players, in columns "
-            "separated by ',' or ';'",
+            problem=f"must start with {','.join(CSV_FIXED)} (or {';'.join(_words('fr', CSV_FIXED))}"
+            "), then the players, in columns separated by ',' or ';'",
         )
     players = tuple(header[len(CSV_FIXED) :])
     try:
         check_new_names(players)
     except ScoringError as error:
         raise ScoringError("import_csv_header", problem=str(error)) from error
-    first_dealer = rows[1][1][1].strip() if len(rows) > 1 and len(rows[1][1]) > 1 else ""
+    first_dealer = (
+        _unguarded(rows[1][1][1].strip()) if len(rows) > 1 and len(rows[1][1]) > 1 else ""
+    )
     try:
         setup = GameSetup(
             name=name,
@@ -280,7 +409,7 @@ def game_from_csv(
     for expected_round, (line, row) in enumerate(rows[1:], start=1):
         if pause is not None and expected_round % PAUSE_EVERY == 0:
             pause()
-        cells = [cell.strip() for cell in row]
+        cells = [_unguarded(cell.strip()) for cell in row]
         if len(cells) != len(header):
             raise ScoringError(
                 "import_csv_row",

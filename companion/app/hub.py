@@ -158,10 +158,8 @@ class Hub:
             name = str(action)[:40]
             raise ActionError("unknown_action", f"unknown action {name!r}", {"action": name}, 404)
         clean = validate_payload(registered.schema, payload)
-        if registered.prepare is not None:
-            clean = registered.prepare(clean)
 
-        def work() -> None:
+        def check_revision() -> None:
             if expected_revision is not None and expected_revision != self.revision:
                 raise ActionError(
                     "stale",
@@ -169,6 +167,13 @@ class Hub:
                     {"revision": self.revision},
                     status=409,
                 )
+
+        if registered.prepare is not None:
+            check_revision()  # before the long work, not only after it
+            clean = registered.prepare(clean)
+
+        def work() -> None:
+            check_revision()
             registered.handler(clean)
 
         future = self.call(work)

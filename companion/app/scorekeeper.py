@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -49,6 +50,7 @@ R = TypeVar("R")
 CURRENT_GAME = "score.current_game"
 # How long an import stands aside between pieces of its work, so presses get through at once.
 IMPORT_PAUSE = 0.001
+IMPORT_SWITCH_INTERVAL = 0.0005  # seconds: see _collector_held
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
@@ -129,6 +131,7 @@ class ScoreKeeper:
         self._imports = 0  # imports being read now (see _collector_held)
         self._imports_lock = threading.Lock()
         self._collector_was_on = True
+        self._switch_interval = sys.getswitchinterval()
         game_id = storage.settings_get(CURRENT_GAME)
         if isinstance(game_id, str):
             try:
@@ -303,19 +306,24 @@ class ScoreKeeper:
                 rulesets=self.storage.custom_rulesets(),
             )
         game_id = self.storage.import_game(book, pause=_stand_aside)
-        history = History(view.to_dict() for view in book.history())
+        history = History()
+        for number, view in enumerate(book.history(), start=1):
+            if number % 256 == 0:
+                _stand_aside()
+            history.append(view.to_dict())
         history.encode(_stand_aside)
         return {
             "game_id": game_id,
             "book": book,
             "history": history,
-            "stats": self._compute_stats(),
+            "stats": self._compute_stats(_stand_aside),
             "changes": changes,
         }
 
     @contextmanager
     def _collector_held(self) -> Iterator[None]:
-        """Python's cyclic garbage collector held off while a game file is read.
+        """Python's cyclic garbage collector held off while a game file is read, and the
+        interpreter handed to a waiting thread sooner.
 
         A 26,000-round game is about a million objects: each full collection on the way would
         stop every thread (a press too) for a few hundred milliseconds. Once the last import
@@ -327,12 +335,17 @@ class ScoreKeeper:
             if self._imports == 1:
                 self._collector_was_on = gc.isenabled()
                 gc.disable()
+                # Another thread waiting for the interpreter (a press) gets it within half a
+                # millisecond instead of five while the import computes.
+                self._switch_interval = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._switch_interval, IMPORT_SWITCH_INTERVAL))
         try:
             yield
         finally:
             with self._imports_lock:
                 self._imports -= 1
                 if self._imports == 0:
+                    sys.setswitchinterval(self._switch_interval)
                     gc.freeze()
                     if self._collector_was_on:
                         gc.enable()
@@ -452,8 +465,8 @@ class ScoreKeeper:
             self._stats = self._compute_stats()
         return self._stats
 
-    def _compute_stats(self) -> dict[str, Any]:
-        stats = compute_stats(self.storage.load_all_games())
+    def _compute_stats(self, pause: Callable[[], None] | None = None) -> dict[str, Any]:
+        stats = compute_stats(self.storage.load_all_games(), pause)
         return {
             "players": [p.to_dict() for p in stats.players],
             "head_to_head": [asdict(h) for h in stats.head_to_head],
@@ -467,7 +480,7 @@ class History(list[dict[str, Any]]):
 
     json: bytes | None = None
 
-    def encode(self, pause: Callable[[], None] | None = None, piece: int = 256) -> bytes:
+    def encode(self, pause: Callable[[], None] | None = None, piece: int = 64) -> bytes:
         """The list as compact JSON, ``pause()`` between pieces of ``piece`` rounds."""
         if self.json is None:
             parts = []

@@ -48,7 +48,7 @@ from companion.core.scoring import (
 DB_NAME = "scores.sqlite3"
 BACKUP_DIR = "backups"
 DEFAULT_BACKUPS = 5
-IMPORT_CHUNK = 500  # log entries written per transaction by an import
+IMPORT_CHUNK = 100  # log entries written per transaction by an import
 HIDDEN = -1  # the revision of a game being imported: not listed, not loaded
 
 # Each migration brings the schema from version i to i + 1 (index i).

@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -26,7 +23,7 @@ from pathlib import Path
 
 from companion.core.scoring import GameSetup, HandEntry, ScoreBook, builtin_ruleset
 from companion.core.scoring.formats import game_to_json
-from tests.bench.soak import Phone, free_port, percentile
+from tests.bench.soak import Phone, percentile, start_daemon, stop_daemon
 
 SIZES = [int(n) for n in os.environ.get("BENCH_IMPORT_ROUNDS", "1000,10000,26000").split(",")]
 PLAYERS = ["Ana", "Bo", "Cy", "Di"]
@@ -144,34 +141,12 @@ def run(port: int) -> None:
 
 
 def main() -> None:
-    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        config = Path(tmp) / "config.toml"
-        config.write_text(CONFIG, encoding="utf-8")
-        daemon = subprocess.Popen(
-            [sys.executable, "-m", "companion", "run", "--backend", "mock", "--config",
-             str(config), "--state-dir", str(Path(tmp) / "state"), "--host", "127.0.0.1",
-             "--port", str(port), "--seed", "7", "--no-voice"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
+        daemon, port = start_daemon(Path(tmp), CONFIG, "--no-voice")
         try:
-            assert daemon.stdout is not None
-            for line in daemon.stdout:
-                if "table ready at" in line:
-                    break
-            else:
-                raise SystemExit("the daemon did not start")
-            threading.Thread(
-                target=lambda: [None for _ in daemon.stdout or ()], daemon=True
-            ).start()
             run(port)
         finally:
-            daemon.send_signal(signal.SIGTERM)
-            try:
-                daemon.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                daemon.kill()
-                daemon.communicate()
+            stop_daemon(daemon)
 
 
 if __name__ == "__main__":

@@ -350,8 +350,12 @@ def game_from_csv(
         raise ScoringError("import_field", field="(file)", problem="is too large")
     text = text.lstrip("\ufeff")  # the byte-order mark a spreadsheet writes first
     reader = csv.reader(io.StringIO(text), delimiter=_separator(text))
+    lines: list[list[str]] = []
     try:
-        lines = list(reader)
+        for row in reader:  # row by row, pausing: a long sheet is not one long step
+            lines.append(row)
+            if pause is not None and len(lines) % PAUSE_EVERY == 0:
+                pause()
     except csv.Error as error:  # a cell over the csv module's limit (128 K), a stray NUL...
         raise ScoringError("import_csv_row", line=reader.line_num, problem=str(error)) from None
     rows = [

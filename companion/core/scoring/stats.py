@@ -5,7 +5,7 @@ Players are matched by name across games. A team's win counts for each of its me
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,7 +85,9 @@ class Stats:
         return HeadToHead(player, opponent, 0, 0, 0, 0)
 
 
-def compute_stats(books: Sequence[ScoreBook]) -> Stats:
+def compute_stats(books: Sequence[ScoreBook], pause: Callable[[], None] | None = None) -> Stats:
+    """Every player's figures over ``books``; ``pause()`` every few hundred rounds (a long
+    game's statistics are made while the table goes on)."""
     games: dict[str, int] = {}
     finished: dict[str, int] = {}
     wins: dict[str, int] = {}
@@ -109,6 +111,8 @@ def compute_stats(books: Sequence[ScoreBook]) -> Stats:
         for player in setup.players:
             bump(games, player)
         for view in book.history():
+            if pause is not None and view.number % 256 == 0:
+                pause()
             bump(out_first, view.winner)
             credited = dict(view.credited)
             for player, _, pts in view.hands:

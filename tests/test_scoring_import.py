@@ -184,3 +184,39 @@ def test_the_table_answers_while_a_game_file_is_read(
     assert readers == {"phone"}  # the import ran on the phone's thread, never on the hub's
     assert answers[0]["score"]["standings"]["rounds"] == 300
     assert answers[0]["score"]["history"][-1]["number"] == 300
+
+
+def test_the_page_history_follows_every_kind_of_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round recorded after the last adds one line to the page's history and its JSON; any
+    other change makes them again: either way they are the book's history."""
+    storage = Storage.open(tmp_path, backups=0)
+    hub = Hub(TableEngine(list(PLAYERS), seed=1))
+    keeper = ScoreKeeper(storage, hub)
+    hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("score.new_game", {"players": list(PLAYERS)}),
+        *[("score.record_round", {"hands": hands, "winner": "Ana"})] * 3,
+        ("score.correct_round", {"round": 2, "hands": {**hands, "Cy": {"points": 1}}}),
+        ("score.record_round", {"hands": hands, "winner": "Ana"}),
+        ("score.undo", {}),
+        ("score.redo", {}),
+        ("score.delete_round", {"round": 1}),
+        ("score.record_round", {"hands": hands, "winner": "Ana"}),
+    ]
+    made_whole: list[str] = []
+    whole = scorekeeper.History.of
+    monkeypatch.setattr(
+        scorekeeper.History,
+        "of",
+        lambda views, pause=None: made_whole.append(action) or whole(views),
+    )
+    for action, payload in steps:
+        history = hub.dispatch(action, payload)["score"]["history"]
+        assert keeper.book is not None
+        assert history == [view.to_dict() for view in keeper.book.history()], action
+        assert json.loads(history.json) == history, action
+    # A round recorded after the last takes the short way (bar the first: nothing to extend).
+    assert made_whole.count("score.record_round") == 1 and "score.correct_round" in made_whole
+    storage.close()

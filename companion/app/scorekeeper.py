@@ -14,7 +14,7 @@ import json
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -306,11 +306,7 @@ class ScoreKeeper:
                 rulesets=self.storage.custom_rulesets(),
             )
         game_id = self.storage.import_game(book, pause=_stand_aside)
-        history = History()
-        for number, view in enumerate(book.history(), start=1):
-            if number % 256 == 0:
-                _stand_aside()
-            history.append(view.to_dict())
+        history = History.of(book.history(), _stand_aside)
         history.encode(_stand_aside)
         return {
             "game_id": game_id,
@@ -455,9 +451,23 @@ class ScoreKeeper:
 
     def _history_of(self, book: ScoreBook) -> History:
         key = (self.game_id, book.revision)
-        if self._history[0] != key:
-            self._history = (key, History(r.to_dict() for r in book.history()))
-        return self._history[1]
+        (game_id, _), cached = self._history
+        if self._history[0] == key:
+            return cached
+        views = book.history()
+        if (
+            game_id == self.game_id
+            and len(views) == len(cached) + 1
+            and len(views) >= 2
+            and views[-2] is cached.last_view
+        ):
+            # A round recorded after the last: the rounds before it are the same objects, so
+            # their lines stand; only the new one is made (a long game's round costs one line).
+            history = cached.extended(views[-1].to_dict(), views[-1])
+        else:
+            history = History.of(views)
+        self._history = (key, history)
+        return history
 
     def stats(self) -> dict[str, Any]:
         """Wins, averages, best rounds and head-to-head over every stored game (cached)."""
@@ -474,25 +484,54 @@ class ScoreKeeper:
 
 
 class History(list[dict[str, Any]]):
-    """A game's rounds as the page gets them, which can carry their own JSON encoding: a long
-    game's history (megabytes) is encoded once, in pieces, off the hub thread, and every answer
-    and live update reuses the bytes (see ``companion.web.context.WebContext.state_json``)."""
+    """A game's rounds as the page gets them, which carry their own JSON encoding: a long
+    game's history (megabytes) is encoded once (an import does it in pieces, off the hub
+    thread), every answer and live update reuses the bytes (see
+    ``companion.web.context.WebContext.state_json``), and a round recorded after the last adds
+    its own line to them (:meth:`extended`) instead of the whole history being made again."""
 
-    json: bytes | None = None
+    last_view: object = None  # the round (RoundView) the last line was made from
+    _json: bytes | None = None
+
+    @property
+    def json(self) -> bytes:
+        return self.encode()
 
     def encode(self, pause: Callable[[], None] | None = None, piece: int = 64) -> bytes:
         """The list as compact JSON, ``pause()`` between pieces of ``piece`` rounds."""
-        if self.json is None:
+        if self._json is None:
             parts = []
             for start in range(0, len(self), piece):
                 if pause is not None and start:
                     pause()
-                text = json.dumps(
-                    self[start : start + piece], ensure_ascii=False, separators=(",", ":")
-                )
-                parts.append(text[1:-1])
-            self.json = ("[" + ",".join(parts) + "]").encode()
-        return self.json
+                parts.append(_compact(self[start : start + piece])[1:-1])
+            self._json = ("[" + ",".join(parts) + "]").encode()
+        return self._json
+
+    def extended(self, line: dict[str, Any], view: object) -> History:
+        """A new history: this one and ``line`` (made from ``view``) after it."""
+        longer = History(self)
+        longer.append(line)
+        longer.last_view = view
+        if self._json is not None:
+            tail = _compact(line).encode()
+            longer._json = self._json[:-1] + (b"," if self else b"") + tail + b"]"
+        return longer
+
+    @classmethod
+    def of(cls, views: Sequence[Any], pause: Callable[[], None] | None = None) -> History:
+        """The history of ``views`` (RoundView), ``pause()`` every few hundred rounds."""
+        history = cls()
+        for number, view in enumerate(views, start=1):
+            if pause is not None and number % 256 == 0:
+                pause()
+            history.append(view.to_dict())
+        history.last_view = views[-1] if views else None
+        return history
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _round_facts(payload: dict[str, Any]) -> RoundFacts:

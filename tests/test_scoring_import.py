@@ -23,6 +23,7 @@ from companion.core.scoring import (
 )
 from companion.core.scoring import book as book_module
 from companion.core.scoring.formats import _json_in_pieces, game_from_json, game_to_json
+from companion.core.scoring.stats import compute_stats
 from companion.core.table import TableEngine
 from companion.storage import Storage, StorageError
 
@@ -219,4 +220,29 @@ def test_the_page_history_follows_every_kind_of_change(
         assert json.loads(history.json) == history, action
     # A round recorded after the last takes the short way (bar the first: nothing to extend).
     assert made_whole.count("score.record_round") == 1 and "score.correct_round" in made_whole
+    storage.close()
+
+
+def test_statistics_go_through_a_long_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = Storage.open(tmp_path, backups=0)
+    hub = Hub(TableEngine(list(PLAYERS), seed=1))
+    ScoreKeeper(storage, hub)
+    hub.dispatch("score.import", {"text": game_to_json(long_game(300))})
+    gone_through: list[int] = []
+    real = scorekeeper.game_tally
+    monkeypatch.setattr(
+        scorekeeper,
+        "game_tally",
+        lambda book, pause=None: gone_through.append(book.revision) or real(book, pause),
+    )
+    hub.dispatch("score.new_game", {"players": list(PLAYERS)})
+    hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
+    for _ in range(3):
+        stats = hub.dispatch("score.record_round", {"hands": hands})["score"]["stats"]
+    assert 300 not in gone_through  # the long game's share was kept
+    everything = compute_stats(storage.load_all_games())
+    assert stats["players"] == [p.to_dict() for p in everything.players]
+    assert stats["players"][0]["rounds"] == 303
     storage.close()

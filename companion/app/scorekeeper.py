@@ -43,6 +43,7 @@ from companion.core.scoring import (
 )
 from companion.core.scoring.book import RoundFacts
 from companion.core.scoring.model import LogEntry, check_new_names
+from companion.core.scoring.stats import GameTally, game_tally
 
 from .hub import Hub
 
@@ -128,6 +129,7 @@ class ScoreKeeper:
         self._history: tuple[tuple[str | None, int], History] = ((None, -1), History())
         self._status: tuple[int, dict[str, Any]] | None = None  # the last status, at _changes
         self._changes = 0  # every change of the games: tells whether stats made aside still hold
+        self._shares: dict[tuple[str, int], GameTally] = {}  # each game's share of the stats
         self._imports = 0  # imports being read now (see _collector_held)
         self._imports_lock = threading.Lock()
         self._collector_was_on = True
@@ -306,13 +308,15 @@ class ScoreKeeper:
                 rulesets=self.storage.custom_rulesets(),
             )
         game_id = self.storage.import_game(book, pause=_stand_aside)
+        shares = dict(self._shares)  # its own copy: the hub thread may change the keeper's
         history = History.of(book.history(), _stand_aside)
         history.encode(_stand_aside)
         return {
             "game_id": game_id,
             "book": book,
             "history": history,
-            "stats": self._compute_stats(_stand_aside),
+            "stats": self._compute_stats(_stand_aside, shares),
+            "shares": shares,
             "changes": changes,
         }
 
@@ -357,6 +361,7 @@ class ScoreKeeper:
         self._history = ((game_id, book.revision), prepared["history"])
         if unchanged:  # no other game changed while it was read: its stats hold
             self._stats = prepared["stats"]
+            self._shares = prepared["shares"]
 
     def _changed(self) -> None:
         self._changes += 1
@@ -475,8 +480,28 @@ class ScoreKeeper:
             self._stats = self._compute_stats()
         return self._stats
 
-    def _compute_stats(self, pause: Callable[[], None] | None = None) -> dict[str, Any]:
-        stats = compute_stats(self.storage.load_all_games(), pause)
+    def _compute_stats(
+        self,
+        pause: Callable[[], None] | None = None,
+        shares: dict[tuple[str, int], GameTally] | None = None,
+    ) -> dict[str, Any]:
+        """The statistics, keeping each game's share in ``shares`` (the keeper's own, on the
+        hub thread; a copy of them off it) while the game is unchanged: after a round of
+        tonight's game only that game is gone through again, not a long game imported earlier."""
+        shares = self._shares if shares is None else shares
+
+        def share(book: ScoreBook) -> GameTally:
+            key = (book.setup.game_id, book.revision)
+            kept = shares.get(key)
+            if kept is None:
+                kept = shares[key] = game_tally(book, pause)
+            return kept
+
+        books = self.storage.load_all_games()
+        stats = compute_stats(books, tally=share)
+        alive = {(book.setup.game_id, book.revision) for book in books}
+        for key in [k for k in shares if k not in alive]:
+            shares.pop(key, None)
         return {
             "players": [p.to_dict() for p in stats.players],
             "head_to_head": [asdict(h) for h in stats.head_to_head],

@@ -528,6 +528,7 @@ class Storage:
                 _forget_game(db, game_id)
             raise
         cached = book.copy()
+        cached.setup = setup  # as stored: with its id
         self._books[game_id] = cached  # the caller keeps its own copy to change
         return game_id
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,15 @@ from companion.core.table import TableEngine
 from companion.storage import Storage, StorageError
 
 PLAYERS = ("Ana", "Bo", "Cy")
+
+
+@pytest.fixture
+def keeper(tmp_path: Path) -> Iterator[tuple[Hub, ScoreKeeper, Storage]]:
+    """A score keeper on a hub (not started: actions run inline until a test starts it)."""
+    storage = Storage.open(tmp_path, backups=0)
+    hub = Hub(TableEngine(list(PLAYERS), seed=1))
+    yield hub, ScoreKeeper(storage, hub), storage
+    storage.close()
 
 
 def long_game(rounds: int, corrections: bool = False) -> ScoreBook:
@@ -153,11 +163,9 @@ def test_a_game_left_half_stored_by_a_crash_is_removed_at_the_next_start(tmp_pat
 
 
 def test_the_table_answers_while_a_game_file_is_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    storage = Storage.open(tmp_path, backups=0)
-    hub = Hub(TableEngine(list(PLAYERS), seed=1))
-    ScoreKeeper(storage, hub)
+    hub, _, _ = keeper
     reading, go_on = threading.Event(), threading.Event()
     readers: set[str] = set()
 
@@ -181,20 +189,17 @@ def test_the_table_answers_while_a_game_file_is_read(
         assert answers == []
         go_on.set()
         importer.join(10)
-    storage.close()
     assert readers == {"phone"}  # the import ran on the phone's thread, never on the hub's
     assert answers[0]["score"]["standings"]["rounds"] == 300
     assert answers[0]["score"]["history"][-1]["number"] == 300
 
 
 def test_the_page_history_follows_every_kind_of_change(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A round recorded after the last adds one line to the page's history and its JSON; any
     other change makes them again: either way they are the book's history."""
-    storage = Storage.open(tmp_path, backups=0)
-    hub = Hub(TableEngine(list(PLAYERS), seed=1))
-    keeper = ScoreKeeper(storage, hub)
+    hub, book_keeper, _ = keeper
     hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
     steps: list[tuple[str, dict[str, Any]]] = [
         ("score.new_game", {"players": list(PLAYERS)}),
@@ -215,20 +220,17 @@ def test_the_page_history_follows_every_kind_of_change(
     )
     for action, payload in steps:
         history = hub.dispatch(action, payload)["score"]["history"]
-        assert keeper.book is not None
-        assert history == [view.to_dict() for view in keeper.book.history()], action
+        assert book_keeper.book is not None
+        assert history == [view.to_dict() for view in book_keeper.book.history()], action
         assert json.loads(history.json) == history, action
     # A round recorded after the last takes the short way (bar the first: nothing to extend).
     assert made_whole.count("score.record_round") == 1 and "score.correct_round" in made_whole
-    storage.close()
 
 
 def test_statistics_go_through_a_long_game_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    storage = Storage.open(tmp_path, backups=0)
-    hub = Hub(TableEngine(list(PLAYERS), seed=1))
-    ScoreKeeper(storage, hub)
+    hub, _, storage = keeper
     hub.dispatch("score.import", {"text": game_to_json(long_game(300))})
     gone_through: list[int] = []
     real = scorekeeper.game_tally
@@ -245,4 +247,3 @@ def test_statistics_go_through_a_long_game_once(
     everything = compute_stats(storage.load_all_games())
     assert stats["players"] == [p.to_dict() for p in everything.players]
     assert stats["players"][0]["rounds"] == 303
-    storage.close()

@@ -18,6 +18,7 @@ from companion.app.inputs import CardRead, InputDoor
 from companion.app.motion import MotionWatcher
 from companion.config import Config, LauncherConfig, TableConfig
 from companion.core.commands import Cue, Eject
+from companion.core.errors import ActionError
 from companion.core.events import Press
 from companion.daemon import Daemon, DaemonOptions
 from tests.doubles import ScaledClock
@@ -164,6 +165,16 @@ def test_virtual_hit_drives_the_mock_pin(make_daemon):
     daemon.hub.dispatch("device.hit", {})
     assert wait_for(lambda: daemon.engine.events_handled == 1)
     assert daemon.hardware.hit_button.presses == before + 1  # it went through the button
+
+
+def test_a_virtual_hit_the_debounce_drops_is_answered_as_dropped(make_daemon):
+    daemon = make_daemon()
+    daemon.hub.dispatch("device.hit", {})
+    with pytest.raises(ActionError) as dropped:  # a moment later: the button is still down
+        daemon.hub.dispatch("device.hit", {})
+    assert dropped.value.key == "errors.press_dropped" and dropped.value.status == 429
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    assert daemon.hardware.hit_button.presses == 1  # one press taken, one refused, none lost
 
 
 def test_bad_hardware_config_is_a_clear_startup_error(tmp_path: Path):

@@ -60,7 +60,16 @@ def test_import_list_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     assert len(listing) == 2 and "Défi du soir" in listing[0]
     game_id = listing[1].split()[0]
     assert main([*state, "export", game_id, "--format", "csv"]) == 0
-    assert capsys.readouterr().out == "round,dealer,winner,side,Ana,Bo\n1,Ana,Ana,,0,17\n"
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "sheet,,200,winner_takes,classic,",  # the settings an import needs: target, rules...
+        "round,dealer,winner,side,Ana,Bo",
+        "1,Ana,Ana,,0,17",
+    ]
+    assert main([*state, "export", game_id, "--format", "csv", "--lang", "fr"]) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "manche;donneur;gagnant;côté;Ana;Bo",
+        "1;Ana;Ana;;0;17",
+    ]
     out = tmp_path / "out.json"
     assert main([*state, "export", game_id, "-o", str(out)]) == 0
     assert main(["score", "replay", str(out)]) == 0

@@ -83,7 +83,7 @@ def test_a_full_disk_answers_507_and_the_launcher_works_on(evening: Path) -> Non
     scores.close()
 
 
-def test_a_read_only_folder_is_not_called_damaged(
+def test_a_read_only_folder_shows_its_scores_read_only(
     evening: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
@@ -92,13 +92,56 @@ def test_a_read_only_folder_is_not_called_damaged(
         return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
 
     monkeypatch.setattr(Storage, "_connect", staticmethod(read_only))
-    with pytest.raises(StorageReadOnly) as caught:
-        Storage.open(evening, backups=0)
-    assert "read-only" in str(caught.value) and "restore" not in str(caught.value)
-    hub, _ = box(evening)
-    state = hub.state()
-    assert state["storage"]["problem"] == "read_only" and state["storage"]["scores"] is False
+    with Storage.open(evening, backups=0) as storage:
+        assert isinstance(storage.read_only, StorageReadOnly)
+        assert "read-only" in str(storage.fault) and "restore" not in str(storage.fault)
+        assert storage.list_games()[0].revision == 2
+    hub, scores = box(evening)
+    client = make_app(hub).test_client()
+    state = client.get("/api/state").get_json()
+    assert state["storage"]["problem"] == "read_only" and state["storage"]["scores"] is True
+    assert state["score"]["standings"]["rounds"] == 2  # the evening's game, shown
+    assert len(state["score"]["history"]) == 2 and state["score"]["games"]
+    refused = post(client, "score.record_round", {"hands": HANDS, "winner": "Alice"}, lang="fr")
+    assert refused.status_code == 503 and refused.get_json()["error"]["key"] == "storage.read_only"
     assert hub.dispatch("table.play", {"card": "skip"})["table"]["last_card"]["card"] == "skip"
+    scores.close()
+
+
+class _WriteProtected:
+    """A database connection whose folder was made read-only while the box runs: every write
+    fails as SQLite reports it (an I/O error, EROFS underneath), reads go on."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.startswith(("INSERT", "UPDATE", "DELETE")):
+            error = sqlite3.OperationalError("disk I/O error")
+            error.sqlite_errorcode = 778  # type: ignore[attr-defined]  # SQLITE_IOERR_WRITE
+            raise error
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
+def test_a_folder_write_protected_while_running_is_called_read_only(
+    evening: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub, scores = box(evening)
+    client = make_app(hub).test_client()
+    scores.storage._db = _WriteProtected(scores.storage._db)
+    monkeypatch.setattr("companion.storage.sqlite._cannot_write", lambda path: True)
+    refused = post(client, "score.record_round", {"hands": HANDS, "winner": "Alice"})
+    assert refused.status_code == 503 and refused.get_json()["error"]["key"] == "storage.read_only"
+    state = client.get("/api/state").get_json()
+    assert state["storage"]["problem"] == "read_only" and state["score"]["standings"]["rounds"] == 2
+    monkeypatch.setattr("companion.storage.sqlite._cannot_write", lambda path: False)
+    other = post(client, "score.record_round", {"hands": HANDS, "winner": "Alice"})
+    assert other.get_json()["error"]["key"] == "storage.unusable"  # a fault of no known cause
+    scores.storage._db = scores.storage._db._db
+    scores.close()
 
 
 def test_a_database_locked_by_another_program(evening: Path) -> None:

@@ -287,8 +287,9 @@ def test_chart_and_export_follow_the_rounds(client: FlaskClient) -> None:
     assert svg.count("<polyline") == 4 and "1. Chloé — 30" in svg
     csv_text = client.get("/api/export.csv?lang=en").get_data(True)
     # A byte-order mark first, so a spreadsheet reads the accents; the sheet score.import reads.
-    assert csv_text.splitlines()[0] == "\ufeffround,dealer,winner,side,Alice,Bruno,Chloé,David"
-    assert csv_text.splitlines()[1].startswith("1,") and csv_text.splitlines()[1].endswith(
+    assert csv_text.splitlines()[0] == "\ufeffgame,date,target,mode,ruleset,teams"
+    assert csv_text.splitlines()[2] == "round,dealer,winner,side,Alice,Bruno,Chloé,David"
+    assert csv_text.splitlines()[3].startswith("1,") and csv_text.splitlines()[3].endswith(
         ",0,12,30,4"
     )
 
@@ -601,8 +602,8 @@ def test_remote_press_on_hardware_needs_the_option() -> None:
 
 def test_web_config_defaults_and_problems() -> None:
     config = parse_web_config({})
-    assert (config.host, config.port, config.threads, config.pin) == ("0.0.0.0", 8080, 16, "")
-    assert config.max_streams == 12
+    assert (config.host, config.port, config.threads, config.pin) == ("0.0.0.0", 8080, 32, "")
+    assert config.max_streams == 28
     with pytest.raises(ConfigError) as caught:
         parse_web_config({"web": {"port": 0, "threads": 2, "pin": "a\nb", "colour": 1}})
     text = str(caught.value)

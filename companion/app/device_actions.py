@@ -58,6 +58,9 @@ class HitPart(Protocol):
     @property
     def pin(self) -> Any: ...  # gpiozero's pin (a mock pin in a simulation)
 
+    @property
+    def presses(self) -> int: ...  # accepted (debounced) presses since start
+
 
 class Hardware(Protocol):
     """The launcher's hardware (:class:`companion.devices.LauncherHardware`) as used here."""
@@ -151,16 +154,27 @@ class DeviceActions:
     def virtual_hit(self) -> None:
         """The page's HIT button. Simulated: a real edge on the mock pin, so the debounce and
         the whole input path run as for a hand on the button. On a box: a press from the phone,
-        handled now, so a refused press is this action's answer."""
+        handled now, so a refused press is this action's answer.
+
+        A press the debounce drops (sooner after the last than the button takes) is answered
+        as dropped (429, ``press_dropped``), not as done."""
         if self._simulate:
-            pin = self.hardware.hit_button.pin
+            button = self.hardware.hit_button
+            before = button.presses
+            button.pin.drive_low()  # the mock calls the button back at once, in this thread
+            accepted = button.presses != before
 
-            def press() -> None:
-                pin.drive_low()
+            def release() -> None:
                 time.sleep(0.005)
-                pin.drive_high()
+                button.pin.drive_high()
 
-            threading.Thread(target=press, name="virtual-hit", daemon=True).start()
+            threading.Thread(target=release, name="virtual-hit", daemon=True).start()
+            if not accepted:
+                raise ActionError(
+                    "press_dropped",
+                    "too soon after the last press: the button did not take it",
+                    status=429,
+                )
         else:
             assert self._door is not None  # (an action: attached)
             self._door.take_now(PhoneAction("table.press"))

@@ -69,6 +69,9 @@ class Listener(Protocol):
 class RegisteredAction:
     schema: dict[str, Any]
     handler: ActionHandler
+    # Long work an action does before it touches the table (reading a game file): run on the
+    # caller's thread, so the hub's own thread stays free for presses meanwhile.
+    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 class HubStopped(ActionError):
@@ -262,7 +265,7 @@ class Hub:
             raise ActionError("unknown_action", f"unknown action {name!r}", {"action": name}, 404)
         clean = validate_payload(registered.schema, payload)
 
-        def work() -> None:
+        def check_revision() -> None:
             if expected_revision is not None and expected_revision != self.revision:
                 raise ActionError(
                     "stale",
@@ -270,6 +273,13 @@ class Hub:
                     {"revision": self.revision},
                     status=409,
                 )
+
+        if registered.prepare is not None:
+            check_revision()  # before the long work, not only after it
+            clean = registered.prepare(clean)
+
+        def work() -> None:
+            check_revision()
             registered.handler(clean)
 
         future = self.call(work)
@@ -358,16 +368,26 @@ class Hub:
         self._register(lambda: self._journals.append(journal))
 
     def register_action(
-        self, name: str, schema: dict[str, Any], handler: ActionHandler, section: str
+        self,
+        name: str,
+        schema: dict[str, Any],
+        handler: ActionHandler,
+        section: str,
+        prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
-        """Add an action (run on the hub thread; call :meth:`changed` is done for you)."""
+        """Add an action (run on the hub thread; call :meth:`changed` is done for you).
+
+        ``prepare(payload)``, if given, runs first on the caller's thread and returns what the
+        handler gets: the long part of the work, done while the hub goes on with other inputs."""
 
         def run_and_notify(payload: dict[str, Any]) -> None:
             handler(payload)
             self.changed(section)
 
         self._register(
-            lambda: self._actions.__setitem__(name, RegisteredAction(schema, run_and_notify))
+            lambda: self._actions.__setitem__(
+                name, RegisteredAction(schema, run_and_notify, prepare)
+            )
         )
 
     def register_status(self, section: str, provider: StatusProvider) -> None:

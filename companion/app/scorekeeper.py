@@ -9,10 +9,16 @@ first, it is refused (409) instead of silently overwriting.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+import json
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.core.actions import object_schema
 from companion.core.commands import Priority, Say
@@ -36,11 +42,16 @@ from companion.core.scoring import (
     teams_alternating,
 )
 from companion.core.scoring.book import RoundFacts
-from companion.core.scoring.model import LogEntry
+from companion.core.scoring.model import LogEntry, check_new_names
+from companion.core.scoring.stats import GameTally, game_tally
 
 from .hub import Hub
 
+R = TypeVar("R")
 CURRENT_GAME = "score.current_game"
+# How long an import stands aside between pieces of its work, so presses get through at once.
+IMPORT_PAUSE = 0.001
+IMPORT_SWITCH_INTERVAL = 0.0005  # seconds: see _collector_held
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
@@ -114,6 +125,15 @@ class ScoreKeeper:
         self.book: ScoreBook | None = None
         self.game_id: str | None = None
         self._stats: dict[str, Any] | None = None
+        # The game's history as the page gets it, for (game id, revision): rebuilt when it changes.
+        self._history: tuple[tuple[str | None, int], History] = ((None, -1), History())
+        self._status: tuple[int, dict[str, Any]] | None = None  # the last status, at _changes
+        self._changes = 0  # every change of the games: tells whether stats made aside still hold
+        self._shares: dict[tuple[str, int], GameTally] = {}  # each game's share of the stats
+        self._imports = 0  # imports being read now (see _collector_held)
+        self._imports_lock = threading.Lock()
+        self._collector_was_on = True
+        self._switch_interval = sys.getswitchinterval()
         game_id = storage.settings_get(CURRENT_GAME)
         if isinstance(game_id, str):
             try:
@@ -128,11 +148,18 @@ class ScoreKeeper:
             "score.delete_round": lambda p: self._append(p, lambda b: b.new_deletion(p["round"])),
             "score.undo": lambda p: self._append(p, lambda b: b.new_undo(self._now())),
             "score.redo": lambda p: self._append(p, lambda b: b.new_redo(self._now())),
-            "score.import": self.import_game,
+            "score.import": self.open_imported,
             "score.announce": self.announce_standings,
         }
+        prepare = {"score.import": self.import_game}
         for name, handler in handlers.items():
-            hub.register_action(name, SCORE_ACTION_SCHEMAS[name], _translated(handler), "score")
+            hub.register_action(
+                name,
+                SCORE_ACTION_SCHEMAS[name],
+                _translated(handler),
+                "score",
+                _translated(prepare[name]) if name in prepare else None,
+            )
         hub.register_status("score", self.status)
 
     # ------------------------------------------------------------------ actions
@@ -143,6 +170,11 @@ class ScoreKeeper:
     def new_game(self, payload: dict[str, Any]) -> None:
         table = self.hub.engine.snapshot()
         players = payload.get("players") or [p["name"] for p in table["players"]]
+        check_new_names(players)
+        # The first dealer: the table's when the game is the table's players, else the game's
+        # own first player (the table's dealer may not even play in it).
+        own_players = "players" in payload
+        dealer = players[0] if own_players else table["dealer"]
         ruleset = find_ruleset(payload.get("ruleset", "extreme"), self.storage.custom_rulesets())
         teams_kind = payload.get("teams", "none")
         teams = {
@@ -158,7 +190,7 @@ class ScoreKeeper:
             mode=payload.get("mode", "winner_takes"),
             target=payload.get("target", 500),
             teams=teams,
-            first_dealer=payload.get("first_dealer", table["dealer"]),
+            first_dealer=payload.get("first_dealer", dealer),
             date=now.date().isoformat(),
         ).validate()
         self._open(self.storage.create_game(setup))
@@ -252,15 +284,89 @@ class ScoreKeeper:
             ),
         )
 
-    def import_game(self, payload: dict[str, Any]) -> None:
+    def import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Read, check and store a game file, off the hub thread (the action's ``prepare``):
+        the work is linear in the rounds and stands aside every millisecond or so, so the table
+        answers presses meanwhile. The hub then only opens it (:meth:`open_imported`)."""
+        with self._collector_held():
+            return self._import_game(payload)
+
+    def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
+        changes = self._changes
         text = payload["text"]
         if payload.get("format", "json") == "json":
-            book = game_from_json(text)
+            book = game_from_json(text, _stand_aside)
         else:
             # A CSV sheet holds points only: it joins with the current game's rules.
-            ruleset = self.book.setup.ruleset if self.book else find_ruleset("classic")
-            book = game_from_csv(text, name=f"Import {self._now()}", ruleset=ruleset)
-        self._open(self.storage.import_game(book))
+            current = self.book
+            ruleset = current.setup.ruleset if current else find_ruleset("classic")
+            book = game_from_csv(
+                text,
+                name=f"Import {self._now()}",
+                ruleset=ruleset,
+                pause=_stand_aside,
+                rulesets=self.storage.custom_rulesets(),
+            )
+        game_id = self.storage.import_game(book, pause=_stand_aside)
+        shares = dict(self._shares)  # its own copy: the hub thread may change the keeper's
+        history = History.of(book.history(), _stand_aside)
+        history.encode(_stand_aside)
+        return {
+            "game_id": game_id,
+            "book": book,
+            "history": history,
+            "stats": self._compute_stats(_stand_aside, shares),
+            "shares": shares,
+            "changes": changes,
+        }
+
+    @contextmanager
+    def _collector_held(self) -> Iterator[None]:
+        """Python's cyclic garbage collector held off while a game file is read, and the
+        interpreter handed to a waiting thread sooner.
+
+        A 26,000-round game is about a million objects: each full collection on the way would
+        stop every thread (a press too) for a few hundred milliseconds. Once the last import
+        ends, what is alive is frozen (:func:`gc.freeze`): the stored game lives for the
+        evening, and later collections need not walk it again. Its objects hold no cycles, so
+        refcounting still frees them when the game is closed."""
+        with self._imports_lock:
+            self._imports += 1
+            if self._imports == 1:
+                self._collector_was_on = gc.isenabled()
+                gc.disable()
+                # Another thread waiting for the interpreter (a press) gets it within half a
+                # millisecond instead of five while the import computes.
+                self._switch_interval = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._switch_interval, IMPORT_SWITCH_INTERVAL))
+        try:
+            yield
+        finally:
+            with self._imports_lock:
+                self._imports -= 1
+                if self._imports == 0:
+                    sys.setswitchinterval(self._switch_interval)
+                    gc.freeze()
+                    if self._collector_was_on:
+                        gc.enable()
+
+    def open_imported(self, prepared: dict[str, Any]) -> None:
+        """Open the game :meth:`import_game` stored (on the hub thread: nothing long here)."""
+        book: ScoreBook = prepared["book"]
+        game_id: str = prepared["game_id"]
+        self.storage.settings_put(CURRENT_GAME, game_id)
+        unchanged = prepared["changes"] == self._changes
+        self.book, self.game_id = book, game_id
+        self._changed()
+        self._history = ((game_id, book.revision), prepared["history"])
+        if unchanged:  # no other game changed while it was read: its stats hold
+            self._stats = prepared["stats"]
+            self._shares = prepared["shares"]
+
+    def _changed(self) -> None:
+        self._changes += 1
+        self._stats = None
+        self._status = None
 
     def rename(self, book: ScoreBook) -> None:
         """Go on with ``book`` (this game with a player renamed), stored as a game of its own."""
@@ -276,7 +382,7 @@ class ScoreKeeper:
         entry = build(self.book)
         self.storage.append_entry(self.game_id, entry, self.book.revision)
         self.book.apply(entry)
-        self._stats = None
+        self._changed()
         self._sync_eliminations()
 
     def _sync_eliminations(self) -> None:
@@ -301,12 +407,20 @@ class ScoreKeeper:
                 "unknown_game", f"no game {game_id[:64]!r}", {"game": game_id[:64]}, 404
             ) from None
         self.game_id = game_id
-        self.storage.settings_put(CURRENT_GAME, game_id)
-        self._stats = None
+        with suppress(StoreFault):  # read-only scores: the game is open all the same, to look at
+            self.storage.settings_put(CURRENT_GAME, game_id)
+        self._changed()
 
     # ------------------------------------------------------------------ state
 
     def status(self) -> dict[str, Any]:
+        """The ``score`` part of the state: the same object until a game changes (so the page's
+        encoder can reuse its bytes, and a press does not rebuild a long history)."""
+        if self._status is None or self._status[0] != self._changes:
+            self._status = (self._changes, self._build_status())
+        return self._status[1]
+
+    def _build_status(self) -> dict[str, Any]:
         book = self.book
         rulesets = [*builtin_rulesets(), *self.storage.custom_rulesets()]
         status: dict[str, Any] = {
@@ -338,22 +452,116 @@ class ScoreKeeper:
                 game=setup,
                 revision=book.revision,
                 standings=book.standings().to_dict(),
-                history=[r.to_dict() for r in book.history()],
+                history=self._history_of(book),
                 can_undo=book.can_undo,
                 can_redo=book.can_redo,
                 stats=self.stats(),
             )
         return status
 
+    def _history_of(self, book: ScoreBook) -> History:
+        key = (self.game_id, book.revision)
+        (game_id, _), cached = self._history
+        if self._history[0] == key:
+            return cached
+        views = book.history()
+        if (
+            game_id == self.game_id
+            and len(views) == len(cached) + 1
+            and len(views) >= 2
+            and views[-2] is cached.last_view
+        ):
+            # A round recorded after the last: the rounds before it are the same objects, so
+            # their lines stand; only the new one is made (a long game's round costs one line).
+            history = cached.extended(views[-1].to_dict(), views[-1])
+        else:
+            history = History.of(views)
+        self._history = (key, history)
+        return history
+
     def stats(self) -> dict[str, Any]:
         """Wins, averages, best rounds and head-to-head over every stored game (cached)."""
         if self._stats is None:
-            stats = compute_stats(self.storage.load_all_games())
-            self._stats = {
-                "players": [p.to_dict() for p in stats.players],
-                "head_to_head": [asdict(h) for h in stats.head_to_head],
-            }
+            self._stats = self._compute_stats()
         return self._stats
+
+    def _compute_stats(
+        self,
+        pause: Callable[[], None] | None = None,
+        shares: dict[tuple[str, int], GameTally] | None = None,
+    ) -> dict[str, Any]:
+        """The statistics, keeping each game's share in ``shares`` (the keeper's own, on the
+        hub thread; a copy of them off it) while the game is unchanged: after a round of
+        tonight's game only that game is gone through again, not a long game imported earlier."""
+        shares = self._shares if shares is None else shares
+
+        def share(book: ScoreBook) -> GameTally:
+            key = (book.setup.game_id, book.revision)
+            kept = shares.get(key)
+            if kept is None:
+                kept = shares[key] = game_tally(book, pause)
+            return kept
+
+        books = self.storage.load_all_games()
+        stats = compute_stats(books, tally=share)
+        alive = {(book.setup.game_id, book.revision) for book in books}
+        for key in [k for k in shares if k not in alive]:
+            shares.pop(key, None)
+        return {
+            "players": [p.to_dict() for p in stats.players],
+            "head_to_head": [asdict(h) for h in stats.head_to_head],
+        }
+
+
+class History(list[dict[str, Any]]):
+    """A game's rounds as the page gets them, which carry their own JSON encoding: a long
+    game's history (megabytes) is encoded once (an import does it in pieces, off the hub
+    thread), every answer and live update reuses the bytes (see
+    ``companion.web.context.WebContext.state_json``), and a round recorded after the last adds
+    its own line to them (:meth:`extended`) instead of the whole history being made again."""
+
+    last_view: object = None  # the round (RoundView) the last line was made from
+    _json: bytes | None = None
+
+    @property
+    def json(self) -> bytes:
+        return self.encode()
+
+    def encode(self, pause: Callable[[], None] | None = None, piece: int = 64) -> bytes:
+        """The list as compact JSON, ``pause()`` between pieces of ``piece`` rounds."""
+        if self._json is None:
+            parts = []
+            for start in range(0, len(self), piece):
+                if pause is not None and start:
+                    pause()
+                parts.append(_compact(self[start : start + piece])[1:-1])
+            self._json = ("[" + ",".join(parts) + "]").encode()
+        return self._json
+
+    def extended(self, line: dict[str, Any], view: object) -> History:
+        """A new history: this one and ``line`` (made from ``view``) after it."""
+        longer = History(self)
+        longer.append(line)
+        longer.last_view = view
+        if self._json is not None:
+            tail = _compact(line).encode()
+            longer._json = self._json[:-1] + (b"," if self else b"") + tail + b"]"
+        return longer
+
+    @classmethod
+    def of(cls, views: Sequence[Any], pause: Callable[[], None] | None = None) -> History:
+        """The history of ``views`` (RoundView), ``pause()`` every few hundred rounds."""
+        history = cls()
+        for number, view in enumerate(views, start=1):
+            if pause is not None and number % 256 == 0:
+                pause()
+            history.append(view.to_dict())
+        history.last_view = views[-1] if views else None
+        return history
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _round_facts(payload: dict[str, Any]) -> RoundFacts:
@@ -372,12 +580,17 @@ def _hands(raw: dict[str, Any]) -> dict[str, HandEntry]:
     }
 
 
-def _translated(handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+def _stand_aside() -> None:
+    """Between two pieces of a long import: let the hub thread (a press) run first."""
+    time.sleep(IMPORT_PAUSE)
+
+
+def _translated(handler: Callable[[dict[str, Any]], R]) -> Callable[[dict[str, Any]], R]:
     """Scoring refusals become the hub's ActionError (with their catalog key)."""
 
-    def run(payload: dict[str, Any]) -> None:
+    def run(payload: dict[str, Any]) -> R:
         try:
-            handler(payload)
+            return handler(payload)
         except ScoringError as error:
             raise scoring_error(error) from None
         except StoreFault as fault:  # disk full (507), read-only, locked: nothing was stored

@@ -57,6 +57,9 @@ def register(subparsers: Any) -> None:
     export = actions.add_parser("export", help="write a stored game as JSON or CSV")
     export.add_argument("game_id", help="the game's id (see 'score list')")
     export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument(
+        "--lang", choices=("en", "fr"), default="en", help="CSV: the sheet's language"
+    )
     export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     export.set_defaults(handler=_export)
 
@@ -160,7 +163,7 @@ def _export(args: argparse.Namespace) -> int:
         return _fail(f"no game {args.game_id!r} (see 'uno-companion score list')")
     except StorageError as error:
         return _fail(str(error))
-    text = game_to_json(book) if args.format == "json" else game_to_csv(book)
+    text = game_to_json(book) if args.format == "json" else game_to_csv(book, args.lang)
     if args.output is None:
         sys.stdout.write(text)
     else:
@@ -187,6 +190,7 @@ def _import(args: argparse.Namespace) -> int:
                     ruleset=ruleset,
                     mode=args.mode,
                     target=args.target,
+                    rulesets=storage.custom_rulesets(),
                 )
             game_id = storage.import_game(book)
     except ScoringError as error:

@@ -9,6 +9,8 @@ It checks a payload against the JSON-schema subset the action schemas use (``typ
   can smuggle in and which no later write to the page or the database could encode) or a control
   character is refused; line breaks and tabs only where the schema says ``"x-multiline": true``;
 - every string is in Unicode NFC, so "Chloé" typed on two phones is one player, not two;
+- a one-line string shows as typed (:func:`companion.core.names.name_problem`): no invisible
+  format or bidirectional control characters, no accents stacked high, something visible;
 - nesting is at most :data:`MAX_DEPTH` levels, and strings, lists and objects the schema does not
   bound are capped (:data:`DEFAULT_MAX_TEXT`, :data:`DEFAULT_MAX_ITEMS`); a ``maxLength`` in the
   schema is honoured as written (a game file may be megabytes);
@@ -20,17 +22,18 @@ Refusals are :class:`ActionError` naming the field, so nothing half-checked reac
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from .errors import ActionError
+from .names import name_problem
 
 MAX_DEPTH = 8
 DEFAULT_MAX_TEXT = 200  # strings and keys whose schema sets no maxLength
 DEFAULT_MAX_ITEMS = 200  # lists and objects whose schema sets no bound
 FIELD_SHOWN = 60  # how much of a field path an error message repeats
-LINE_BREAKS = frozenset("\t\n\r")
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -118,18 +121,40 @@ def _first_match(value: Any, options: list[Any], path: str, depth: int) -> Any:
     raise first
 
 
+# What no text may hold: controls (Cc) and lone surrogates; line breaks only where allowed.
+_NOT_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_NOT_MULTILINE_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+# What each refusal of a text says (in English; the catalog has both languages).
+PROBLEMS = {
+    "input.bad_text": "an invisible format or direction character: ",
+    "input.stacked_marks": "too many accents on one letter: ",
+    "input.invisible": "nothing visible",
+}
+_PIECE = 65_536  # a game file is searched in pieces: never one long step for other threads
+
+
 def _clean_string(value: str, schema: Mapping[str, Any], path: str) -> str:
     multiline = schema.get("x-multiline") is True
-    for ch in value:
-        if _is_surrogate(ch) or (
-            unicodedata.category(ch) == "Cc" and not (multiline and ch in LINE_BREAKS)
-        ):
+    refused = _NOT_MULTILINE_TEXT if multiline else _NOT_TEXT
+    for start in range(0, len(value), _PIECE):
+        found = refused.search(value, start, start + _PIECE)
+        if found is not None:
+            code = f"U+{ord(found.group()):04X}"
             raise ActionError(
                 "input.bad_text",
-                f"field {shown(path)!r} holds a character that is not text (U+{ord(ch):04X})",
-                {"field": shown(path), "code": f"U+{ord(ch):04X}"},
+                f"field {shown(path)!r} holds a character that is not text ({code})",
+                {"field": shown(path), "code": code},
             )
-    value = unicodedata.normalize("NFC", value)
+    if not value.isascii():
+        value = unicodedata.normalize("NFC", value)
+        problem = None if multiline else name_problem(value)
+        if problem is not None:
+            key, code = problem
+            raise ActionError(
+                key,
+                f"field {shown(path)!r} would not show as typed ({PROBLEMS[key]}{code})",
+                {"field": shown(path), "code": code},
+            )
     longest = schema.get("maxLength", DEFAULT_MAX_TEXT)
     shortest = schema.get("minLength", 0)
     if not shortest <= len(value.strip()) or len(value) > longest:

@@ -28,7 +28,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,6 +48,8 @@ from companion.core.scoring import (
 DB_NAME = "scores.sqlite3"
 BACKUP_DIR = "backups"
 DEFAULT_BACKUPS = 5
+IMPORT_CHUNK = 100  # log entries written per transaction by an import
+HIDDEN = -1  # the revision of a game being imported: not listed, not loaded
 
 # Each migration brings the schema from version i to i + 1 (index i).
 MIGRATIONS: tuple[str, ...] = (
@@ -152,8 +154,10 @@ def classify(error: BaseException, path: Path) -> StorageError:
     if primary in _SQLITE_FULL or (primary == _SQLITE_IOERR and _disk_nearly_full(path)):
         return StorageFull(f"{what}: the disk is full ({error}); free some space")
     if primary in _SQLITE_READONLY or (
-        primary == _SQLITE_CANTOPEN and not os.access(path.parent, os.W_OK)
+        primary in (_SQLITE_CANTOPEN, _SQLITE_IOERR, None) and _cannot_write(path)
     ):
+        # A folder or card made read-only while the box runs fails a write with an I/O error
+        # (EROFS): named by its cause, not as "unusable".
         return StorageReadOnly(
             f"{what} cannot be written ({error}): check the folder's permissions and that the "
             "card is not read-only"
@@ -163,6 +167,17 @@ def classify(error: BaseException, path: Path) -> StorageError:
     if primary in _SQLITE_DAMAGED:
         return StorageCorrupt(path, str(error), backup_files(path.parent))
     return StorageError(f"{what}: {error}")
+
+
+def _cannot_write(path: Path) -> bool:
+    """Whether the database's folder (or the file) is read-only: a read-only mount, or
+    permissions this process lacks."""
+    try:
+        if os.statvfs(path.parent).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        pass
+    return not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
 
 
 def _disk_nearly_full(path: Path) -> bool:
@@ -209,6 +224,8 @@ class Storage:
         self._lock = threading.Lock()
         self._books: dict[str, ScoreBook] = {}  # cache, always equal to the stored log
         self.fault: StorageError | None = None  # the last write's fault; None once one succeeds
+        # Set when the database could only be opened to read (a read-only folder or card).
+        self.read_only: StorageReadOnly | None = None
         # Called (with no argument) when ``fault`` appears or clears, so the page can be told.
         self.on_fault_change: Callable[[], None] | None = None
 
@@ -237,9 +254,13 @@ class Storage:
             db.execute("PRAGMA foreign_keys=ON")
             cls._migrate(db, path)
             cls._probe_write(db)
+            cls._forget_unfinished_imports(db)
         except (OSError, sqlite3.Error) as error:
             db.close()
-            raise classify(error, path) from error
+            fault = classify(error, path)
+            if isinstance(fault, StorageReadOnly) and path.exists():
+                return cls._open_read_only(path, fault)
+            raise fault from error
         except BaseException:
             db.close()
             raise
@@ -250,6 +271,35 @@ class Storage:
             except StorageError:
                 storage.close()
                 raise
+        return storage
+
+    @classmethod
+    def _open_read_only(cls, path: Path, fault: StorageReadOnly) -> Storage:
+        """The stored scores of a folder that cannot be written, to read only: the page shows
+        them (with the fault), every write is refused with it, nothing is lost."""
+        db: sqlite3.Connection | None = None
+        # A WAL database needs its shared-memory file to be read; on a read-only folder that
+        # cannot be made, so the file is then read as it is ("immutable": nobody writes it).
+        for options in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                db = sqlite3.connect(
+                    f"{path.as_uri()}?{options}", uri=True, check_same_thread=False,
+                    isolation_level=None,
+                )  # fmt: skip
+                cls._check(db, path)
+                db.execute("SELECT count(*) FROM games").fetchone()
+                break
+            except (StorageError, sqlite3.Error):
+                if db is not None:
+                    db.close()
+                db = None
+        if db is None:
+            raise fault
+        storage = cls(db, path, 0)
+        storage.read_only = StorageReadOnly(
+            f"{fault}; the stored scores are shown read-only, nothing new is stored"
+        )
+        storage.fault = storage.read_only
         return storage
 
     @staticmethod
@@ -280,6 +330,19 @@ class Storage:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+
+    @staticmethod
+    def _forget_unfinished_imports(db: sqlite3.Connection) -> None:
+        """Remove games a crash left half imported (still hidden)."""
+        hidden = [row[0] for row in db.execute("SELECT id FROM games WHERE revision < 0")]
+        for game_id in hidden:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                _forget_game(db, game_id)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
 
     @staticmethod
     def _migrate(db: sqlite3.Connection, path: Path) -> None:
@@ -317,11 +380,19 @@ class Storage:
         self.close()
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
         """A short write transaction under the lock (BEGIN IMMEDIATE: no upgrade deadlocks).
-        SQLite's errors come out as the :class:`StorageError` they mean."""
+        SQLite's errors come out as the :class:`StorageError` they mean.
+
+        ``durable=False`` skips the flush to the card at commit (``synchronous=NORMAL`` for
+        this one transaction): only for the pieces of an import, which the import's last,
+        durable commit flushes with it (the WAL is written in order)."""
+        if self.read_only is not None:
+            raise self.read_only
         with self._lock:
             try:
+                if not durable:
+                    self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     yield self._db
@@ -330,6 +401,9 @@ class Storage:
                     if self._db.in_transaction:
                         self._db.execute("ROLLBACK")
                     raise
+                finally:
+                    if not durable:
+                        self._db.execute("PRAGMA synchronous=FULL")
             except (OSError, sqlite3.Error) as error:
                 fault = classify(error, self.path)
                 self._set_fault(fault)
@@ -346,6 +420,8 @@ class Storage:
     def backup(self) -> Path:
         """Write a consistent copy to ``backups/scores.1.sqlite3``, shifting older ones up and
         keeping ``backup_count`` of them."""
+        if self.read_only is not None:
+            raise self.read_only
         try:
             return self._backup()
         except (OSError, sqlite3.Error) as error:
@@ -400,11 +476,23 @@ class Storage:
         """Store a new game and return its id (``setup.game_id`` or a fresh one)."""
         return self.import_game(ScoreBook(setup), created_at=created_at)
 
-    def import_game(self, book: ScoreBook, *, created_at: str | None = None) -> str:
-        """Store a whole game (setup and log) in one transaction; returns its id. A game whose id
-        is already stored gets a new id (nothing is overwritten)."""
+    def import_game(
+        self,
+        book: ScoreBook,
+        *,
+        created_at: str | None = None,
+        pause: Callable[[], None] | None = None,
+    ) -> str:
+        """Store a whole game (setup and log); returns its id. A game whose id is already stored
+        gets a new id (nothing is overwritten).
+
+        A long log is written :data:`IMPORT_CHUNK` entries per transaction, ``pause()`` between
+        them, so other writes (the table's memory after each press) are never held up for long.
+        Until the last transaction the game is hidden (revision -1): a reader never sees half of
+        it, and one left half-written by a crash is removed at the next :meth:`open`."""
         game_id = book.setup.game_id or uuid.uuid4().hex
         stamp = created_at or _now()
+        entries = book.entries
         with self._write() as db:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                 game_id = uuid.uuid4().hex
@@ -412,16 +500,36 @@ class Storage:
             db.execute(
                 "INSERT INTO games (id, name, created_at, setup_json, revision) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (game_id, setup.name, stamp, _dumps(setup.to_dict()), book.revision),
+                (game_id, setup.name, stamp, _dumps(setup.to_dict()), HIDDEN if entries else 0),
             )
-            db.executemany(
-                "INSERT INTO entries (game_id, seq, entry_json, stored_at) VALUES (?, ?, ?, ?)",
-                [
+        try:
+            for first in range(0, len(entries), IMPORT_CHUNK):
+                rows = [
                     (game_id, seq, _dumps(entry.to_dict()), stamp)
-                    for seq, entry in enumerate(book.entries, start=1)
-                ],
-            )
-        self._books.pop(game_id, None)
+                    for seq, entry in enumerate(
+                        entries[first : first + IMPORT_CHUNK], start=first + 1
+                    )
+                ]
+                if pause is not None:
+                    pause()
+                with self._write(durable=False) as db:
+                    db.executemany(
+                        "INSERT INTO entries (game_id, seq, entry_json, stored_at) "
+                        "VALUES (?, ?, ?, ?)",
+                        rows,
+                    )
+            if entries:
+                with self._write() as db:
+                    db.execute(
+                        "UPDATE games SET revision = ? WHERE id = ?", (len(entries), game_id)
+                    )
+        except BaseException:
+            with suppress(StorageError), self._write() as db:
+                _forget_game(db, game_id)
+            raise
+        cached = book.copy()
+        cached.setup = setup  # as stored: with its id
+        self._books[game_id] = cached  # the caller keeps its own copy to change
         return game_id
 
     def append_entry(
@@ -455,7 +563,8 @@ class Storage:
     def list_games(self) -> list[GameSummary]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, created_at, setup_json, revision FROM games ORDER BY created_at, id"
+                "SELECT id, created_at, setup_json, revision FROM games WHERE revision >= 0 "
+                "ORDER BY created_at, id"
             ).fetchall()
         summaries = []
         for game_id, created_at, setup_json, revision in rows:
@@ -475,11 +584,15 @@ class Storage:
         return summaries
 
     def load_all_games(self) -> list[ScoreBook]:
-        return [self.load_game(summary.game_id) for summary in self.list_games()]
+        """Every stored game, to read only (statistics): the cached books themselves, not
+        copies, so reading them costs no replay."""
+        with self._lock:
+            ids = [row[0] for row in self._db.execute("SELECT id FROM games WHERE revision >= 0")]
+            return [self._book(self._db, game_id) for game_id in ids]
 
     def _book(self, db: sqlite3.Connection, game_id: str) -> ScoreBook:
         row = db.execute(
-            "SELECT setup_json, revision FROM games WHERE id = ?", (game_id,)
+            "SELECT setup_json, revision FROM games WHERE id = ? AND revision >= 0", (game_id,)
         ).fetchone()
         if row is None:
             raise UnknownGame(game_id)
@@ -593,6 +706,11 @@ def backup_files(state_dir: Path) -> list[Path]:
     directory = state_dir / BACKUP_DIR
     found = [p for p in directory.glob("scores.*.sqlite3") if p.stem.split(".")[-1].isdigit()]
     return sorted(found, key=lambda p: int(p.stem.split(".")[-1]))
+
+
+def _forget_game(db: sqlite3.Connection, game_id: str) -> None:
+    db.execute("DELETE FROM entries WHERE game_id = ?", (game_id,))
+    db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
 
 def _with_id(setup: GameSetup, game_id: str) -> GameSetup:

@@ -7,12 +7,11 @@ status; a request that fails changes nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request, session
 
 from companion.core.cards import card_table_data
 from companion.core.commands import CueName
@@ -26,6 +25,7 @@ from companion.i18n import LANGUAGES
 from companion.web import chart, lan, scoreview
 from companion.web.config import MAX_BODY, MAX_UPLOAD
 from companion.web.context import WebContext, web
+from companion.web.idempotency import HEADER, REPLAYED, KeyProblem, fingerprint, parse_key
 from companion.web.openapi import openapi_document
 from companion.web.security import AccessDenied
 
@@ -37,6 +37,9 @@ PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
 REMOTE_PRESS_ACTIONS = ("table.press", "device.hit")
 # Catalog domains the page reads (besides its own, the score database's faults).
 PAGE_DOMAINS = ("web.", "storage.")
+# A phone refused a live stream reads the state this often, and asks for a stream again after.
+POLL_SECONDS = 5
+STREAM_RETRY_SECONDS = 10
 # Fields of the hub's settings the page must never see.
 SECRET_SETTINGS = ("pin",)
 
@@ -97,7 +100,8 @@ def create_api() -> Blueprint:
     @api.get("/state")
     def get_state() -> Response:
         """The whole table: engine snapshot, score, device, settings and setup options."""
-        return jsonify(public_state(web().hub.state()))
+        ctx = web()
+        return _json_state(ctx, ctx.hub.state())
 
     @api.get("/session")
     def get_session() -> Response:
@@ -136,6 +140,9 @@ def create_api() -> Blueprint:
         ctx = web()
         ctx.guard.check_origin(request)
         ctx.guard.check_csrf(request)
+        return _once(ctx, lambda: _login(ctx), lambda: jsonify({"authenticated": True}))
+
+    def _login(ctx: WebContext) -> Response:
         body = _json_object()
         pin = body.get("pin")
         if not isinstance(pin, str):
@@ -154,7 +161,7 @@ def create_api() -> Blueprint:
         ctx.guard.check_origin(request)
         ctx.guard.check_csrf(request)
         ctx.guard.logout()
-        return jsonify({"authenticated": ctx.guard.authenticated()})
+        return jsonify({"authenticated": ctx.guard.authenticated()})  # a retry does it again
 
     @api.post("/actions/<name>")
     def post_action(name: str) -> Response:
@@ -166,6 +173,9 @@ def create_api() -> Blueprint:
             raise ApiError("web.error_unknown_action", 404, action=shown(name))
         # The limit is set before the body is read: only a game file may be large.
         request.max_content_length = body_limit(schemas[name])
+        return _once(ctx, lambda: _act(ctx, name), lambda: _json_state(ctx, ctx.hub.state()))
+
+    def _act(ctx: WebContext, name: str) -> Response:
         body = _json_object()
         unknown = set(body) - {"payload", "revision"}
         if unknown:
@@ -185,22 +195,31 @@ def create_api() -> Blueprint:
         if name in REMOTE_PRESS_ACTIONS and not _may_press(ctx):
             raise ApiError("web.error_remote_press_off", 403)
         # The hub checks the payload with the one validator (companion.core.payload).
-        return jsonify(public_state(_dispatch(ctx, name, payload, revision)))
+        return _json_state(ctx, _dispatch(ctx, name, payload, revision))
 
     @api.get("/events")
     def get_events() -> Response:
         """Live updates (Server-Sent Events): a ``state`` event after each change."""
         ctx = web()
-        if not ctx.open_stream():
-            return error_response(
-                "web.error_busy", ctx.text("web.error_busy"), 503, {"Retry-After": "10"}
-            )
+        client = request.remote_addr or "?"
+        full = ctx.open_stream(client)
+        if full is not None:
+            # No live stream: the page reads /api/state every poll_seconds meanwhile.
+            key, status = {
+                "phone": ("input.streams_per_client", 429),
+                "table": ("web.error_busy", 503),
+            }[full]
+            message = ctx.text(key, {"limit": ctx.config.streams_per_client})
+            response = jsonify({**error_body(key, message), "poll_seconds": POLL_SECONDS})
+            response.status_code = status
+            response.headers["Retry-After"] = str(STREAM_RETRY_SECONDS)
+            return response
         # waitress tells when the phone has gone (it keeps reading the socket while the stream
         # runs, see channel_request_lookahead): the slot is freed within a poll, not at the next
         # keep-alive.
         gone = request.environ.get("waitress.client_disconnected")
         response = Response(_stream(ctx, gone), mimetype="text/event-stream")
-        response.call_on_close(ctx.close_stream)
+        response.call_on_close(lambda: ctx.close_stream(client))
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"
         return response
@@ -287,15 +306,56 @@ def create_api() -> Blueprint:
 
     @api.get("/export.csv")
     def get_export() -> Response:
-        """The current game's rounds as a CSV file."""
+        """The current game as a score sheet in the phone's language (French: French headers
+        and ';' between columns), which score.import reads back."""
         ctx = web()
         score = ctx.hub.state().get("score") or {}
-        text = scoreview.export_csv(score)
-        response = Response(text, mimetype="text/csv")
+        text = scoreview.export_csv(score, ctx.language())
+        response = Response(text.encode("utf-8"), mimetype="text/csv")
+        response.headers["Content-Type"] = "text/csv; charset=utf-8"
         response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'
         return response
 
     return api
+
+
+def _once(ctx: WebContext, run: Callable[[], Response], again: Callable[[], Response]) -> Response:
+    """``run()`` the request once per ``Idempotency-Key`` (see companion.web.idempotency): a
+    retry of a refusal gets the same refusal, a retry of a success ``again()`` (the state now,
+    which includes what the first did), both marked ``Idempotent-Replayed: true``."""
+    try:
+        key = parse_key(request.headers.get(HEADER))
+        if key is None:
+            return run()
+        scope = str(session.get("csrf") or request.remote_addr or "")
+        entry = ctx.remembered.begin(scope, key, fingerprint(request.path, request.get_data()))
+    except KeyProblem as problem:
+        raise ApiError(problem.key, problem.status) from None
+    if entry is not None:
+        assert entry.status is not None
+        replayed = (
+            again()
+            if entry.error is None
+            else Response(entry.error, entry.status, mimetype="application/json")
+        )
+        replayed.headers[REPLAYED] = "true"
+        return replayed
+    status, error = 500, None
+    try:
+        try:
+            response = run()
+        except Exception as exc:  # the refusal, made as the error handlers make it
+            response = current_app.make_response(current_app.handle_user_exception(exc))
+        status = response.status_code
+        error = response.get_data() if status >= 400 else None
+        return response
+    finally:
+        ctx.remembered.finish(scope, key, status, error)
+
+
+def _json_state(ctx: WebContext, state: dict[str, Any]) -> Response:
+    """The state as the answer's JSON (its unchanged parts encoded once, see state_json)."""
+    return Response(ctx.state_json(public_state(state)), mimetype="application/json")
 
 
 def _served_port(configured: int) -> int:
@@ -375,7 +435,7 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
     poll = min(keepalive, 0.5)  # how soon a stopping server or a phone gone is noticed
     try:
         yield b"retry: 3000\n\n"
-        yield ctx.state_event(_event)
+        yield ctx.state_event(lambda state: _event(ctx, state))
         quiet = 0.0
         while not ctx.stopping.is_set() and not (gone is not None and gone()):
             notice = subscription.get(poll)
@@ -391,11 +451,11 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
             while subscription.get(0) is not None:
                 pass
             quiet = 0.0
-            yield ctx.state_event(_event)
+            yield ctx.state_event(lambda state: _event(ctx, state))
     finally:
         subscription.close()
 
 
-def _event(state: dict[str, Any]) -> bytes:
-    data = json.dumps(public_state(state), separators=(",", ":"), ensure_ascii=False)
-    return f"id: {state.get('revision', 0)}\nevent: state\ndata: {data}\n\n".encode()
+def _event(ctx: WebContext, state: dict[str, Any]) -> bytes:
+    data = ctx.state_json(public_state(state))
+    return f"id: {state.get('revision', 0)}\nevent: state\ndata: ".encode() + data + b"\n\n"

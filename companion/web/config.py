@@ -5,7 +5,7 @@ Example::
     [web]
     host = "0.0.0.0"   # every network interface: phones on the table's Wi-Fi can reach it
     port = 8080
-    threads = 16       # each open phone holds one thread for its live updates: phones + 4
+    threads = 32       # each open phone holds one thread for its live updates: phones + 4
     pin = "4321"       # empty: anyone on the Wi-Fi may change things
     allowed_hosts = ["uno.example.lan"]  # more names the page answers to
 """
@@ -26,16 +26,32 @@ class WebConfig:
     host: str = option("0.0.0.0", "address to listen on (0.0.0.0: every interface)")
     port: int = option(8080, "TCP port of the phone page", min=1, max=65535)
     threads: int = option(
-        16,
-        "worker threads; each phone's live stream holds one, so use phones + 4 or more",
+        32,
+        "worker threads; each live stream holds one (four stay for other requests): 32 keep "
+        "live updates for 28 phones",
         min=6,
         max=256,
+    )
+    streams_per_client: int = option(
+        3,
+        "live streams one address may hold (a phone with two tabs open uses two); a phone "
+        "beyond them reads the table every few seconds instead",
+        min=1,
+        max=64,
     )
     pin: str = option("", "table PIN needed to change anything (empty: no PIN)")
     lockout_attempts: int = option(
         5, "bad PINs in a row before a phone is locked out", min=1, max=100
     )
     lockout_seconds: int = option(60, "how long a locked-out phone must wait", min=1, max=86400)
+    lockout_total_attempts: int = option(
+        20,
+        "bad PINs from all phones together, within lockout_seconds, before every phone must "
+        "wait (the wait doubles each time, up to an hour; phones that entered the PIN before "
+        "may still enter it)",
+        min=1,
+        max=10000,
+    )
     remote_press: bool = option(
         False, "on real hardware, let the page's HIT button press the launcher remotely"
     )

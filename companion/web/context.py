@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from werkzeug.http import parse_accept_header
 
 from companion.i18n import LANGUAGES, Catalog
 from companion.web.config import WebConfig
+from companion.web.idempotency import Remembered
 from companion.web.ports import Hub
 from companion.web.security import Guard
 
@@ -29,24 +31,41 @@ class WebContext:
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: int = 0
     streams_lock: threading.Lock = field(default_factory=threading.Lock)
+    streams_by_client: dict[str, int] = field(default_factory=dict)
+    # The Idempotency-Keys of the last writes and their first answers.
+    remembered: Remembered = field(default_factory=Remembered)
     # The last state sent on the live streams, encoded once for every phone (see state_event).
     _sent: tuple[object, bytes] = field(default=(None, b""), init=False, repr=False)
     _sent_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    # Each part of the last state encoded (by the part's identity): see state_json.
+    _parts: dict[str, tuple[object, bytes]] = field(default_factory=dict, init=False, repr=False)
+    _parts_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def init_app(self, app: Flask) -> None:
         app.extensions[EXTENSION] = self
 
-    def open_stream(self) -> bool:
-        """Count one more live stream; ``False`` when all stream threads are taken."""
+    def open_stream(self, client: str) -> str | None:
+        """Count one more live stream for address ``client``; what is full if it cannot be had:
+        ``"phone"`` (this address holds ``streams_per_client``) or ``"table"`` (every stream
+        thread is taken)."""
         with self.streams_lock:
+            held = self.streams_by_client.get(client, 0)
+            if held >= self.config.streams_per_client:
+                return "phone"
             if self.streams >= self.config.max_streams:
-                return False
+                return "table"
             self.streams += 1
-            return True
+            self.streams_by_client[client] = held + 1
+            return None
 
-    def close_stream(self) -> None:
+    def close_stream(self, client: str) -> None:
         with self.streams_lock:
             self.streams -= 1
+            held = self.streams_by_client.get(client, 0) - 1
+            if held > 0:
+                self.streams_by_client[client] = held
+            else:
+                self.streams_by_client.pop(client, None)
 
     def state_event(self, encode: Callable[[dict[str, Any]], bytes]) -> bytes:
         """The live-stream event of the hub's state now, made by ``encode`` once per state for
@@ -60,6 +79,23 @@ class WebContext:
                 event = encode(state)
                 self._sent = (state, event)
             return event
+
+    def state_json(self, state: dict[str, Any]) -> bytes:
+        """``state`` as compact JSON, each part encoded once while it is the same object: the
+        hub keeps a part that did not change (the score of a long game), so a press's answer
+        re-encodes the table, not a history of thousands of rounds. A value that carries its
+        own encoding (a ``json`` attribute holding bytes) is spliced in as it is."""
+        pieces = []
+        with self._parts_lock:
+            for key, value in state.items():
+                cached = self._parts.get(key)
+                if cached is not None and cached[0] is value:
+                    encoded = cached[1]
+                else:
+                    encoded = _encoded(value)
+                    self._parts[key] = (value, encoded)
+                pieces.append(_dumps(key) + b":" + encoded)
+        return b"{" + b",".join(pieces) + b"}"
 
     def table_language(self) -> str:
         try:
@@ -83,6 +119,22 @@ class WebContext:
 
     def text(self, key: str, params: dict[str, Any] | None = None, lang: str | None = None) -> str:
         return self.catalog.text(key, lang or self.language(), params)
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _own_json(value: Any) -> bytes | None:
+    encoded = getattr(value, "json", None)
+    return encoded if isinstance(encoded, bytes) else None
+
+
+def _encoded(value: Any) -> bytes:
+    if not isinstance(value, dict) or all(_own_json(v) is None for v in value.values()):
+        return _dumps(value)
+    items = (_dumps(str(k)) + b":" + (_own_json(v) or _dumps(v)) for k, v in value.items())
+    return b"{" + b",".join(items) + b"}"
 
 
 def web() -> WebContext:

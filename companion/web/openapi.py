@@ -57,9 +57,13 @@ def _write_responses(path: str) -> dict[str, Any]:
         "401": _error("the table PIN is needed"),
         "403": _error("foreign origin, missing CSRF token or wrong PIN"),
         "404": _error("unknown action, player or round"),
-        "409": _error("someone else changed the table first: reload and retry"),
+        "409": _error(
+            "someone else changed the table first: reload and retry; or a request with this "
+            "Idempotency-Key is still running"
+        ),
         "413": _error("the body is larger than this action allows"),
-        "429": _error("too many bad PINs: wait"),
+        "422": _error("this Idempotency-Key was used for another request"),
+        "429": _error("too many bad PINs, or a HIT press faster than the button takes: wait"),
         "503": _error("the box is busy, or the score database cannot be used: retry later"),
         "507": _error("the disk is full: nothing was stored"),
     }
@@ -83,7 +87,7 @@ def openapi_document(app: Flask, action_schemas: dict[str, dict[str, Any]]) -> d
                 ],
             }
             if method == "POST":
-                operation["parameters"].append(_csrf_parameter())
+                operation["parameters"] += [_csrf_parameter(), _idempotency_parameter()]
                 operation["requestBody"] = {
                     "required": True,
                     "content": {"application/json": {"schema": {"type": "object"}}},
@@ -102,7 +106,7 @@ def openapi_document(app: Flask, action_schemas: dict[str, dict[str, Any]]) -> d
             "post": {
                 "operationId": "action_" + re.sub(r"\W", "_", name),
                 "summary": f"Action {name}",
-                "parameters": [_csrf_parameter()],
+                "parameters": [_csrf_parameter(), _idempotency_parameter()],
                 "requestBody": {
                     "required": True,
                     "content": {
@@ -134,6 +138,17 @@ def openapi_document(app: Flask, action_schemas: dict[str, dict[str, Any]]) -> d
         },
         "paths": paths,
         "components": {"schemas": {"Error": ERROR_SCHEMA}},
+    }
+
+
+def _idempotency_parameter() -> dict[str, Any]:
+    return {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": False,
+        "description": "a new key for each action, the same for its retries: a retry gets the "
+        "first answer (with Idempotent-Replayed: true) instead of doing the action twice",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
     }
 
 

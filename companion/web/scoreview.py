@@ -8,15 +8,10 @@ A party is a player, or a team named "A & C".
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.scoring.formats import CSV_FIXED
-
-# Cells a spreadsheet would run as a formula (CSV injection): prefixed with a quote.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+from companion.core.scoring.formats import SheetRound, sheet_to_csv
 
 
 def _int(value: Any) -> int:
@@ -78,29 +73,28 @@ def target_of(score: Mapping[str, Any]) -> int | None:
     return target if isinstance(target, int) and not isinstance(target, bool) else None
 
 
-def _cell(value: Any) -> str:
-    text = str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
-
-
-def export_csv(score: Mapping[str, Any]) -> str:
-    """The game's rounds as the score sheet ``score.import`` reads back: round, dealer, winner,
-    side, then each player's hand points. It starts with a byte-order mark so a spreadsheet opens
-    it as UTF-8 (accents intact)."""
+def export_csv(score: Mapping[str, Any], lang: str = "en") -> str:
+    """The game's score sheet in ``lang`` (:func:`~companion.core.scoring.formats.sheet_to_csv`):
+    what ``score.import`` reads back, the game's target, mode, ruleset and teams included."""
     players = players_of(score)
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_FIXED, *(_cell(p) for p in players)])
+    rounds = []
     for number, entry in enumerate(history_of(score), start=1):
-        points = hand_points(entry)
-        writer.writerow(
-            [
+        entered = hand_points(entry)
+        hands = entry.get("hands")
+        # A player without a hand (the winner's partner, someone eliminated) stays empty.
+        given = {
+            str(h.get("player")): h.get("points")
+            for h in (hands if isinstance(hands, list) else [])
+            if isinstance(h, Mapping)
+        }
+        points = {p: pts for p, pts in entered.items() if given.get(p, pts) is not None}
+        rounds.append(
+            SheetRound(
                 _int(entry.get("number")) or number,
-                _cell(entry.get("dealer") or ""),
-                _cell(entry.get("winner") or ""),
-                _cell(entry.get("side") or ""),
-                *(points.get(p, "") for p in players),
-            ]
+                str(entry.get("dealer") or ""),
+                str(entry.get("winner") or ""),
+                str(entry.get("side") or ""),
+                {p: points.get(p) for p in players if p in points},
+            )
         )
-    return out.getvalue()
+    return sheet_to_csv(_mapping(score.get("game")), rounds, lang)

@@ -14,10 +14,13 @@ Anyone on the table's Wi-Fi may *look*. Every request that changes something (PO
 
 PINs are compared with :func:`hmac.compare_digest` so the time taken reveals nothing. After
 ``lockout_attempts`` bad PINs in a row from one IP address (the socket's, never a header), that
-address must wait ``lockout_seconds`` before guessing again; a new session does not reset it. A
-session that has already proved the PIN since the box started (the host, who then locked the phone)
-is not held by someone else's guesses: it may still enter the right PIN, and a wrong one from it
-counts as a guess like any other.
+address must wait ``lockout_seconds`` before guessing again; a new session does not reset it.
+Guesses are also counted across all addresses (twenty phones, or one phone changing its
+address): after ``lockout_total_attempts`` bad PINs within ``lockout_seconds`` every address
+must wait, ``lockout_seconds`` the first time and twice as long at each new lock-out (up to an
+hour), until someone enters the right PIN. A session that has already proved the PIN since the
+box started (the host, who then locked the phone) is not held by someone else's guesses: it may
+still enter the right PIN, and a wrong one from it counts as a guess like any other.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import secrets
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -37,6 +41,8 @@ from flask import Request, session
 from companion.web.config import WebConfig
 
 CSRF_HEADER = "X-CSRF-Token"
+LONGEST_LOCKOUT = 3600.0  # seconds: how far the lock-out of every address grows
+KEEP_ADDRESSES = 4096  # addresses with strikes remembered; unlocked ones go first
 
 
 class AccessDenied(Exception):
@@ -64,6 +70,10 @@ class Guard:
         self._lock_seconds = config.lockout_seconds
         self._clock = clock
         self._strikes: dict[str, _Strikes] = {}
+        # Bad PINs from every address: their times, and the lock-out of everyone.
+        self._total_attempts = config.lockout_total_attempts
+        self._misses: deque[float] = deque()
+        self._everyone = _Strikes()  # count: lock-outs of everyone in a row (the backoff)
         self._lock = threading.Lock()
         # A fresh secret each start: old sessions (and their PIN) end when the box restarts.
         self.generation = secrets.token_hex(8)
@@ -122,23 +132,48 @@ class Guard:
         """Check ``pin`` for ``client`` (an IP address); mark the session or raise."""
         now = self._clock()
         with self._lock:
-            strikes = self._strikes.setdefault(client, _Strikes())
+            strikes = self._strike_of(client, now)
             trusted = session.get("proved") == self.generation
-            if strikes.locked_until > now and not (trusted and self._right(pin)):
-                raise AccessDenied(
-                    "web.error_locked", 429, retry_after=int(strikes.locked_until - now) + 1
-                )
+            locked_until = max(strikes.locked_until, self._everyone.locked_until)
+            if locked_until > now and not (trusted and self._right(pin)):
+                raise AccessDenied("web.error_locked", 429, retry_after=int(locked_until - now) + 1)
             if not self._right(pin):
                 strikes.count += 1
+                everyone = self._count_miss(now)
                 if strikes.count >= self._attempts:
                     strikes.count = 0
                     strikes.locked_until = now + self._lock_seconds
-                    raise AccessDenied("web.error_locked", 429, retry_after=self._lock_seconds)
+                locked_until = max(strikes.locked_until, everyone)
+                if locked_until > now:
+                    raise AccessDenied(
+                        "web.error_locked", 429, retry_after=int(locked_until - now + 0.999)
+                    )
                 raise AccessDenied("web.error_pin_wrong", 403)
             if strikes.locked_until <= now:
                 self._strikes.pop(client, None)
+            self._misses.clear()
+            self._everyone = _Strikes()
         session["auth"] = self.generation
         session["proved"] = self.generation
+
+    def _strike_of(self, client: str, now: float) -> _Strikes:
+        if client not in self._strikes and len(self._strikes) >= KEEP_ADDRESSES:
+            # Many addresses (an attacker changing its own): forget those not locked out.
+            self._strikes = {a: s for a, s in self._strikes.items() if s.locked_until > now}
+        return self._strikes.setdefault(client, _Strikes())
+
+    def _count_miss(self, now: float) -> float:
+        """Count a bad PIN from anyone; when the lock-out of everyone ends (past if none)."""
+        misses = self._misses
+        misses.append(now)
+        while misses and now - misses[0] >= self._lock_seconds:
+            misses.popleft()
+        if len(misses) >= self._total_attempts:
+            misses.clear()
+            wait = min(self._lock_seconds * 2.0**self._everyone.count, LONGEST_LOCKOUT)
+            self._everyone.count += 1
+            self._everyone.locked_until = now + wait
+        return self._everyone.locked_until
 
     def _right(self, pin: str) -> bool:
         # Compare digests of equal length: compare_digest is constant-time for equal sizes.

@@ -1,7 +1,8 @@
 """Serve the phone page with waitress, in a thread the daemon can stop.
 
 waitress is pure Python and runs in-process next to the GPIO objects (field notes). Each open
-event stream holds one worker thread, so ``threads`` must be at least phones + 4.
+event stream holds one worker thread, so ``threads`` must be at least phones + 4 (32 by
+default: 28 live streams, at most ``streams_per_client`` of them for one address).
 
 Settings for a box on a shared Wi-Fi, where one phone (or a page it has open) must not be able to
 lock the others out:
@@ -13,6 +14,8 @@ lock the others out:
   (smaller limits per action are Flask's, still before reading); headers are capped at 16 KB;
 - waitress keeps reading a socket while its request runs (``channel_request_lookahead``), so a
   phone that leaves ends its live stream within half a second;
+- its log says each kind of trouble once a minute with a count (:mod:`companion.web.logs`), not
+  at every request;
 - at most :data:`OUTPUT_BUFFER` bytes (64 KB) wait for one connection: a phone that reads its stream
   slowly gets the latest state when it catches up instead of every state piling up in memory.
 
@@ -40,6 +43,7 @@ from companion.web.api import error_body
 from companion.web.app import stop_streams
 from companion.web.config import MAX_UPLOAD, WebConfig
 from companion.web.context import EXTENSION, context_of
+from companion.web.logs import OncePerInterval, rate_limit
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +87,8 @@ class WebServer:
         )
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
         self._stopping = False
+        # Busy phones make waitress warn at every request: one line a minute per kind, counted.
+        self._unfilter = rate_limit(OncePerInterval())
 
     @property
     def port(self) -> int:
@@ -127,6 +133,7 @@ class WebServer:
         else:
             self._thread.join(timeout)
         server.task_dispatcher.shutdown(timeout=int(timeout))
+        self._unfilter()
 
 
 def _error_task_class(app: Flask) -> type[ErrorTask]:

@@ -56,6 +56,7 @@ audio_device = "null"
 threads = 32
 remote_press = true
 per_client_connections = 200
+streams_per_client = 64  # every phone of the soak is on 127.0.0.1
 keepalive_seconds = 5.0
 """
 
@@ -206,39 +207,53 @@ def round_loop(port: int, tally: Tally, stop: threading.Event, rng: random.Rando
             tally.table_acked += 1
 
 
-def main() -> None:
+def start_daemon(folder: Path, config: str, *args: str) -> tuple[subprocess.Popen[str], int]:
+    """``uno-companion run`` on mock pins in its own process, on a free loopback port, with
+    ``config`` as its configuration file; returns once it says the table is ready."""
     port = free_port()
+    path = folder / "config.toml"
+    path.write_text(config, encoding="utf-8")
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--backend", "mock", "--config", str(path),
+         "--state-dir", str(folder / "state"), "--host", "127.0.0.1", "--port", str(port),
+         "--seed", "7", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    assert daemon.stdout is not None
+    for line in daemon.stdout:
+        if "table ready at" in line:
+            break
+    else:
+        stop_daemon(daemon)
+        raise SystemExit("the daemon did not start")
+    threading.Thread(target=lambda: [None for _ in daemon.stdout or ()], daemon=True).start()
+    return daemon, port
+
+
+def stop_daemon(daemon: subprocess.Popen[str]) -> str:
+    """Stop the daemon as systemd does (SIGTERM; killed after 30 s); what it printed last."""
+    daemon.send_signal(signal.SIGTERM)
+    try:
+        out, _ = daemon.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        daemon.kill()
+        out, _ = daemon.communicate()
+    return out or ""
+
+
+def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        config = Path(tmp) / "config.toml"
-        config.write_text(CONFIG, encoding="utf-8")
-        daemon = subprocess.Popen(
-            [sys.executable, "-m", "companion", "run", "--backend", "mock", "--config",
-             str(config), "--state-dir", str(Path(tmp) / "state"), "--host", "127.0.0.1",
-             "--port", str(port), "--seed", "7", *([] if VOICE else ["--no-voice"])],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
+        daemon, port = start_daemon(Path(tmp), CONFIG, *([] if VOICE else ["--no-voice"]))
         try:
             soak(daemon, port)
         finally:
-            daemon.send_signal(signal.SIGTERM)
-            try:
-                out, _ = daemon.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                daemon.kill()
-                out, _ = daemon.communicate()
+            out = stop_daemon(daemon)
             print(f"daemon stopped with code {daemon.returncode}")
             if "Traceback" in out:
                 print(out[-3000:])
 
 
 def soak(daemon: subprocess.Popen[str], port: int) -> None:
-    assert daemon.stdout is not None
-    for line in daemon.stdout:
-        if "table ready at" in line:
-            break
-    else:
-        raise SystemExit("the daemon did not start")
-    threading.Thread(target=lambda: [None for _ in daemon.stdout or ()], daemon=True).start()
     setup = Phone(port)
     assert setup.act("table.setup", {"players": PLAYERS})[0] == 200
     assert setup.act("score.new_game", {"ruleset": "extreme", "target": 500})[0] == 200

@@ -28,7 +28,7 @@ Counting modes (``GameSetup.mode``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict, Unpack
 
@@ -44,6 +44,9 @@ from companion.core.scoring.model import (
 from companion.core.scoring.views import RoundView, StandingRow, Standings
 
 __all__ = ["RoundFacts", "RoundView", "ScoreBook", "StandingRow", "Standings", "derive"]
+
+# A long replay calls its ``pause`` this often (about a millisecond of work here).
+PAUSE_EVERY = 64
 
 
 class RoundFacts(TypedDict, total=False):
@@ -116,40 +119,41 @@ class _LogState:
         self.redo_stack.clear()
 
 
-@dataclass(frozen=True)
-class _Derived:
-    standings: Standings
-    history: tuple[RoundView, ...]
+@dataclass
+class _Tally:
+    """Where a replay of the rounds stands: totals, rounds won, eliminations, the next dealer and
+    the round the game ended in. Copying it costs the same whatever the number of rounds."""
 
-
-def _party_name(members: Sequence[str]) -> str:
-    return " & ".join(members)
-
-
-def derive(
-    setup: GameSetup,
-    rounds: Sequence[tuple[int, RoundData]],
-    edits: Mapping[int, Sequence[int]] | None = None,
-) -> _Derived:
-    """Replay ``rounds`` (in order) under ``setup``'s counting mode.
-
-    Raises :class:`ScoringError` for a sequence that can't have happened: a hand for an eliminated
-    player, a missing hand, or rounds after the game ended.
-    """
-    edits = edits or {}
-    mode, target, players = setup.mode, setup.target, setup.players
-    parties = setup.parties()
-    party_of = {p: _party_name(team) for team in parties for p in team}
-    totals = {_party_name(team): 0 for team in parties}
-    won = dict.fromkeys(totals, 0)
-    eliminated: dict[str, int] = {}
-    dealer = setup.dealer0
+    rounds: int
+    totals: dict[str, int]
+    won: dict[str, int]
+    eliminated: dict[str, int]
+    dealer: str
     ended: int | None = None
-    history: list[RoundView] = []
-    for number, (round_id, data) in enumerate(rounds, start=1):
-        if ended is not None:
-            raise ScoringError("correction_ends_game", round=ended)
+
+    @classmethod
+    def start(cls, setup: GameSetup) -> _Tally:
+        totals = {_party_name(team): 0 for team in setup.parties()}
+        return cls(0, totals, dict.fromkeys(totals, 0), {}, setup.dealer0)
+
+    def after(
+        self,
+        setup: GameSetup,
+        party_of: Mapping[str, str],
+        round_id: int,
+        data: RoundData,
+        edits: Sequence[int] = (),
+    ) -> tuple[_Tally, RoundView]:
+        """The tally after one more round, and that round as the history shows it.
+
+        Raises :class:`ScoringError` for a round that can't follow: a hand for an eliminated
+        player, a missing hand, or a round after the game ended."""
+        if self.ended is not None:
+            raise ScoringError("correction_ends_game", round=self.ended)
+        mode, target, players = setup.mode, setup.target, setup.players
+        number = self.rounds + 1
         points = check_round(setup, data)
+        eliminated = dict(self.eliminated)
         active = [p for p in players if p not in eliminated]
         for player in points:
             if player in eliminated:
@@ -159,7 +163,7 @@ def derive(
             partner_of_winner = party_of[player] == winner_party and mode == "winner_takes"
             if player not in points and not partner_of_winner:
                 raise ScoringError("missing_hand", player=player)
-        credited = dict.fromkeys(totals, 0)
+        credited = dict.fromkeys(self.totals, 0)
         if mode == "winner_takes":
             credited[winner_party] = sum(
                 pts for p, pts in points.items() if party_of[p] != winner_party
@@ -167,9 +171,10 @@ def derive(
         else:
             for player, pts in points.items():
                 credited[party_of[player]] += pts
-        for party, pts in credited.items():
-            totals[party] += pts
+        totals = {party: total + credited[party] for party, total in self.totals.items()}
+        won = dict(self.won)
         won[winner_party] += 1
+        ended: int | None = None
         out_now: list[str] = []
         if mode == "defi":
             out_now = [p for p in active if totals[p] >= target]
@@ -179,47 +184,111 @@ def derive(
                 ended = number
         elif any(total >= target for total in totals.values()):
             ended = number
-        history.append(
-            RoundView(
-                number=number,
-                round_id=round_id,
-                dealer=dealer,
-                winner=data.winner,
-                side=data.side,
-                last_card=data.last_card,
-                hands=tuple((p, data.hand(p), points.get(p)) for p in players if p in active),
-                credited=tuple(credited.items()),
-                totals=tuple(totals.items()),
-                eliminated=tuple(out_now),
-                edits=tuple(edits.get(round_id, ())),
-            )
+        view = RoundView(
+            number=number,
+            round_id=round_id,
+            dealer=self.dealer,
+            winner=data.winner,
+            side=data.side,
+            last_card=data.last_card,
+            hands=tuple((p, data.hand(p), points.get(p)) for p in players if p in active),
+            credited=tuple(credited.items()),
+            totals=tuple(totals.items()),
+            eliminated=tuple(out_now),
+            edits=tuple(edits),
         )
-        dealer = _next_dealer(players, dealer, eliminated)
-    active_now = tuple(p for p in players if p not in eliminated)
-    rows = _rank(setup, totals, won, eliminated)
-    winners: tuple[str, ...] = ()
-    if ended is not None:
-        if mode == "defi":
-            winners = active_now
-        elif mode == "lowest_wins":
-            low = min(totals.values())
-            winners = tuple(party for party, total in totals.items() if total == low)
-        else:
-            winners = tuple(party for party, total in totals.items() if total >= target)
-    standings = Standings(
-        mode=mode,
-        target=target,
-        rounds=len(rounds),
-        rows=rows,
-        finished=ended is not None,
-        ended_in_round=ended,
-        winners=winners,
-        tie=len(winners) > 1,
-        dealer=None if ended is not None else dealer,
-        active_players=active_now,
-        two_player_final=mode == "defi" and ended is None and len(active_now) == 2,
-    )
-    return _Derived(standings, tuple(history))
+        dealer = _next_dealer(players, self.dealer, eliminated)
+        return _Tally(number, totals, won, eliminated, dealer, ended), view
+
+    def standings(self, setup: GameSetup) -> Standings:
+        mode, totals, ended = setup.mode, self.totals, self.ended
+        active_now = tuple(p for p in setup.players if p not in self.eliminated)
+        winners: tuple[str, ...] = ()
+        if ended is not None:
+            if mode == "defi":
+                winners = active_now
+            elif mode == "lowest_wins":
+                low = min(totals.values())
+                winners = tuple(party for party, total in totals.items() if total == low)
+            else:
+                winners = tuple(party for party, total in totals.items() if total >= setup.target)
+        return Standings(
+            mode=mode,
+            target=setup.target,
+            rounds=self.rounds,
+            rows=_rank(setup, totals, self.won, self.eliminated),
+            finished=ended is not None,
+            ended_in_round=ended,
+            winners=winners,
+            tie=len(winners) > 1,
+            dealer=None if ended is not None else self.dealer,
+            active_players=active_now,
+            two_player_final=mode == "defi" and ended is None and len(active_now) == 2,
+        )
+
+
+class _Derived:
+    """The standings and the history of the rounds in effect. A round recorded after the last
+    one is added to it in place (:meth:`extend`), so a game of any length records a round in
+    the same time, and replaying a whole log is linear in its entries."""
+
+    def __init__(self, setup: GameSetup, tally: _Tally, views: list[RoundView]) -> None:
+        self.setup = setup
+        self.party_of = _parties_by_player(setup)
+        self.tally = tally
+        self._views = views
+        self._standings: Standings | None = None
+        self._history: tuple[RoundView, ...] | None = None
+
+    @property
+    def standings(self) -> Standings:
+        if self._standings is None:
+            self._standings = self.tally.standings(self.setup)
+        return self._standings
+
+    @property
+    def history(self) -> tuple[RoundView, ...]:
+        if self._history is None:
+            self._history = tuple(self._views)
+        return self._history
+
+    def next(self, round_id: int, data: RoundData, edits: Sequence[int] = ()) -> _Next:
+        """One more round after the last (see :meth:`_Tally.after`); this one unchanged."""
+        return _Next(*self.tally.after(self.setup, self.party_of, round_id, data, edits))
+
+    def extend(self, tally: _Tally, view: RoundView) -> None:
+        """Add the round ``Tally.after`` returned (it must follow the last one)."""
+        self.tally = tally
+        self._views.append(view)
+        self._standings = self._history = None
+
+
+def _party_name(members: Sequence[str]) -> str:
+    return " & ".join(members)
+
+
+def _parties_by_player(setup: GameSetup) -> dict[str, str]:
+    return {p: _party_name(team) for team in setup.parties() for p in team}
+
+
+def derive(
+    setup: GameSetup,
+    rounds: Sequence[tuple[int, RoundData]],
+    edits: Mapping[int, Sequence[int]] | None = None,
+    pause: Callable[[], None] | None = None,
+) -> _Derived:
+    """Replay ``rounds`` (in order) under ``setup``'s counting mode.
+
+    Raises :class:`ScoringError` for a sequence that can't have happened: a hand for an eliminated
+    player, a missing hand, or rounds after the game ended.
+    """
+    edits = edits or {}
+    derived = _Derived(setup, _Tally.start(setup), [])
+    for number, (round_id, data) in enumerate(rounds, start=1):
+        if pause is not None and number % PAUSE_EVERY == 0:
+            pause()
+        derived.extend(*derived.next(round_id, data, edits.get(round_id, ())).step)
+    return derived
 
 
 def _next_dealer(players: Sequence[str], dealer: str, eliminated: Mapping[str, int]) -> str:
@@ -273,29 +342,82 @@ class ScoreBook:
     """
 
     def __init__(
-        self, setup: GameSetup, entries: Sequence[LogEntry] = (), *, verify: bool = True
+        self,
+        setup: GameSetup,
+        entries: Sequence[LogEntry] = (),
+        *,
+        verify: bool = True,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         """A book replaying ``entries``. ``verify=False`` checks only the final state (for logs
-        this program stored itself, each entry already checked): loading is then linear."""
+        this program stored itself, each entry already checked). Either way the replay is linear
+        in the entries (see :meth:`_replay`); ``pause()`` is called every
+        :data:`PAUSE_EVERY` entries (a long import lets other work run)."""
         self.setup = setup.validate()
         self._entries: list[LogEntry] = []
         self._state = _LogState()
         self._derived = derive(setup, ())
-        self._pending: tuple[LogEntry, int, _LogState, _Derived] | None = None
-        if not verify:
-            for seq, entry in enumerate(entries, start=1):
-                try:
-                    self._state.apply(entry, seq)
-                except ScoringError as error:
-                    raise ScoringError("import_entry", index=seq, problem=str(error)) from error
-            self._entries = list(entries)
-            self._derived = derive(setup, sorted(self._state.rounds.items()), self._state.edits)
-            return
-        for index, entry in enumerate(entries):
+        # The entry ``new_*`` checked last: (entry, seq, its state or None for a round recorded
+        # after the last one, and what it leads to).
+        self._pending: tuple[LogEntry, int, _LogState | None, _Derived | _Next] | None = None
+        self._replay(entries, verify, pause)
+
+    def copy(self) -> ScoreBook:
+        """An independent book with the same log, without replaying it."""
+        other = ScoreBook.__new__(ScoreBook)
+        other.setup, other._entries, other._state = (
+            self.setup,
+            list(self._entries),
+            self._state.clone(),
+        )
+        derived = self._derived
+        other._derived = _Derived(self.setup, derived.tally, list(derived.history))
+        other._pending = None
+        return other
+
+    def _replay(
+        self, entries: Sequence[LogEntry], verify: bool, pause: Callable[[], None] | None
+    ) -> None:
+        """Apply ``entries`` in order, each refused as it would have been when it was made.
+
+        A recorded round is checked against the standings of its moment, at the cost of one
+        round. After a correction, deletion, undo or redo the standings are derived again (the
+        cost of every round) only once as many entries have passed as there are rounds, so a
+        log full of corrections still replays in linear time; the final standings are always
+        derived in full, so whatever was left unchecked on the way is checked there."""
+        setup, state = self.setup, self._state
+        derived = _Derived(setup, _Tally.start(setup), [])
+        current, derived_at = True, 0
+        for seq, entry in enumerate(entries, start=1):
+            if pause is not None and seq % PAUSE_EVERY == 0:
+                pause()
             try:
-                self.apply(entry)
+                if entry.type == "round_recorded" and verify:
+                    if entry.round is None:
+                        raise ScoringError("import_field", field="round", problem="is missing")
+                    if not current and seq - derived_at > len(state.rounds):
+                        derived = derive(setup, sorted(state.rounds.items()), state.edits)
+                        current, derived_at = True, seq
+                    if current:
+                        if derived.tally.ended is not None:
+                            raise ScoringError("game_over", round=derived.tally.ended)
+                        derived.extend(*derived.next(seq, entry.round, (seq,)).step)
+                    else:
+                        check_round(setup, entry.round)  # the round on its own, at least
+                else:
+                    current = False
+                state.apply(entry, seq)
             except ScoringError as error:
-                raise ScoringError("import_entry", index=index + 1, problem=str(error)) from error
+                raise ScoringError("import_entry", index=seq, problem=str(error)) from error
+        self._entries = list(entries)
+        if not current or not verify:
+            try:
+                derived = derive(setup, sorted(state.rounds.items()), state.edits, pause)
+            except ScoringError as error:
+                raise ScoringError(
+                    "import_entry", index=len(self._entries), problem=str(error)
+                ) from error
+        self._derived = derived
 
     # -- queries ---------------------------------------------------------------------------
     @property
@@ -375,16 +497,25 @@ class ScoreBook:
 
     def check(self, entry: LogEntry) -> Standings:
         """The standings ``entry`` would lead to; raises if it would be refused."""
-        return self._attempt(entry)[1].standings
+        derived = self._attempt(entry)[1]
+        if isinstance(derived, _Next):
+            return derived.tally.standings(self.setup)
+        return derived.standings
 
     # -- changing the book --------------------------------------------------------------------
     def apply(self, entry: LogEntry, expected_revision: int | None = None) -> int:
         """Append ``entry`` if valid; return its sequence number (1-based)."""
         if expected_revision is not None and expected_revision != self.revision:
             raise StaleWrite(expected_revision, self.revision)
+        seq = len(self._entries) + 1
         state, derived = self._attempt(entry)
+        if isinstance(derived, _Next):  # a round after the last: added in place
+            self._state.apply(entry, seq)
+            self._derived.extend(derived.tally, derived.view)
+        else:
+            assert state is not None
+            self._state, self._derived = state, derived
         self._entries.append(entry)
-        self._state, self._derived = state, derived
         self._pending = None
         return len(self._entries)
 
@@ -416,18 +547,34 @@ class ScoreBook:
         self.apply(entry)
         return entry
 
-    def _attempt(self, entry: LogEntry) -> tuple[_LogState, _Derived]:
+    def _attempt(self, entry: LogEntry) -> tuple[_LogState | None, _Derived | _Next]:
         seq = len(self._entries) + 1
         pending = self._pending
         if pending is not None and pending[0] is entry and pending[1] == seq:
             return pending[2], pending[3]  # checked a moment ago by ``new_*``
+        result: tuple[_LogState | None, _Derived | _Next]
         if entry.type == "round_recorded":
             if entry.round is None:
                 raise ScoringError("import_field", field="round", problem="is missing")
             if self.standings().finished:
                 raise ScoringError("game_over", round=self.standings().ended_in_round)
-        state = self._state.clone()
-        state.apply(entry, seq)
-        derived = derive(self.setup, sorted(state.rounds.items()), state.edits)
-        self._pending = (entry, seq, state, derived)
-        return state, derived
+            # A new round follows every round in effect (its id is the newest): one more step.
+            result = (None, self._derived.next(seq, entry.round, (seq,)))
+        else:
+            state = self._state.clone()
+            state.apply(entry, seq)
+            result = (state, derive(self.setup, sorted(state.rounds.items()), state.edits))
+        self._pending = (entry, seq, *result)
+        return result
+
+
+@dataclass(frozen=True)
+class _Next:
+    """A round recorded after the last one: the tally it leads to and its line of history."""
+
+    tally: _Tally
+    view: RoundView
+
+    @property
+    def step(self) -> tuple[_Tally, RoundView]:
+        return self.tally, self.view

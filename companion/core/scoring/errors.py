@@ -54,6 +54,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "too_few_players": "a game needs {fewest} to {most} players, not {count}",
         "bad_player_name": "player name {player!r}: use 1-{longest} characters, no line breaks",
         "duplicate_player": "{player} is listed twice",
+        "name_not_shown": "player name {player} would not show as typed ({code})",
         "bad_mode": "counting mode {mode!r} is not one of {modes}",
         "bad_target": "the target must be a whole number from 1 to 100000, not {target!r}",
         "bad_teams": "teams: {problem}",
@@ -66,6 +67,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "import_bad_version": "game format version {found!r} is not supported (this program "
         "reads version {supported})",
         "import_field": "field {field}: {problem}",
+        "import_too_deep": "the file is nested too deeply to be a game",
         "import_entry": "log entry {index}: {problem}",
         "import_standings_mismatch": "the file's standings do not match its rounds: {problem}",
         "import_csv_empty": "the CSV file is empty",
@@ -80,8 +82,8 @@ class ScoringError(ValueError):
 
     def __init__(self, key: str, /, **params: object) -> None:
         self.key = key
-        self.params: dict[str, object] = params
-        super().__init__(english(key, params))
+        self.params: dict[str, object] = {name: _cut(value) for name, value in params.items()}
+        super().__init__(english(key, self.params))
 
     @property
     def catalog_key(self) -> str:
@@ -96,6 +98,19 @@ class StaleWrite(ScoringError):
         super().__init__("stale_write", expected=expected, actual=actual)
         self.expected = expected
         self.actual = actual
+
+
+SHOWN = 200  # how much of a value from a file a message repeats
+
+
+def _cut(value: object) -> object:
+    """``value`` short enough to repeat in a message (a 100,000-character cell is not echoed)."""
+    if isinstance(value, str):
+        return value if len(value) <= SHOWN else value[: SHOWN - 1] + "…"
+    if value is None or isinstance(value, int | float):
+        return value
+    shown = repr(value)
+    return value if len(shown) <= SHOWN else shown[: SHOWN - 1] + "…"
 
 
 def english(key: str, params: Mapping[str, object]) -> str:

@@ -12,8 +12,10 @@ JSON, version 1::
      "log": [{"seq": 1, "type": "round_recorded", "at": "...", "round": {...}}, ...],
      "standings": {...}}        # derived; optional on import, checked when present
 
-CSV: a header ``round,dealer,winner,side,<player>...`` then one line per round with the points
-left in each player's hand (empty: no hand entered). Card detail and corrections are not kept.
+CSV (a score sheet, in English or French): the game's settings (name, date, target, counting
+mode, ruleset, teams), a header ``round,dealer,winner,side,<player>...`` (``manche;donneur;
+gagnant;côté``) then one line per round with the points left in each player's hand (empty: no
+hand entered). Card detail and corrections are not kept.
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
-from companion.core.scoring.book import ScoreBook, Standings
+from companion.core.scoring.book import PAUSE_EVERY, ScoreBook, Standings
 from companion.core.scoring.errors import ScoringError
-from companion.core.scoring.model import GameSetup, HandEntry, LogEntry
-from companion.core.scoring.rulesets import Ruleset
+from companion.core.scoring.model import GameSetup, HandEntry, LogEntry, check_new_names
+from companion.core.scoring.rulesets import Ruleset, find_ruleset
 
 FORMAT_NAME = "uno-companion/game"
 FORMAT_VERSION = 1
@@ -52,24 +55,86 @@ def game_to_json(book: ScoreBook, indent: int | None = 2) -> str:
     return json.dumps(game_to_dict(book), ensure_ascii=False, indent=indent) + "\n"
 
 
-def game_from_json(text: str) -> ScoreBook:
-    """Read a JSON game file; the log is replayed, and stored standings must match it."""
-    return game_from_dict(_read_json(text))
+Pause = Callable[[], None] | None
 
 
-def _read_json(text: str) -> Any:
-    """The data in a JSON file, or an error saying where it stops being JSON."""
+def game_from_json(text: str, pause: Pause = None) -> ScoreBook:
+    """Read a JSON game file; the log is replayed, and stored standings must match it.
+    ``pause()`` is called between pieces of the work (see :class:`ScoreBook`)."""
+    return game_from_dict(_read_json(text, pause), pause)
+
+
+def _read_json(text: str, pause: Pause = None) -> Any:
+    """The data in a JSON file, or an error saying where it stops being JSON (or that it is
+    nested deeper than a game file ever is)."""
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     try:
-        return json.loads(text)
+        return _json_in_pieces(text, pause)
     except json.JSONDecodeError as error:
         raise ScoringError(
             "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
         ) from error
+    except RecursionError:  # [[[[... deeper than the parser goes
+        raise ScoringError("import_too_deep") from None
 
 
-def game_from_dict(data: Any) -> ScoreBook:
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _json_in_pieces(text: str, pause: Pause) -> Any:
+    """``json.loads(text)``, but a top-level object's lists are read one item at a time with
+    ``pause()`` every :data:`PAUSE_EVERY` items: a 5 MB game file is never one long step."""
+    decoder = json.JSONDecoder()
+    at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    if not text.startswith("{", at):
+        return decoder.decode(text)
+    data: dict[str, Any] = {}
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    while not text.startswith("}", at):
+        if data:
+            at = _expect(text, at, ",")
+        key, at = decoder.raw_decode(text, at)
+        if not isinstance(key, str):
+            raise json.JSONDecodeError(
+                "Expecting property name enclosed in double quotes", text, at
+            )
+        at = _expect(text, _SPACE.match(text, at).end(), ":")  # type: ignore[union-attr]
+        if text.startswith("[", at):
+            data[key], at = _list_in_pieces(decoder, text, at, pause)
+        else:
+            data[key], at = decoder.raw_decode(text, at)
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    if at != len(text):
+        raise json.JSONDecodeError("Extra data", text, at)
+    return data
+
+
+def _list_in_pieces(
+    decoder: json.JSONDecoder, text: str, at: int, pause: Pause
+) -> tuple[list[Any], int]:
+    items: list[Any] = []
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    while not text.startswith("]", at):
+        if items:
+            at = _expect(text, at, ",")
+        item, at = decoder.raw_decode(text, at)
+        items.append(item)
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if pause is not None and len(items) % PAUSE_EVERY == 0:
+            pause()
+    return items, at + 1
+
+
+def _expect(text: str, at: int, mark: str) -> int:
+    """Past ``mark`` at ``at`` and the white space after it."""
+    if not text.startswith(mark, at):
+        raise json.JSONDecodeError(f"Expecting '{mark}' delimiter", text, at)
+    return _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+
+
+def game_from_dict(data: Any, pause: Pause = None) -> ScoreBook:
     if not isinstance(data, Mapping):
         raise ScoringError("import_bad_format", found=type(data).__name__)
     if data.get("format") != FORMAT_NAME:
@@ -79,17 +144,22 @@ def game_from_dict(data: Any) -> ScoreBook:
             "import_bad_version", found=data.get("version"), supported=FORMAT_VERSION
         )
     setup = GameSetup.from_dict(data.get("game"), "game")
+    check_new_names(setup.players)
     log = data.get("log")
     if not isinstance(log, list):
         raise ScoringError("import_field", field="log", problem="must be a list")
     entries = []
     for index, item in enumerate(log, start=1):
+        if pause is not None and index % PAUSE_EVERY == 0:
+            pause()
         if isinstance(item, Mapping) and item.get("seq", index) != index:
             raise ScoringError(
-                "import_entry", index=index, problem=f"seq is {item.get('seq')!r}, not {index}"
+                "import_entry",
+                index=index,
+                problem=f"seq is {_shown(item.get('seq'))}, not {index}",
             )
         entries.append(LogEntry.from_dict(item, f"log[{index}]"))
-    book = ScoreBook(setup, entries)
+    book = ScoreBook(setup, entries, pause=pause)
     stored = data.get("standings")
     if stored is not None:
         problem = standings_difference(stored, book.standings())
@@ -129,17 +199,128 @@ def ruleset_from_json(text: str) -> Ruleset:
 
 # -- CSV --------------------------------------------------------------------------------------
 
+# The sheet's words in each language: the game's settings row, then the rounds' columns. A
+# French sheet separates its columns with ';' (a French spreadsheet reads ',' as the decimal
+# comma and would open the sheet as one column).
+CSV_WORDS: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "game": "game", "date": "date", "target": "target", "mode": "mode",
+        "ruleset": "ruleset", "teams": "teams",
+        "round": "round", "dealer": "dealer", "winner": "winner", "side": "side",
+    },
+    "fr": {
+        "game": "partie", "date": "date", "target": "objectif", "mode": "mode",
+        "ruleset": "règles", "teams": "équipes",
+        "round": "manche", "dealer": "donneur", "winner": "gagnant", "side": "côté",
+    },
+}  # fmt: skip
+CSV_SEPARATORS: Mapping[str, str] = {"en": ",", "fr": ";"}
+CSV_SETTINGS = ("game", "date", "target", "mode", "ruleset", "teams")
+# Cells a spreadsheet would run as a formula (CSV injection) are written after a quote; the
+# import takes that quote off again.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+TEAM_SEPARATOR = " / "
 
-def game_to_csv(book: ScoreBook) -> str:
+
+class SheetRound(NamedTuple):
+    """One line of a score sheet: the points left in each hand (``None``: none entered)."""
+
+    number: int
+    dealer: str
+    winner: str
+    side: str
+    points: Mapping[str, int | None]
+
+
+def sheet_to_csv(game: Mapping[str, Any], rounds: Iterable[SheetRound], lang: str = "en") -> str:
+    """A score sheet in ``lang``: a byte-order mark (a spreadsheet then reads UTF-8), the game's
+    settings (name, date, target, counting mode, ruleset, teams) and a line per round. ``game``
+    is :meth:`GameSetup.to_dict` (or the page's copy of it)."""
+    words = CSV_WORDS.get(lang, CSV_WORDS["en"])
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    players = book.setup.players
-    writer.writerow([*CSV_FIXED, *players])
-    for view in book.history():
-        points = {p: pts for p, _, pts in view.hands}
-        cells = ["" if points.get(p) is None else str(points[p]) for p in players]
-        writer.writerow([view.number, view.dealer, view.winner, view.side, *cells])
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=CSV_SEPARATORS.get(lang, ","), lineterminator="\n")
+    players = [str(p) for p in game.get("players") or ()]
+    ruleset = game.get("ruleset")
+    teams = TEAM_SEPARATOR.join(" & ".join(map(str, team)) for team in game.get("teams") or ())
+    writer.writerow([words[k] for k in CSV_SETTINGS])
+    writer.writerow(
+        [
+            _guarded(game.get("name", "")),
+            game.get("date", ""),
+            game.get("target", ""),
+            game.get("mode", ""),
+            ruleset.get("key", "") if isinstance(ruleset, Mapping) else ruleset or "",
+            _guarded(teams),
+        ]
+    )
+    writer.writerow([*(words[k] for k in CSV_FIXED), *map(_guarded, players)])
+    for line in rounds:
+        cells = ["" if line.points.get(p) is None else str(line.points[p]) for p in players]
+        writer.writerow(
+            [line.number, _guarded(line.dealer), _guarded(line.winner), _guarded(line.side), *cells]
+        )
     return out.getvalue()
+
+
+def game_to_csv(book: ScoreBook, lang: str = "en") -> str:
+    rounds = (
+        SheetRound(v.number, v.dealer, v.winner, v.side, {p: pts for p, _, pts in v.hands})
+        for v in book.history()
+    )
+    return sheet_to_csv(book.setup.to_dict(), rounds, lang)
+
+
+def _guarded(value: object) -> str:
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def _unguarded(cell: str) -> str:
+    """A cell as it was before :func:`_guarded` (a quote the export put before a formula-like
+    text comes off; any other leading quote stays)."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """A value from the file as a message repeats it: quoted, and cut if long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _words(lang: str, keys: Sequence[str]) -> list[str]:
+    return [CSV_WORDS[lang][k] for k in keys]
+
+
+def _fixed_columns(header: Sequence[str]) -> str | None:
+    """The language of a round header (its first four columns), or ``None``."""
+    start = [cell.casefold() for cell in header[: len(CSV_FIXED)]]
+    for lang in CSV_WORDS:
+        if start == _words(lang, CSV_FIXED):
+            return lang
+    return None
+
+
+def _sheet_settings(rows: Sequence[tuple[int, list[str]]]) -> dict[str, str]:
+    """The settings row under a settings header (``game,date,target...`` in either language),
+    by setting name; empty for a sheet that starts with its rounds."""
+    header = [cell.strip().casefold() for cell in rows[0][1]]
+    for lang in CSV_WORDS:
+        names = {CSV_WORDS[lang][k]: k for k in CSV_SETTINGS}
+        if header and header[0] == CSV_WORDS[lang]["game"]:
+            if len(rows) < 2:
+                raise ScoringError("import_csv_header", problem="the game's settings are missing")
+            values = [cell.strip() for cell in rows[1][1]]
+            return {names[h]: v for h, v in zip(header, values, strict=False) if h in names}
+    return {}
+
+
+def _sheet_number(cell: str | None, default: int) -> int:
+    if not cell:
+        return default
+    if not cell.isdigit():
+        raise ScoringError("import_csv_header", problem=f"target is {_shown(cell)}, not a number")
+    return int(cell)
 
 
 def _separator(text: str) -> str:
@@ -158,27 +339,62 @@ def game_from_csv(
     teams: Sequence[Sequence[str]] = (),
     date: str = "",
     game_id: str = "",
+    pause: Pause = None,
+    rulesets: Sequence[Ruleset] = (),
 ) -> ScoreBook:
-    """Read a CSV score sheet into a new game whose hands are raw points."""
+    """Read a CSV score sheet (either language, ',' ';' or tab between columns, with or without
+    a byte-order mark) into a new game whose hands are raw points. The sheet's own settings row
+    (what :func:`sheet_to_csv` writes) wins over the arguments, which describe a sheet without
+    one; its ruleset is a built-in one or one of ``rulesets``."""
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     text = text.lstrip("\ufeff")  # the byte-order mark a spreadsheet writes first
-    lines = list(csv.reader(io.StringIO(text), delimiter=_separator(text)))
+    reader = csv.reader(io.StringIO(text), delimiter=_separator(text))
+    lines: list[list[str]] = []
+    try:
+        for row in reader:  # row by row, pausing: a long sheet is not one long step
+            lines.append(row)
+            if pause is not None and len(lines) % PAUSE_EVERY == 0:
+                pause()
+    except csv.Error as error:  # a cell over the csv module's limit (128 K), a stray NUL...
+        raise ScoringError("import_csv_row", line=reader.line_num, problem=str(error)) from None
     rows = [
         (number, row) for number, row in enumerate(lines, start=1) if any(c.strip() for c in row)
     ]
     if not rows:
         raise ScoringError("import_csv_empty")
+    settings = _sheet_settings(rows)
+    if settings:
+        rows = rows[2:]
+        name = _unguarded(settings.get("game", "")) or name
+        date = settings.get("date", date)
+        target = _sheet_number(settings.get("target"), target)
+        mode = settings.get("mode") or mode
+        if settings.get("ruleset"):
+            try:
+                ruleset = find_ruleset(settings["ruleset"], rulesets)
+            except ScoringError as error:
+                raise ScoringError("import_csv_header", problem=str(error)) from error
+        written = _unguarded(settings.get("teams", ""))
+        teams = [t.split(" & ") for t in written.split(TEAM_SEPARATOR)] if written else teams
+    if not rows:
+        raise ScoringError("import_csv_empty")
     _, header = rows[0]
-    header = [cell.strip() for cell in header]
-    if tuple(h.lower() for h in header[: len(CSV_FIXED)]) != CSV_FIXED:
+    header = [_unguarded(cell.strip()) for cell in header]
+    if _fixed_columns(header) is None:
         raise ScoringError(
             "import_csv_header",
-            problem=f"must start with {','.join(CSV_FIXED)}, then the players, in columns "
-            "separated by ',' or ';'",
+            problem=f"must start with {','.join(CSV_FIXED)} (or {';'.join(_words('fr', CSV_FIXED))}"
+            "), then the players, in columns separated by ',' or ';'",
         )
     players = tuple(header[len(CSV_FIXED) :])
-    first_dealer = rows[1][1][1].strip() if len(rows) > 1 and len(rows[1][1]) > 1 else ""
+    try:
+        check_new_names(players)
+    except ScoringError as error:
+        raise ScoringError("import_csv_header", problem=str(error)) from error
+    first_dealer = (
+        _unguarded(rows[1][1][1].strip()) if len(rows) > 1 and len(rows[1][1]) > 1 else ""
+    )
     try:
         setup = GameSetup(
             name=name,
@@ -195,7 +411,9 @@ def game_from_csv(
         raise ScoringError("import_csv_header", problem=str(error)) from error
     book = ScoreBook(setup)
     for expected_round, (line, row) in enumerate(rows[1:], start=1):
-        cells = [cell.strip() for cell in row]
+        if pause is not None and expected_round % PAUSE_EVERY == 0:
+            pause()
+        cells = [_unguarded(cell.strip()) for cell in row]
         if len(cells) != len(header):
             raise ScoringError(
                 "import_csv_row",
@@ -207,7 +425,7 @@ def game_from_csv(
             raise ScoringError(
                 "import_csv_row",
                 line=line,
-                problem=f"round is {number!r}, expected {expected_round}",
+                problem=f"round is {_shown(number)}, expected {expected_round}",
             )
         hands: dict[str, HandEntry] = {}
         for player, cell in zip(players, cells[len(CSV_FIXED) :], strict=True):
@@ -217,7 +435,7 @@ def game_from_csv(
                 raise ScoringError(
                     "import_csv_row",
                     line=line,
-                    problem=f"{player}: {cell!r} is not a number of points",
+                    problem=f"{player}: {_shown(cell)} is not a number of points",
                 )
             hands[player] = HandEntry.of_points(int(cell))
         expected_dealer = book.standings().dealer
@@ -225,7 +443,7 @@ def game_from_csv(
             raise ScoringError(
                 "import_csv_row",
                 line=line,
-                problem=f"dealer is {dealer!r} but the deal passes "
+                problem=f"dealer is {_shown(dealer)} but the deal passes "
                 f"to the left, to {expected_dealer!r}",
             )
         try:

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from companion.core.names import name_problem, shown_key
 from companion.core.scoring.errors import ScoringError
 from companion.core.scoring.rulesets import Ruleset
 
@@ -322,6 +323,26 @@ class GameSetup:
             game_id=texts["id"],
         )
         return setup.validate()
+
+
+def check_new_names(players: Sequence[str]) -> None:
+    """Names a new game may take (from a phone or a file): each shows as typed, and no two show
+    the same (:mod:`companion.core.names`). Games stored earlier are not held to it."""
+    seen: set[str] = set()
+    for player in players:
+        problem = name_problem(player)
+        if problem is not None:
+            raise ScoringError("name_not_shown", player=_escaped(player), code=problem[1])
+        key = shown_key(player)
+        if key in seen:
+            raise ScoringError("duplicate_player", player=_escaped(player))
+        seen.add(key)
+
+
+def _escaped(name: str) -> str:
+    """A name safe to repeat in a message: hidden characters written as escapes, cut short."""
+    text = name.encode("unicode_escape").decode("ascii") if name_problem(name) else name
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def teams_across(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from companion.core.scoring.errors import ScoringError
@@ -100,7 +101,13 @@ class Ruleset:
 
     def deck_points(self, side: str) -> int:
         """What the whole deck is worth on ``side``: no hand can be worth more."""
-        return sum(k.count * k.value for k in self.kinds_on(side))
+        worth = self._deck_points.get(side)
+        return sum(k.count * k.value for k in self.kinds_on(side)) if worth is None else worth
+
+    @cached_property
+    def _deck_points(self) -> dict[str, int]:
+        # Asked for every hand of every round replayed: worked out once per ruleset.
+        return {side: sum(k.count * k.value for k in self.kinds_on(side)) for side in self.sides}
 
     @property
     def default_side(self) -> str:

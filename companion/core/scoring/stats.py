@@ -5,7 +5,7 @@ Players are matched by name across games. A team's win counts for each of its me
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,66 +85,108 @@ class Stats:
         return HeadToHead(player, opponent, 0, 0, 0, 0)
 
 
-def compute_stats(books: Sequence[ScoreBook]) -> Stats:
-    games: dict[str, int] = {}
-    finished: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    rounds: dict[str, int] = {}
-    out_first: dict[str, int] = {}
-    hand_sum: dict[str, int] = {}
-    hand_n: dict[str, int] = {}
-    won_sum: dict[str, int] = {}
-    won_n: dict[str, int] = {}
+# The counts a game adds to each player's figures.
+COUNTS = (
+    "games", "finished", "wins", "rounds", "out_first", "hand_sum", "hand_n", "won_sum", "won_n",
+)  # fmt: skip
+
+
+@dataclass
+class GameTally:
+    """One game's share of the statistics: :func:`compute_stats` adds the shares of its games,
+    so a caller may keep the share of a game that did not change (a long imported game) instead
+    of going through its rounds again."""
+
+    counts: dict[str, dict[str, int]]  # count (one of COUNTS): player: number
+    best: dict[str, BestRound]
+    pairs: dict[tuple[str, str], list[int]]  # games, ahead, behind, level
+
+
+def game_tally(book: ScoreBook, pause: Callable[[], None] | None = None) -> GameTally:
+    """``book``'s share of the statistics; ``pause()`` every few hundred rounds."""
+    counts: dict[str, dict[str, int]] = {name: {} for name in COUNTS}
     best: dict[str, BestRound] = {}
-    pairs: dict[tuple[str, str], list[int]] = {}  # games, ahead, behind, level
+    pairs: dict[tuple[str, str], list[int]] = {}
 
-    def bump(table: dict[str, int], name: str, by: int = 1) -> None:
-        table[name] = table.get(name, 0) + by
+    def bump(table: str, name: str, by: int = 1) -> None:
+        counts[table][name] = counts[table].get(name, 0) + by
 
+    setup = book.setup
+    standings = book.standings()
+    winner_takes = setup.mode == "winner_takes"
+    members_of = {" & ".join(team): team for team in setup.parties()}
+    for player in setup.players:
+        bump("games", player)
+    for view in book.history():
+        if pause is not None and view.number % 256 == 0:
+            pause()
+        bump("out_first", view.winner)
+        credited = dict(view.credited)
+        for player, _, pts in view.hands:
+            bump("rounds", player)
+            if pts is not None:
+                bump("hand_sum", player, pts)
+                bump("hand_n", player)
+        if winner_takes:
+            for party, pts in credited.items():
+                for member in members_of[party]:
+                    bump("won_sum", member, pts)
+                    bump("won_n", member)
+                    if pts and (member not in best or pts > best[member].points):
+                        best[member] = BestRound(pts, setup.name, view.number)
+    if not standings.finished:
+        return GameTally(counts, best, pairs)
+    place: dict[str, int] = {}
+    for row in standings.rows:
+        for member in row.members:
+            place[member] = row.rank
+    for party in standings.winners:
+        for member in members_of[party]:
+            bump("wins", member)
+    for player in setup.players:
+        bump("finished", player)
+        for other in setup.players:
+            if other == player or other in setup.team_of(player):
+                continue
+            record = pairs.setdefault((player, other), [0, 0, 0, 0])
+            record[0] += 1
+            if place[player] < place[other]:
+                record[1] += 1
+            elif place[player] > place[other]:
+                record[2] += 1
+            else:
+                record[3] += 1
+    return GameTally(counts, best, pairs)
+
+
+def compute_stats(
+    books: Sequence[ScoreBook],
+    pause: Callable[[], None] | None = None,
+    tally: Callable[[ScoreBook], GameTally] | None = None,
+) -> Stats:
+    """Every player's figures over ``books`` (``tally(book)`` gives a game's share, by default
+    :func:`game_tally`); ``pause()`` every few hundred rounds (a long game's statistics are made
+    while the table goes on)."""
+    totals: dict[str, dict[str, int]] = {name: {} for name in COUNTS}
+    best: dict[str, BestRound] = {}
+    pairs: dict[tuple[str, str], list[int]] = {}
     for book in books:
-        setup = book.setup
-        standings = book.standings()
-        winner_takes = setup.mode == "winner_takes"
-        members_of = {" & ".join(team): team for team in setup.parties()}
-        for player in setup.players:
-            bump(games, player)
-        for view in book.history():
-            bump(out_first, view.winner)
-            credited = dict(view.credited)
-            for player, _, pts in view.hands:
-                bump(rounds, player)
-                if pts is not None:
-                    bump(hand_sum, player, pts)
-                    bump(hand_n, player)
-            if winner_takes:
-                for party, pts in credited.items():
-                    for member in members_of[party]:
-                        bump(won_sum, member, pts)
-                        bump(won_n, member)
-                        if pts and (member not in best or pts > best[member].points):
-                            best[member] = BestRound(pts, setup.name, view.number)
-        if not standings.finished:
-            continue
-        place: dict[str, int] = {}
-        for row in standings.rows:
-            for member in row.members:
-                place[member] = row.rank
-        for party in standings.winners:
-            for member in members_of[party]:
-                bump(wins, member)
-        for player in setup.players:
-            bump(finished, player)
-            for other in setup.players:
-                if other == player or other in setup.team_of(player):
-                    continue
-                record = pairs.setdefault((player, other), [0, 0, 0, 0])
-                record[0] += 1
-                if place[player] < place[other]:
-                    record[1] += 1
-                elif place[player] > place[other]:
-                    record[2] += 1
-                else:
-                    record[3] += 1
+        share = tally(book) if tally is not None else game_tally(book, pause)
+        for name, table in share.counts.items():
+            total = totals[name]
+            for player, number in table.items():
+                total[player] = total.get(player, 0) + number
+        for player, round_ in share.best.items():  # the first best round stays on a tie
+            if player not in best or round_.points > best[player].points:
+                best[player] = round_
+        for pair, record in share.pairs.items():
+            kept = pairs.setdefault(pair, [0, 0, 0, 0])
+            for index, number in enumerate(record):
+                kept[index] += number
+    games, finished, wins = totals["games"], totals["finished"], totals["wins"]
+    rounds, out_first = totals["rounds"], totals["out_first"]
+    hand_sum, hand_n = totals["hand_sum"], totals["hand_n"]
+    won_sum, won_n = totals["won_sum"], totals["won_n"]
 
     names = sorted(games, key=lambda n: (-wins.get(n, 0), n))
     players = tuple(

@@ -48,8 +48,8 @@ from .calls import call_uno, contre_uno, round_won, set_hand, suggestion
 from .effects import play
 from .log import RoundLog
 from .mending import LOG_CHANGES, mend
-from .names import rename
 from .presses import cards_seen, full_magazine, jam, press, reload
+from .renaming import rename
 from .rounds import eliminate, reinstate, seat_players, set_rules, setup, start_round
 from .state import Table, TableState
 from .turns import facing_seat, name

@@ -9,10 +9,12 @@ from ..cards import CARDS
 from ..commands import Command, Cue, Priority, Say
 from ..errors import ActionError
 from ..events import Eliminate, Reinstate, SetRules, Setup, StartRound
-from ..limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ..limits import MAX_PLAYERS, MIN_PLAYERS
+from ..names import shown_key
 from ..options import with_changes
 from .effects import card_rule
 from .presses import full_magazine, owe
+from .renaming import check_name
 from .state import HAND_SIZE, Seat, Table, TableState
 from .turns import check_colour, in_play, name, players_in, refuse_settling, seat_of, step
 
@@ -26,11 +28,8 @@ def seat_players(t: Table, players: Sequence[str], dealer: str | None) -> None:
             {"count": len(names)},
         )
     for who in names:
-        if not who or len(who) > MAX_NAME:
-            raise ActionError(
-                "bad_name", f"a player name needs 1 to {MAX_NAME} characters", {"name": who}
-            )
-    if len({n.casefold() for n in names}) != len(names):
+        check_name(who)
+    if len({shown_key(n) for n in names}) != len(names):  # as they show, not as typed
         raise ActionError("duplicate_player", "two players have the same name")
     seated = TableState(seats=[Seat(n) for n in names], rules=t.state.rules)
     dealer_seat = seat_of(seated, dealer) if dealer else 0

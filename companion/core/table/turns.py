@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from ..errors import ActionError
 from ..events import COLOURS, DARK_COLOURS
+from ..names import shown_key
 from .state import TableState
 
 
 def seat_of(st: TableState, name: str | None) -> int:
     if name is None:
         raise ActionError("missing_player", "a player name is needed")
-    folded = name.strip().casefold()
+    folded = shown_key(name)  # as names show, not as typed
     for i, seat in enumerate(st.seats):
-        if seat.name.casefold() == folded:
+        if shown_key(seat.name) == folded:
             return i
     raise ActionError("unknown_player", f"no player called {name!r}", {"name": name}, 404)
 

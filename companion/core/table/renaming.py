@@ -11,6 +11,7 @@ from ..commands import Command, Say
 from ..errors import ActionError
 from ..events import Event, Rename
 from ..limits import MAX_NAME
+from ..names import shown_key
 from .log import Edit, Entry, RoundLog
 from .state import TableState
 from .turns import seat_of
@@ -29,7 +30,7 @@ def rename(state: TableState, logs: list[RoundLog], ev: Rename) -> list[Command]
     new = ev.name.strip()
     check_name(new)
     old = state.seats[seat].name
-    if any(i != seat and s.name.casefold() == new.casefold() for i, s in enumerate(state.seats)):
+    if any(i != seat and shown_key(s.name) == shown_key(new) for i, s in enumerate(state.seats)):
         raise ActionError("duplicate_player", "two players have the same name")
     _renamed_in(state, old, new)
     for log in logs:

@@ -1,0 +1,161 @@
+"""A game file import never holds the table: press latency while a 26,000-round game comes in.
+
+The real daemon runs in its own process (as in the soak: mock pins, waitress, SQLite), and a
+phone presses HIT 20 times a second through the page's API:
+
+- the press's answer time, p50/p99, with nothing else going on (a small game open), and while
+  another phone imports a 26,000-round game file (the goal: p99 within twice the idle p99);
+  idle presses and imports take turns, three times, so both see the machine's load alike;
+- the time one import takes for games of 1,000, 10,000 and 26,000 rounds, and per round (the
+  goal: the same per round, linear in the rounds).
+
+``BENCH_IMPORT_ROUNDS`` sets the sizes (comma-separated; the largest is the one pressed through).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from companion.core.scoring import GameSetup, HandEntry, ScoreBook, builtin_ruleset
+from companion.core.scoring.formats import game_to_json
+from tests.bench.soak import Phone, percentile, start_daemon, stop_daemon
+
+SIZES = [int(n) for n in os.environ.get("BENCH_IMPORT_ROUNDS", "1000,10000,26000").split(",")]
+PLAYERS = ["Ana", "Bo", "Cy", "Di"]
+PRESSES_PER_SECOND = 20
+IDLE_PRESSES = 150  # before each import
+REPEATS = 3  # imports of the largest game, each after its idle presses
+CONFIG = """
+[table]
+players = ["Ana", "Bo", "Cy", "Di"]
+
+[launcher]
+magazine = 200
+
+[hardware]
+backend = "mock"
+debounce_ms = 2
+
+[web]
+threads = 16
+remote_press = true
+"""
+
+
+def game_file(rounds: int) -> str:
+    """A long game as the box exports it (one line: the size a phone sends), mostly 0-point
+    hands so it stays under the target."""
+    rng = random.Random(rounds)
+    book = ScoreBook(
+        GameSetup(f"{rounds} rounds", tuple(PLAYERS), builtin_ruleset("classic"), target=100_000)
+    )
+    for _ in range(rounds):
+        winner = rng.choice(PLAYERS)
+        book.record_round(
+            {
+                p: HandEntry.empty() if p == winner else HandEntry.of_points(rng.choice((0, 0, 1)))
+                for p in PLAYERS
+            }
+        )
+    return game_to_json(book, indent=None)
+
+
+def press_while(
+    port: int, running: threading.Event | None, count: int, after: list[float] | None = None
+) -> list[float]:
+    """HIT presses at 20 a second: ``count`` of them, or as long as ``running`` is set. With
+    ``after``, a press answered once the imported game is open (its answer holds the whole
+    game) goes there instead."""
+    phone = Phone(port)
+    took: list[float] = []
+    due = time.monotonic()
+    presses = 0
+    while running.is_set() if running is not None else presses < count:
+        due += 1 / PRESSES_PER_SECOND
+        if presses % 40 == 39:
+            phone.act("table.reload", {"cards": 200})
+        status, answer, seconds = phone.act("table.press", {})
+        presses += 1
+        if status != 200:
+            raise SystemExit(f"a press was answered {status}")
+        opened = ((answer.get("score") or {}).get("standings") or {}).get("rounds", 0) > 100
+        (after if after is not None and opened else took).append(seconds)
+        time.sleep(max(0.0, due - time.monotonic()))
+    return took
+
+
+def ms(values: list[float]) -> str:
+    return (
+        f"p50 {percentile(values, 0.5) * 1e3:6.1f} ms, p99 {percentile(values, 0.99) * 1e3:6.1f} ms"
+    )
+
+
+def run(port: int) -> None:
+    setup = Phone(port)
+    assert setup.act("table.setup", {"players": PLAYERS})[0] == 200
+    small = {"ruleset": "classic", "players": PLAYERS}
+    assert setup.act("score.new_game", small)[0] == 200
+    files = {rounds: game_file(rounds) for rounds in SIZES}
+    times: dict[int, float] = {}
+    for rounds in SIZES[:-1]:
+        status, answer, times[rounds] = setup.act("score.import", {"text": files[rounds]})
+        assert status == 200, answer
+    largest = SIZES[-1]
+    idle: list[float] = []
+    during: list[float] = []
+    after: list[float] = []
+    spans: list[float] = []
+    for _ in range(REPEATS):  # idle, then an import, in turn: the machine's load moves
+        assert setup.act("score.new_game", small)[0] == 200  # the presses' answers stay small
+        idle += press_while(port, None, IDLE_PRESSES)
+        running = threading.Event()
+        running.set()
+        presser = threading.Thread(
+            target=lambda stop=running: during.extend(press_while(port, stop, 0, after)),
+            daemon=True,
+        )
+        presser.start()
+        time.sleep(0.5)
+        status, answer, took = Phone(port).act("score.import", {"text": files[largest]})
+        running.clear()
+        presser.join(timeout=30)
+        assert status == 200, answer
+        spans.append(took)
+    times[largest] = min(spans)
+    revision = (answer.get("score") or {}).get("revision")
+    print(f"imports: game files of {', '.join(f'{n:,}' for n in SIZES)} rounds (JSON, one line)")
+    for rounds in SIZES:
+        size = len(files[rounds].encode()) / 1e6
+        per = times[rounds] / rounds * 1e6
+        print(f"  {rounds:>6,} rounds, {size:4.1f} MB: {times[rounds]:6.2f} s ({per:.0f} µs/round)")
+    print(
+        f"  the {largest:,}-round game stored and open: revision {revision} "
+        f"({REPEATS} imports: {', '.join(f'{t:.2f}' for t in spans)} s)"
+    )
+    print(f"HIT press answer, idle:              {ms(idle)} ({len(idle)} presses)")
+    print(f"HIT press answer, during the import: {ms(during)} ({len(during)} presses)")
+    ratio = percentile(during, 0.99) / percentile(idle, 0.99)
+    print(f"p99 during / p99 idle: {ratio:.2f} (goal: at most 2)")
+    if after:
+        print(
+            f"HIT press answer, once the {largest:,}-round game is open: {ms(after)} "
+            f"({len(after)} presses; each answer carries the whole game)"
+        )
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        daemon, port = start_daemon(Path(tmp), CONFIG, "--no-voice")
+        try:
+            run(port)
+        finally:
+            stop_daemon(daemon)
+
+
+if __name__ == "__main__":
+    main()

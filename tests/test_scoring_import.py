@@ -1,0 +1,249 @@
+"""A long game file comes in without holding the table: its replay is linear in the entries,
+its file is read and stored in pieces, off the hub thread, and a half-stored game never shows."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.app import scorekeeper
+from companion.app.hub import Hub
+from companion.app.scorekeeper import ScoreKeeper
+from companion.core.scoring import (
+    GameSetup,
+    HandEntry,
+    LogEntry,
+    ScoreBook,
+    ScoringError,
+    builtin_ruleset,
+)
+from companion.core.scoring import book as book_module
+from companion.core.scoring.formats import _json_in_pieces, game_from_json, game_to_json
+from companion.core.scoring.stats import compute_stats
+from companion.core.table import TableEngine
+from companion.storage import Storage, StorageError
+
+PLAYERS = ("Ana", "Bo", "Cy")
+
+
+@pytest.fixture
+def keeper(tmp_path: Path) -> Iterator[tuple[Hub, ScoreKeeper, Storage]]:
+    """A score keeper on a hub (not started: actions run inline until a test starts it)."""
+    storage = Storage.open(tmp_path, backups=0)
+    hub = Hub(TableEngine(list(PLAYERS), seed=1))
+    yield hub, ScoreKeeper(storage, hub), storage
+    storage.close()
+
+
+def long_game(rounds: int, corrections: bool = False) -> ScoreBook:
+    book = ScoreBook(GameSetup("long", PLAYERS, builtin_ruleset("classic"), target=100_000))
+    for number in range(1, rounds + 1):
+        hands = {
+            "Ana": HandEntry.empty(),
+            "Bo": HandEntry.of_points(number % 3),
+            "Cy": HandEntry.of_points(1),
+        }
+        book.record_round(hands)
+        if corrections:  # the worst case: the first round corrected after every round
+            book.correct_round(1, {**hands, "Cy": HandEntry.of_points(number % 5)})
+    return book
+
+
+@pytest.mark.parametrize("corrections", [False, True])
+def test_replaying_a_log_costs_a_bounded_number_of_round_steps(
+    monkeypatch: pytest.MonkeyPatch, corrections: bool
+) -> None:
+    rounds = 150
+    game = long_game(rounds, corrections)
+    steps = 0
+    real_after = book_module._Tally.after
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal steps
+        steps += 1
+        return real_after(*args, **kwargs)
+
+    monkeypatch.setattr(book_module._Tally, "after", counted)
+    again = game_from_json(game_to_json(game))
+    assert again.standings() == game.standings() and again.history() == game.history()
+    # Each entry at most one step, plus re-derivations at most once per `rounds` entries.
+    assert steps <= 3 * len(game.entries) + rounds, steps
+
+
+def test_a_round_recorded_after_a_correction_is_still_checked() -> None:
+    game = ScoreBook(GameSetup("short", PLAYERS, builtin_ruleset("classic"), target=100))
+    hands = {"Ana": HandEntry.empty(), "Bo": HandEntry.of_points(10), "Cy": HandEntry.of_points(1)}
+    game.record_round(hands)
+    game.correct_round(1, {**hands, "Bo": HandEntry.of_points(120)})  # Ana reaches 100: over
+    late = LogEntry.recorded(game.make_round(hands))  # a round after the end, written by hand
+    with pytest.raises(ScoringError) as refused:
+        ScoreBook(game.setup, [*game.entries, late])
+    assert refused.value.key == "import_entry" and refused.value.params["index"] == 3
+    assert "ended in round 1" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [1, 2, {"b": [3]}], "c": "x", "log": []}',
+        ' \n{ "log" : [ {"x": 1} , {"y": [2]} ] , "k" : null }\n',
+        "[1, 2]",
+        "{}",
+        '{"log": [1,, 2]}',
+        '{"log": [1 2]}',
+        '{"a": 1} x',
+        '{"a" 1}',
+        '{"a": 1,}',
+        '{"log": [1, 2',
+        "{1: 2}",
+    ],
+)
+def test_the_file_read_in_pieces_is_what_json_reads(text: str) -> None:
+    try:
+        expected: Any = json.loads(text)
+    except json.JSONDecodeError as error:
+        with pytest.raises(json.JSONDecodeError) as caught:
+            _json_in_pieces(text, None)
+        assert caught.value.lineno == error.lineno
+        return
+    assert _json_in_pieces(text, lambda: None) == expected
+
+
+def test_a_file_nested_thousands_deep_is_refused_as_too_deep() -> None:
+    text = '{"format": "uno-companion/game", "log": [' + "[" * 5000 + "]" * 5000 + "]}"
+    with pytest.raises(ScoringError) as refused:
+        game_from_json(text)
+    assert refused.value.key == "import_too_deep"
+
+
+def test_an_import_that_fails_half_way_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = long_game(600)
+    pieces = 0
+
+    def failing_pause() -> None:
+        nonlocal pieces
+        pieces += 1
+        if pieces == 2:
+            raise StorageError("the card went away")
+
+    with Storage.open(tmp_path, backups=0) as storage:
+        with pytest.raises(StorageError):
+            storage.import_game(game, pause=failing_pause)
+        assert storage.list_games() == []
+        assert storage._db.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
+
+
+def test_a_game_left_half_stored_by_a_crash_is_removed_at_the_next_start(tmp_path: Path) -> None:
+    game = long_game(600)
+    with Storage.open(tmp_path, backups=0) as storage:
+        kept = storage.import_game(long_game(2))
+        storage._db.execute(  # what a crash between two pieces leaves
+            "INSERT INTO games (id, name, created_at, setup_json, revision) "
+            "VALUES ('half', 'half', '', '{}', -1)"
+        )
+        storage._db.execute(
+            "INSERT INTO entries VALUES ('half', 1, ?, '')",
+            (json.dumps(game.entries[0].to_dict()),),
+        )
+        assert [g.game_id for g in storage.list_games()] == [kept]
+    with Storage.open(tmp_path, backups=0) as storage:
+        assert storage._db.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+        assert (
+            storage._db.execute("SELECT count(*) FROM entries WHERE game_id = 'half'").fetchone()[0]
+            == 0
+        )
+        assert storage.load_game(kept).revision == 2
+
+
+def test_the_table_answers_while_a_game_file_is_read(
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub, _, _ = keeper
+    reading, go_on = threading.Event(), threading.Event()
+    readers: set[str] = set()
+
+    def held_import() -> None:
+        readers.add(threading.current_thread().name)
+        reading.set()
+        go_on.wait(10)
+
+    monkeypatch.setattr(scorekeeper, "_stand_aside", held_import)
+    text = game_to_json(long_game(300))
+    answers: list[dict[str, Any]] = []
+    with hub.running():
+        importer = threading.Thread(
+            target=lambda: answers.append(hub.dispatch("score.import", {"text": text})),
+            name="phone",
+        )
+        importer.start()
+        assert reading.wait(10)
+        # The import is half-way through its file: the table still answers at once.
+        assert hub.dispatch("table.play", {"card": "skip"})["table"]["last_card"]["card"] == "skip"
+        assert answers == []
+        go_on.set()
+        importer.join(10)
+    assert readers == {"phone"}  # the import ran on the phone's thread, never on the hub's
+    assert answers[0]["score"]["standings"]["rounds"] == 300
+    assert answers[0]["score"]["history"][-1]["number"] == 300
+
+
+def test_the_page_history_follows_every_kind_of_change(
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round recorded after the last adds one line to the page's history and its JSON; any
+    other change makes them again: either way they are the book's history."""
+    hub, book_keeper, _ = keeper
+    hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("score.new_game", {"players": list(PLAYERS)}),
+        *[("score.record_round", {"hands": hands, "winner": "Ana"})] * 3,
+        ("score.correct_round", {"round": 2, "hands": {**hands, "Cy": {"points": 1}}}),
+        ("score.record_round", {"hands": hands, "winner": "Ana"}),
+        ("score.undo", {}),
+        ("score.redo", {}),
+        ("score.delete_round", {"round": 1}),
+        ("score.record_round", {"hands": hands, "winner": "Ana"}),
+    ]
+    made_whole: list[str] = []
+    whole = scorekeeper.History.of
+    monkeypatch.setattr(
+        scorekeeper.History,
+        "of",
+        lambda views, pause=None: made_whole.append(action) or whole(views),
+    )
+    for action, payload in steps:
+        history = hub.dispatch(action, payload)["score"]["history"]
+        assert book_keeper.book is not None
+        assert history == [view.to_dict() for view in book_keeper.book.history()], action
+        assert json.loads(history.json) == history, action
+    # A round recorded after the last takes the short way (bar the first: nothing to extend).
+    assert made_whole.count("score.record_round") == 1 and "score.correct_round" in made_whole
+
+
+def test_statistics_go_through_a_long_game_once(
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub, _, storage = keeper
+    hub.dispatch("score.import", {"text": game_to_json(long_game(300))})
+    gone_through: list[int] = []
+    real = scorekeeper.game_tally
+    monkeypatch.setattr(
+        scorekeeper,
+        "game_tally",
+        lambda book, pause=None: gone_through.append(book.revision) or real(book, pause),
+    )
+    hub.dispatch("score.new_game", {"players": list(PLAYERS)})
+    hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
+    for _ in range(3):
+        stats = hub.dispatch("score.record_round", {"hands": hands})["score"]["stats"]
+    assert 300 not in gone_through  # the long game's share was kept
+    everything = compute_stats(storage.load_all_games())
+    assert stats["players"] == [p.to_dict() for p in everything.players]
+    assert stats["players"][0]["rounds"] == 303

@@ -1,0 +1,107 @@
+"""What the box exports comes back: a 1,000-round game exported as a score sheet (French and
+English) or a game file and imported again is the same game, its target, rules and teams
+included, and the quote that guards formula-like names comes off again."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.app.hub import Hub
+from companion.core.scoring import GameSetup, HandEntry, ScoreBook, builtin_ruleset
+from companion.core.scoring.formats import game_to_json
+from tests.test_storage_faults import box, post
+from tests.test_web_api import make_app
+
+# Names a spreadsheet would run as formulas, one with a quote of its own, and accents.
+PLAYERS = ("=Ana", "Bo", "+Cyril", "'Zoé")
+ROUNDS = 1_000
+
+
+@functools.cache
+def long_game() -> ScoreBook:
+    """The same game for every test (built once): copy it before changing it."""
+    rng = random.Random(25)
+    setup = GameSetup(
+        "Soirée =1+1", PLAYERS, builtin_ruleset("extreme"), target=12_000,
+        teams=(("=Ana", "+Cyril"), ("Bo", "'Zoé")), first_dealer="Bo", date="2026-11-24",
+    )  # fmt: skip
+    book = ScoreBook(setup)
+    for _ in range(ROUNDS):
+        winner = rng.choice(PLAYERS)
+        partner = next(p for team in setup.teams if winner in team for p in team if p != winner)
+        hands = {p: HandEntry.of_points(rng.randint(0, 5)) for p in PLAYERS if p != winner}
+        if rng.random() < 0.5:
+            del hands[partner]  # the winner's partner may keep no hand (001)
+        book.record_round({**hands, winner: HandEntry.empty()}, winner=winner)
+    return book
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hub, FlaskClient]]:
+    """A box with the long game imported as a game file (the first leg of every round trip)."""
+    hub, scores = box(tmp_path_factory.mktemp("roundtrip"))
+    client = make_app(hub).test_client()
+    answer = post(client, "score.import", {"text": game_to_json(long_game())})
+    assert answer.status_code == 200, answer.get_json()
+    yield hub, client
+    scores.close()
+
+
+def same_game(score: dict[str, Any]) -> dict[str, Any]:
+    """What a score sheet keeps of a game: its settings, its standings and every round's points."""
+    game = score["game"]
+    return {
+        "game": {k: game[k] for k in ("players", "mode", "target", "teams", "first_dealer")},
+        "ruleset": game["ruleset"]["key"],
+        "standings": score["standings"],
+        "rounds": [
+            {k: r[k] for k in ("number", "dealer", "winner", "side", "credited", "totals")}
+            | {"points": [(h["player"], h["points"]) for h in r["hands"]]}
+            for r in score["history"]
+        ],
+    }
+
+
+def test_a_game_file_comes_back_the_same(table: tuple[Hub, FlaskClient]) -> None:
+    _, client = table
+    book = long_game().copy()
+    hands = {"=Ana": HandEntry.empty(), "Bo": HandEntry.of_points(4)}
+    book.correct_round(3, {**hands, "+Cyril": HandEntry.of_points(0), "'Zoé": HandEntry.empty()})
+    book.undo()
+    answer = post(client, "score.import", {"text": game_to_json(book)}, lang="fr")
+    assert answer.status_code == 200, answer.get_json()
+    score = answer.get_json()["score"]
+    assert score["revision"] == book.revision == ROUNDS + 2 and score["can_redo"]
+    assert score["standings"] == book.standings().to_dict()
+    assert score["history"] == [view.to_dict() for view in book.history()]
+    assert score["game"]["name"] == "Soirée =1+1"
+
+
+@pytest.mark.parametrize(
+    ("lang", "separator", "words"), [("fr", ";", "manche"), ("en", ",", "round")]
+)
+def test_a_score_sheet_comes_back_the_same_in_either_language(
+    table: tuple[Hub, FlaskClient], lang: str, separator: str, words: str
+) -> None:
+    hub, client = table
+    original = same_game(hub.state()["score"])  # the game file's game, or a sheet's of it
+    assert original["standings"] == long_game().standings().to_dict()
+    sheet = client.get("/api/export.csv", headers={"Accept-Language": lang}).get_data(True)
+    assert sheet.startswith("\ufeff")  # a spreadsheet reads it as UTF-8
+    lines = list(csv.reader(io.StringIO(sheet.lstrip("\ufeff")), delimiter=separator))
+    assert lines[2][:5] == [words, *lines[2][1:4], "'=Ana"]  # formula-like names guarded
+    assert len(lines) == 3 + ROUNDS
+    answer = post(client, "score.import", {"format": "csv", "text": sheet}, lang=lang)
+    assert answer.status_code == 200, answer.get_json()
+    score = answer.get_json()["score"]
+    assert score["game"]["name"] == "Soirée =1+1" and score["game"]["players"] == list(PLAYERS)
+    assert same_game(score) == original  # the target came back: the game did not "end" early
+    assert not score["standings"]["finished"] and score["standings"]["rounds"] == ROUNDS

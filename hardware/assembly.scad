@@ -28,8 +28,10 @@ module printed_launcher() {
     translate([0, 0, explode]) {
         color("#e07a5f") feed_wheel();
         color("#f4a261") feed_hub();
+        color("#e07a5f") back_wheel();
+        color("#f4a261") feed_hub(back_x);
         color("#e07a5f") exit_roller();
-        color("#bbbbbb") back_roller();
+        if (stand_ins) color("#222") belt();
         if (stand_ins) {
             translate([feed_body_cx, feed_tab_y + sv_tab_z(micro_servo), feed_zc]) rotate([90, 0, 0]) servo_body(micro_servo);
             n20_motor();

@@ -121,6 +121,8 @@ def test_the_throat_passes_one_card_and_stops_two(
     # the front wall's opening stands higher than the gate: the gate sets the throat
     opening = magazine.material((fit["gate"][0] - 3, 0.3, 0), Z)
     assert opening[0][1] + floor_z0 == pytest.approx(fit["floor_top"], abs=0.01)
+    nose = magazine.material((fit["gate"][0] + 1, 0.3, 0), Z)
+    assert nose[0][1] + floor_z0 == pytest.approx(fit["path_z"], abs=0.01)  # from the gate on
     assert opening[1][0] + floor_z0 > edge + 2
 
 
@@ -158,7 +160,7 @@ def test_the_pinch_grips_the_card_before_the_tyre_lets_go(
     # on the meshes: the floor has slots where the tyre, back roller and exit roller come up,
     # and stands under the card path elsewhere
     magazine, floor_z0 = meshes["magazine"], fit["magazine_z0"]
-    for x in (fit["feed"][0], fit["back_roller"][0], fit["exit"][0]):
+    for x in (fit["feed"][0], fit["back_wheel"][0], fit["exit"][0]):
         assert free_along(magazine, (x, 0.3, 0), Z), x
     for x in (fit["pocket"][0] + 3, fit["pocket"][1] - 5):
         assert magazine.material((x, -20, 0), Z)[0][1] + floor_z0 == pytest.approx(
@@ -175,7 +177,7 @@ def test_the_pinch_grips_the_card_before_the_tyre_lets_go(
     [
         ("feed_ahead", -30, "tyre to nip"),
         ("floor_relief", 0, "floor"),
-        ("back_roller_in", 50, "back roller"),
+        ("back_in", 45, "back wheel"),
     ],
 )
 def test_the_handover_check_fails_when_set_wrong(setting: str, value: float, message: str) -> None:

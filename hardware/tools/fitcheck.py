@@ -43,7 +43,7 @@ def check_separator(fit: Fit) -> None:
     thin, _ = fit["card_t_range"]
     require(0 < gap <= thin - 0.1, f"separator {gap} mm over the path: not lower than one card")
     gate_x, gate_t, _ = fit["gate"]
-    pinch_x, _, _, _, _, _, idler_r, _ = fit["exit"]
+    pinch_x, idler_r = fit["exit"][0], fit["exit"][6]
     require(sep_x - sep_len / 2 >= gate_x + gate_t, "separator pad under the gate")
     require(sep_x + sep_len / 2 <= pinch_x - idler_r, "separator pad in the pinch")
     require(0 < force <= 0.2, f"separator presses {force} N: it would brake the fed card")
@@ -59,15 +59,18 @@ def check_handover(fit: Fit, margin: float = 15) -> None:
     tail = gate_x - card_l  # cards lie against the gate
     require(pinch_x - feed_x <= card_l - margin, f"tyre to nip {pinch_x - feed_x:.1f} mm")
     require(tail < feed_x - 10, "the tyre is not under the card")
-    back_x, back_zc, back_r = fit["back_roller"][:3]
-    require(tail + 2 <= back_x <= feed_x - 30, "the back roller is not under the card's back")
+    back_x, back_zc, back_r = fit["back_wheel"][:3]
+    require(tail + 5 <= back_x <= feed_x - 25, "the back wheel is not under the card's back")
     path = fit["path_z"]
-    for name, top in (
-        ("tyre", feed_zc + tyre_r),
-        ("back roller", back_zc + back_r),
-        ("exit roller", exit_zc + exit_r),
-    ):
+    for name, top in (("tyre", feed_zc + tyre_r), ("back wheel", back_zc + back_r)):
         require(abs(top - path) < 1e-6, f"{name}'s top {top - path:+.2f} mm off the card path")
+    # the nip stands a little over the path: the card's nose meets the driven roller first; the
+    # card, tilting on the front tyre onto it, must still pass under the gate
+    lift = exit_zc + exit_r - path
+    tilt_at_gate = lift * (gate_x - feed_x) / (pinch_x - feed_x)
+    _, thick = fit["card_t_range"]
+    require(lift >= 0.02, f"exit roller's top {lift:+.2f} mm off the card path")
+    require(thick + tilt_at_gate <= fit["throat_h"] - 0.03, f"nip {lift:.2f} mm high: stubs")
     require(fit["floor_top"] <= path - 0.3, "the floor takes weight off the tyre")
     require(gate_x < pinch_x < fit["beam"][0] - exit_r, "the beam is not after the pinch")
 
@@ -147,21 +150,19 @@ def masses(fit: Fit, meshes: Mapping[str, Mesh], cards: int) -> list[Mass]:
         )
     for name, at, turns in fit["centres"]:
         volume, _ = meshes[name].volume_centroid()
-        count = 2 if name == "idler_roller" else 1
-        out.append(Mass(name, count * volume * grams_per_mm3, tuple(at), turns))
+        out.append(Mass(name, volume * grams_per_mm3, tuple(at), turns))
     for name, grams, at, turns in fit["stand_ins"]:
         out.append(Mass(name, grams, tuple(at), turns))
     card_l, card_t = fit["card"][1], fit["card"][2]
     gate_x, path = fit["gate"][0], fit["path_z"]
-    follower_h, follower_g, _ = fit["follower"]
+    follower_h, follower_g = fit["follower"][:2]
     stack_x = gate_x - card_l / 2
     if cards:
         out.append(
             Mass("cards", cards * fit["card_mass"], (stack_x, 0, path + cards * card_t / 2), True)
         )
-    feed_x = fit["feed"][0]
     top = path + cards * card_t + follower_h / 2
-    out.append(Mass("follower", follower_g, (feed_x, 0, top), True))
+    out.append(Mass("follower", follower_g, (fit["follower"][2], 0, top), True))
     return out
 
 

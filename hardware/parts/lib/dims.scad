@@ -51,21 +51,24 @@ function sv_horn_t(s) = s[10];
 horn_hole_r = 7;        // the round horn's screw holes, from its centre
 horn_hub_d = 9;         // clears the round horn's hub
 
-/* [Feed: a tyred wheel under the stack, throat, separator] */
-// The stack rests on two lines only: the driven tyre, a little ahead of the stack's middle,
-// and a free roller under its back. The floor between stands lower, so no weight rests on
-// anything that rubs: the tyre carries most of the stack and the follower's ballast sits over
-// it (see hardware/README.md, "Why this feed").
+/* [Feed: two tyred wheels under the stack, throat, separator] */
+// The stack rests on two driven tyres only, one under its front half and one under its back,
+// turned together by one servo through an O-ring belt. The floor between stands lower, so all
+// the weight that presses on the bottom card presses it onto a driven tyre (see
+// hardware/README.md, "Why this feed").
 pocket_w = card_w + 1.5;   // cards drop freely, still guided
 pocket_l = card_l + 1.5;
 tyre_r = 16;               // feed wheel + 2 mm O-ring tyres
 tyre_w = 12;               // two O-rings side by side; the one-way bearing is 12 long
-feed_ahead = 6;            // tyre axis ahead of the pocket's middle
+feed_ahead = 12;            // the front tyre's axis ahead of the pocket's middle: near the stack's centre of gravity
 feed_rpm = 110;            // FS90R at 4.8-5 V, datasheet, no load
+feed_torque = 0.15;        // N m, FS90R stall torque (1.5 kg cm)
 oneway = [6, 10, 12];      // HF0612 one-way needle bearing: shaft, outside, length
-back_roller_r = 6;         // free roller under the back of the stack (M3 axle)
-back_roller_w = 20;
-back_roller_in = 12;       // its axis, from the back of the pocket
+back_in = 20;              // the back wheel's axis, from the back of the pocket
+belt_r = 9;                // the hubs' belt grooves (2 mm O-ring, about 33 mm inside)
+hub_t = 4;                 // the hub's disc (horn side) and its boss holding the pin
+hub_boss = 3;
+hub_y0 = tyre_w / 2 + 1 + hub_t + hub_boss;   // the horn's face, from the middle of the path
 floor_relief = 0.5;        // the floor under the stack, below the tyre's top
 throat_h = 0.43;           // gate over the card path: one thickest card passes, two thinnest do not
 gate_adjust = 1.0;         // +- travel of the gate's slotted holes
@@ -79,9 +82,12 @@ follower_h = 12;
 /* [Exit: pinch pair and beam] */
 exit_r = 10;               // driven exit roller (on the N20's D shaft), rubber sleeve
 exit_w = 20;
-exit_rpm = 2200;           // N20 "3000 rpm at 6 V" gearmotor at 5 V under load
-idler_r = 6;               // pinch idler: the same free roller as under the stack
+exit_rpm = 2500;           // N20 "3000 rpm at 6 V" gearmotor at 5 V, no load
+exit_stall = 0.03;         // N m, its stall torque at 5 V (0.3 kg cm)
+idler_r = 6;               // pinch idler, free on an M3 screw, O-rings like the exit roller
+idler_w = 20;
 pinch_force = 3.0;         // newtons, two rubber bands pulling the idler's axle down
+nip_lift = 0.05;           // the exit roller's top over the card path: the card's nose meets it first
 n20 = [12, 10, 24, 10];    // N20 gearmotor: width, height, body length, D shaft length
 beam_hole_d = 3.2;         // 3 mm break-beam LEDs
 launch_angle = 0;          // degrees above horizontal the pinch throws at
@@ -103,7 +109,7 @@ pinch_x = gate_x + gate_t + nose_after_gate; // nip line
 beam_x = pinch_x + beam_after_nip;
 nose_x1 = beam_x + nose_end;
 feed_x = (px0 + px1) / 2 + feed_ahead;
-back_x = px0 + back_roller_in;
+back_x = px0 + back_in;
 mag_y = pocket_w / 2 + wall;        // outer face of the side walls
 mag_boss_y = mag_y + 3.5;
 mag_boss_x = [px0 + 10, px1 - 4];
@@ -143,9 +149,9 @@ feed_zc = launcher_z0 + ch_plate_t + tyre_r + 1;   // feed wheel axis: the tyre 
 path_z = feed_zc + tyre_r;                  // underside of the card being fed
 floor_top = path_z - floor_relief;
 floor_z0 = floor_top - floor_t;             // underside of the magazine floor
-exit_zc = path_z - exit_r;
-idler_zc = path_z + idler_r;                // the pinch idler resting on the exit roller
-back_zc = path_z - back_roller_r;
+exit_zc = path_z + nip_lift - exit_r;
+idler_zc = path_z + nip_lift + idler_r;     // the pinch idler resting on the exit roller
+back_zc = feed_zc;                          // the back wheel's axis
 gear_z1 = -deck_t - gear_gap;               // top of both gears
 gear_z0 = gear_z1 - gear_t;
 t_spline_top_z = gear_z0 - sv_horn_t(turret_servo);

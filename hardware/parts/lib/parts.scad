@@ -185,7 +185,7 @@ module servo_gear() {
 // The walls start inside the plate (z = launcher_z0 + ch_plate_t / 2), see the top of this file.
 ch_x0 = px0 - wall;
 ch_top = floor_z0 - 0.3;                 // everything on the chassis stays under the magazine
-feed_tab_y = tyre_w / 2 + 1 + 3 + sv_horn_t(micro_servo) + sv_spline_h(micro_servo) + sv_h(micro_servo) - sv_tab_z(micro_servo);
+feed_tab_y = hub_y0 + sv_horn_t(micro_servo) + sv_spline_h(micro_servo) + sv_h(micro_servo) - sv_tab_z(micro_servo);
 feed_body_cx = feed_x - sv_spline_off(micro_servo);
 n20_y0 = exit_w / 2 + 0.5;              // the gearbox's face
 module chassis() {
@@ -199,14 +199,14 @@ module chassis() {
     }
     // the feed servo's wall: its tabs against the wall's -Y face, the body through it
     translate([0, feed_tab_y, 0]) along_y(5) difference() {
-        translate([feed_body_cx - s[5] / 2 - 3, zp]) square([s[5] + 6, feed_zc + sv_w(s) / 2 + 4 - zp]);
+        translate([feed_body_cx - s[5] / 2 - 3, z0]) square([s[5] + 6, feed_zc + sv_w(s) / 2 + 4 - z0]);
         translate([feed_body_cx - sv_l(s) / 2 - 0.4, feed_zc - sv_w(s) / 2 - 0.4]) square([sv_l(s) + 0.8, ch_top]);
         for (dx = [-1, 1]) translate([feed_body_cx + dx * sv_hole_dx(s) / 2, feed_zc]) circle(d = m2_pilot);
     }
-    // ears carrying the back roller's M3 axle (clearance hole on +Y, thread on -Y)
-    for (s = [-1, 1]) translate([0, s > 0 ? back_roller_w / 2 + 0.5 : -back_roller_w / 2 - 3.5, 0]) along_y(3) difference() {
-        translate([back_x - 5, zp]) square([10, ch_top - zp]);
-        translate([back_x, back_zc]) circle(d = s > 0 ? m3_hole : m3_pilot);
+    // ears carrying the back wheel's 6 mm steel pin (its hub and belt groove on the +Y side)
+    for (y = [-tyre_w / 2 - 4, hub_y0 + 0.5]) translate([0, y, 0]) along_y(3.5) difference() {
+        translate([back_x - 6, zp]) square([12, back_zc + 7 - zp]);
+        translate([back_x, back_zc]) circle(d = oneway[0] + 0.2);
     }
     // the exit motor's cradle: the N20 presses in from above, a zip tie round the cradle holds it
     translate([0, n20_y0, 0]) along_y(n20[2]) difference() {
@@ -240,10 +240,16 @@ module magazine() {
                         square([mag_boss_x[1] - mag_boss_x[0] + 12, flange_w]);
                 }
                 translate([feed_x - 12, -tyre_w / 2 - 1]) square([24, tyre_w + 2]);
-                translate([back_x - 7, -back_roller_w / 2 - 1]) square([14, back_roller_w + 2]);
-                translate([pinch_x - 9, -exit_w / 2 - 1]) square([18, exit_w + 2]);
+                translate([back_x - 12, -tyre_w / 2 - 1]) square([24, tyre_w + 2]);
+                translate([pinch_x - 9, -idler_w / 2 - 1]) square([18, idler_w + 2]);
                 for (s = [-1, 1]) translate([pinch_x - 2, s * (exit_w / 2 + 4.5) - 1.5]) square([4, 3]);
                 for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_hole);
+            }
+            // from the gate to the nose's end the floor stands at the card path: the card going
+            // out stays flat on its way to the pinch (under the stack it stands lower)
+            slab(floor_t / 2, floor_t + floor_relief) difference() {
+                translate([gate_x, -pocket_w / 2]) square([nose_x1 - gate_x, pocket_w]);
+                translate([pinch_x - 9, -exit_w / 2 - 1]) square([18, exit_w + 2]);
             }
             // the side walls and the back wall, rooted in the floor
             slab(floor_t / 2, mag_h) for (s = [-1, 1]) {
@@ -253,7 +259,7 @@ module magazine() {
             // low lips along the nose, and the ears with the pinch idler's axle slots
             slab(floor_t / 2, floor_t + 4) for (s = [-1, 1])
                 translate([gate_x - 0.01, s > 0 ? pocket_w / 2 : -mag_y]) square([nose_x1 - gate_x + 0.01, wall]);
-            for (s = [-1, 1]) translate([0, s > 0 ? exit_w / 2 + 0.5 : -exit_w / 2 - 3.5, 0]) along_y(3) difference() {
+            for (s = [-1, 1]) translate([0, s > 0 ? idler_w / 2 + 0.5 : -idler_w / 2 - 3.5, 0]) along_y(3) difference() {
                 translate([pinch_x - 5, floor_t / 2]) square([10, ear_h - floor_t / 2]);
                 hull() for (dz = [-1, 2.5]) translate([pinch_x, idler_zc - floor_z0 + dz]) circle(d = m3_hole);
             }
@@ -322,8 +328,9 @@ follower_l = pocket_l - 2;
 module follower_flat() {
     difference() {
         translate([-follower_l / 2, -follower_w / 2, 0]) cube([follower_l, follower_w, follower_h]);
-        // the ballast pocket (coins, M8 nuts: follower_mass in all) over the feed tyre
-        translate([feed_ahead - 20, -follower_w / 2 + 6, 3]) cube([40, follower_w - 12, follower_h]);
+        // the ballast pocket (coins, M8 nuts: follower_mass in all), in the middle, between the
+        // two tyres
+        translate([-20, -follower_w / 2 + 6, 3]) cube([40, follower_w - 12, follower_h]);
     }
     translate([-follower_l / 2 + 6, -3, 0]) cube([6, 6, follower_h + 8]);   // handle
 }
@@ -340,15 +347,20 @@ module feed_wheel_flat() {
         for (z = [tyre_w / 4, 3 * tyre_w / 4]) translate([tyre_r - 1, z]) rotate(45) square(2.2, center = true);
     }
 }
-// Feed hub: on the FS90R's round horn; a 6 mm steel pin pressed in is the one-way bearing's shaft.
+// Feed hub (print two): on the FS90R's round horn, and on the back wheel's pin; a 6 mm steel
+// pin pressed in is the one-way bearing's shaft; the V groove on its rim takes the O-ring belt.
 module feed_hub_flat() {
-    linear_extrude(3, convexity = 10) difference() {
-        circle(r = horn_hole_r + 3);
-        horn_holes();
-    }
-    translate([0, 0, 2.5]) linear_extrude(6.5, convexity = 10) difference() {
-        circle(d = 12);
-        circle(d = oneway[0] - 0.1);
+    difference() {
+        // turned in one piece: the disc with its belt groove, the boss holding the pin
+        rotate_extrude($fn = 64, convexity = 10) difference() {
+            union() {
+                translate([oneway[0] / 2 - 0.05, 0]) square([belt_r + 2 - oneway[0] / 2 + 0.05, hub_t]);
+                translate([oneway[0] / 2 - 0.05, hub_t - 0.5]) square([6 - oneway[0] / 2 + 0.05, hub_boss + 0.5]);
+            }
+            translate([belt_r + 1, hub_t / 2]) rotate(45) square(2.2, center = true);
+            translate([0, -1]) square([horn_hub_d / 2, 2.2]);   // the horn's hub, bed side
+        }
+        for (a = [0 : 90 : 270]) rotate(a + 45) translate([horn_hole_r, 0, -1]) cylinder(d = m2_pilot, h = hub_t + 2, $fn = 12);
     }
 }
 // Exit roller: on the N20's 3 mm D shaft; two O-ring grooves give the grip.
@@ -363,17 +375,18 @@ module exit_roller_flat() {
     }
 }
 // Idler roller: free on an M3 screw; the pinch's idler and the roller under the stack's back.
+// Idler roller: free on an M3 screw over the exit roller; two 1.5 mm O-rings grip the card.
 module idler_roller_flat() {
-    linear_extrude(back_roller_w, convexity = 10) difference() {
-        circle(r = idler_r, $fn = 48);
-        circle(d = m3_hole + 0.2);
+    rotate_extrude($fn = 48, convexity = 10) difference() {
+        translate([m3_hole / 2 + 0.1, 0]) square([idler_r - 0.75 - m3_hole / 2 - 0.1, idler_w]);
+        for (z = [idler_w / 4, 3 * idler_w / 4]) translate([idler_r - 0.75, z]) rotate(45) square(1.6, center = true);
     }
 }
 module feed_wheel() translate([feed_x, tyre_w / 2, feed_zc]) rotate([90, 0, 0]) feed_wheel_flat();
-module feed_hub() translate([feed_x, tyre_w / 2 + 1 + 3, feed_zc]) rotate([90, 0, 0]) feed_hub_flat();
+module feed_hub(x = feed_x) translate([x, hub_y0, feed_zc]) rotate([90, 0, 0]) feed_hub_flat();
+module back_wheel() translate([back_x, tyre_w / 2, back_zc]) rotate([90, 0, 0]) feed_wheel_flat();
 module exit_roller() translate([feed_x * 0 + pinch_x, exit_w / 2, exit_zc]) rotate([90, 0, 0]) exit_roller_flat();
-module pinch_idler() translate([pinch_x, back_roller_w / 2, idler_zc]) rotate([90, 0, 0]) idler_roller_flat();
-module back_roller() translate([back_x, back_roller_w / 2, back_zc]) rotate([90, 0, 0]) idler_roller_flat();
+module pinch_idler() translate([pinch_x, idler_w / 2, idler_zc]) rotate([90, 0, 0]) idler_roller_flat();
 
 // ---------------------------------------------------------------- stand-ins (not printed)
 module servo_body(s) {
@@ -381,6 +394,7 @@ module servo_body(s) {
     color("#333") translate([-sv_l(s) / 2 - (s[5] - sv_l(s)) / 2, -sv_w(s) / 2, sv_tab_z(s)]) cube([s[5], sv_w(s), sv_tab_t(s)]);
     color("#ddd") translate([sv_spline_off(s), 0, sv_h(s)]) cylinder(d = 5, h = sv_spline_h(s));
 }
+module belt() hull() for (x = [back_x, feed_x]) translate([x, hub_y0 - hub_t / 2 + 1, feed_zc]) rotate([90, 0, 0]) cylinder(r = belt_r + 1.5, h = 2);
 module n20_motor() color("#aaa") translate([pinch_x - n20[0] / 2, n20_y0, exit_zc - n20[1] / 2]) cube([n20[0], n20[2], n20[1]]);
 module card_stack(cards = cards_full) {
     color("#d22") translate([gate_x - card_l, -card_w / 2, path_z]) cube([card_l, card_w, cards * card_t]);

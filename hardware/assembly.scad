@@ -71,5 +71,6 @@ module box() {
 }
 module rotate_about(p, a) translate([p[0], p[1], 0]) rotate(a) translate([-p[0], -p[1], 0]) children();
 
-if (cut) difference() { box(); translate([-200, -400 - 0.5, -200]) cube(400); }
+// (the cut-away block stays small: OpenCSG draws a difference wrongly seen from inside the block)
+if (cut) difference() { box(); translate([-250, -150.5, -100]) cube([500, 150, 300]); }
 else box();

@@ -34,7 +34,7 @@ _ = [
     fit("pi_holes", pi_holes), fit("dist_holes", dist_holes),
     fit("turret_servo_holes", [for (dx = [-1, 1]) [t_body_cx + dx * sv_hole_dx(turret_servo) / 2, 0]]),
     fit("feed_servo_holes", [for (dx = [-1, 1]) [feed_body_cx + dx * sv_hole_dx(micro_servo) / 2, feed_tab_y, feed_zc]]),
-    fit("horn", [horn_screw, horn_hole_r]),
+    fit("horn", [horn_screw, horn_hole_r]), fit("panel_holes", [jack_hole_d, shutdown_hole_d]),
     // boxes of what sits in the base, [name, [x0, y0, z0], [x1, y1, z1]]: none may overlap
     fit("base_boxes", [
         ["pi", [pi_x0, pi_y0, tray_z0 + wall + standoff_h], [pi_x0 + pi_size[0], pi_y0 + pi_size[1], tray_z0 + wall + standoff_h + pi_size[2]]],

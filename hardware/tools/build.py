@@ -25,7 +25,7 @@ VIEWS: dict[str, tuple[str, list[str]]] = {
     "box_turned": ("30,0,40,62,0,40,700", ["turret=-120"]),
     "retrofit": ("30,0,40,62,0,40,700", ['variant="retrofit"']),
     "exploded": ("30,0,85,70,0,40,1380", ["explode=45"]),
-    "cutaway": ("0,0,40,80,0,180,380", ["cut=true", "cards=40"]),
+    "cutaway": ("0,0,25,80,0,0,330", ["cut=true", "cards=40"]),
     "mouth": ("-40,0,50,85,0,180,170", ["cards=40"]),
     "base_inside": ("30,0,-30,50,0,20,560", ["launcher_shown=false", "deck_shown=false"]),
     "under_deck": ("-20,0,-10,125,0,30,330", ["tray_shown=false"]),

@@ -49,6 +49,11 @@ _ = [
         ["servo gear", [servo_gear_xy[0] - gear_tip_r(gear_teeth[1]), -gear_tip_r(gear_teeth[1]), gear_z0], [servo_gear_xy[0] + gear_tip_r(gear_teeth[1]), gear_tip_r(gear_teeth[1]), gear_z1]],
         ["cable loop", [-15, -15, tray_z0 + wall], [15, 15, gear_z0 - 0.01]],
     ]),
+    // corners of what turns with the launcher but is not printed: the feed servo, the exit motor
+    fit("turning_stand_ins", [
+        for (sx = [-1, 1]) [feed_body_cx + sx * micro_servo[5] / 2, feed_tab_y + sv_tab_z(micro_servo)],
+        for (sx = [-1, 1]) [pinch_x + sx * n20[0] / 2, n20_y0 + n20[2]],
+    ]),
     fit("gear_tip_r", [gear_tip_r(gear_teeth[0]), gear_tip_r(gear_teeth[1])]),
     fit("bracket_z", [t_tab_z - bracket_t, t_tab_z]),
     // where each printed part sits: [name, z offset from print to assembly, mirrored in z, turns]

@@ -201,6 +201,11 @@ def test_the_magazine_holds_a_full_extreme_deck_under_the_follower(
     assert follower.size()[Y] <= pocket_w - 1 and follower.size()[X] <= px1 - px0 - 1
 
 
+def test_the_magazine_check_fails_when_set_wrong() -> None:
+    with pytest.raises(fitcheck.FitError, match="for the stack"):
+        fitcheck.check_magazine_holds_a_deck(scad.fit_values(mag_wall_h=40))
+
+
 def test_the_ir_beam_crosses_the_card_after_the_pinch(
     meshes: dict[str, scad.Mesh], fit: dict[str, Any]
 ) -> None:
@@ -252,6 +257,8 @@ def test_the_turning_launcher_clears_everything_over_the_whole_travel(
     # everything on the turntable, as drawn at home; the turret turns it a full turn, so its
     # reach is a circle
     reach = max(meshes[n].max_radius() for n in ("chassis", "magazine", "turntable"))
+    assert fit["turning_stand_ins"]
+    reach = max([reach] + [math.hypot(x, y) for x, y in fit["turning_stand_ins"]])
     fitcheck.check_sweep(fit, reach)
     fitcheck.check_base_layout(fit)
     with pytest.raises(fitcheck.FitError, match="reaches"):

@@ -1,6 +1,7 @@
-"""The feed simulation, small: the design feeds one card at the sweep's hardest corner, the
-negative control (throat at two cards, no separator) doubles, and a card lying on the tyres sinks
-only micrometres into them. ``make hardware-sim`` runs the whole sweep (300+ feeds)."""
+"""The feed simulation, small: the design feeds one card at the sweep's hardest corner where a
+plain bottom feed jams, the negative control (throat at two cards, no separator) doubles, and a
+card lying on the tyres sinks only micrometres into them. ``make hardware-sim`` runs the whole
+sweep (300+ feeds)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,14 @@ def test_the_corner_of_the_sweep_feeds_one_card_at_a_time(geometry: Geometry) ->
     assert (done.cards_out, done.jam) == (1, False)
     assert done.exit_speed > 1.5  # thrown, not dropped
     assert feed.remaining == 4
+
+
+def test_a_plain_bottom_feed_jams_at_the_corner(geometry: Geometry) -> None:
+    """One tyre, a free roller at the back, the floor under the stack: the design this feed
+    answers. At the corner of the sweep it cannot push the card out."""
+    corner = Stack(2000, 5, mu_card=0.5, mu_tyre=0.6, thickness=0.27 * MM)
+    done = FeedModel(geometry.plain(), corner).feed_one()
+    assert (done.cards_out, done.jam) == (0, True)
 
 
 def test_the_control_without_separator_doubles(geometry: Geometry) -> None:

@@ -69,6 +69,7 @@ class Geometry:
     beam_x: float
     launch_height: float  # card path over the table
     launch_angle: float  # degrees
+    back_driven: bool = True  # the back wheel is a driven tyre (False: a free printed roller)
 
     @classmethod
     def from_fit(cls, fit: Mapping[str, Any]) -> Geometry:
@@ -106,6 +107,11 @@ class Geometry:
     def control(self, thickness: float) -> Geometry:
         """The negative control: the throat at two cards and no separator."""
         return replace(self, throat=2 * thickness + 0.05 * MM, sep_force=0.0)
+
+    def plain(self) -> Geometry:
+        """A plain bottom feed: one driven tyre, the back of the stack on a free roller, the
+        floor at the card path carrying its share of the stack."""
+        return replace(self, back_driven=False, floor_relief=0.0)
 
 
 @dataclass(frozen=True)
@@ -228,7 +234,7 @@ def build_xml(g: Geometry, stack: Stack, settings: Settings) -> str:
             ("weight", a, stack.mu_card),
             (a, "tyre", stack.mu_tyre),
             (a, "exit", stack.mu_tyre),
-            (a, "back", stack.mu_tyre),
+            (a, "back", stack.mu_tyre if g.back_driven else CARD_ON_PLASTIC),
             (a, "idler", stack.mu_tyre),  # O-rings on the pinch's idler too
             (a, "floor", CARD_ON_PLASTIC),
             (a, "nose", CARD_ON_PLASTIC),
@@ -246,10 +252,12 @@ def build_xml(g: Geometry, stack: Stack, settings: Settings) -> str:
     # the feed servo drives both wheels (the belt shares its torque), each through its one-way
     # bearing: forward torque only; the exit motor: a DC motor, torque = stall x (ctrl - speed /
     # no-load speed)
+    driven = ("tyre", "back") if g.back_driven else ("tyre",)
+    torque = g.feed_torque / len(driven)
     actuators = "".join(
-        f'<velocity name="{j}" joint="{j}" kv="{g.feed_torque / 4:.6g}" '
-        f'forcelimited="true" forcerange="0 {g.feed_torque / 2}"/>'
-        for j in ("tyre", "back")
+        f'<velocity name="{j}" joint="{j}" kv="{torque / 2:.6g}" '
+        f'forcelimited="true" forcerange="0 {torque}"/>'
+        for j in driven
     ) + (
         f'<general name="exit" joint="exit" biastype="affine" gainprm="{g.exit_stall}" '
         f'biasprm="0 0 {-g.exit_stall / g.exit_speed:.6g}" ctrllimited="true" ctrlrange="0 1"/>'
@@ -277,9 +285,14 @@ class FeedModel:
         self.card_dof = [m.jnt_dofadr[m.body_jntadr[b]] for b in self.card_ids]
         self.weight_id = m.body("weight").id
         self.weight_qpos = m.jnt_qposadr[m.body_jntadr[self.weight_id]]
+        self.feed_ctrl = [m.actuator(j).id for j in ("tyre", "back") if j in self._actuators()]
+        self.exit_ctrl = m.actuator("exit").id
         self.remaining = stack.cards
         self.in_play = [True] * MODELLED  # modelled cards still in the magazine
         self._set_weight()
+
+    def _actuators(self) -> list[str]:
+        return [self.model.actuator(i).name for i in range(self.model.nu)]
 
     def _set_weight(self) -> None:
         """The box over the modelled cards weighs the follower and the cards not modelled; its
@@ -312,7 +325,8 @@ class FeedModel:
         """One command: feed until the beam sees a card, or time out."""
         g, d, s = self.g, self.data, self.settings
         self._step(s.settle)
-        d.ctrl[:] = [g.feed_speed, g.feed_speed, 1.0]
+        d.ctrl[self.feed_ctrl] = g.feed_speed
+        d.ctrl[self.exit_ctrl] = 1.0
         seen: set[int] = set()
         speed = 0.0
         elapsed, jam = 0.0, False
@@ -333,7 +347,7 @@ class FeedModel:
                     seen.add(i)
             if feeding and seen:
                 feeding = False
-                d.ctrl[:2] = 0.0  # the feed stops (its one-way bearings let the card go)
+                d.ctrl[self.feed_ctrl] = 0.0  # the feed stops (one-way bearings: the card goes on)
                 stop_at = elapsed + s.run_out
             if feeding and elapsed > s.timeout:
                 jam = True

@@ -133,13 +133,17 @@ def main(argv: list[str]) -> int:
     design = [Job(geometry, s, FEEDS_PER_STACK, settings) for s in drawn + corner_stacks(1000)]
     control = [Job(geometry.control(s.thickness), s, 5, settings) for s in drawn[:8]]
     sample = [Job(geometry, s, 4, settings.halved()) for s in drawn[:4]]
-    results = run(design + control + sample, workers)
+    plain = [Job(geometry.plain(), s, 5, settings) for s in corner_stacks(2000)]
+    results = run(design + control + plain + sample, workers)
     n_design = sum(min(j.feeds, j.stack.cards) for j in design)
     n_control = sum(min(j.feeds, j.stack.cards) for j in control)
+    n_plain = sum(min(j.feeds, j.stack.cards) for j in plain)
     feeds, rest = results[:n_design], results[n_design:]
-    controls, halved = rest[:n_control], rest[n_control:]
+    controls, rest = rest[:n_control], rest[n_control:]
+    plains, halved = rest[:n_plain], rest[n_plain:]
     write(OUT / "feeds.jsonl", feeds)
     write(OUT / "control.jsonl", controls)
+    write(OUT / "plain.jsonl", plains)
     write(OUT / "halved-step.jsonl", halved)
 
     full = {(r["seed"], r["stack"]): r for r in feeds}
@@ -159,6 +163,11 @@ def main(argv: list[str]) -> int:
     print(
         f"control (throat at two cards, no separator): {ctrl.doubles} doubles, {ctrl.jams} jams "
         f"over {ctrl.feeds} feeds -> {OUT / 'control.jsonl'}"
+    )
+    bare = summarise(plains)
+    print(
+        f"plain bottom feed (one tyre, floor under the stack) at the corner: {bare.jams} jams, "
+        f"{bare.singles} single over {bare.feeds} feeds -> {OUT / 'plain.jsonl'}"
     )
     print(
         f"time step halved on {len(halved)} feeds: "

@@ -134,7 +134,7 @@ class Feed:
 
 @dataclass(frozen=True)
 class Settings:
-    """Time step and soft contacts, tuned on one card (see ``python -m hardware.sim --tune``):
+    """Time step and soft contacts, tuned on one card (``tests/test_hardware_sim.py`` checks it):
     the contact's time constant is a few steps, and the impedance reaches its top within
     a few micrometres, so a 0.27 mm card sinks less than 3 µm into what it rests on."""
 

@@ -56,10 +56,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-.PHONY: hardware schematic
+.PHONY: hardware schematic hardware-sim
 # Every printed part and the assembly to STL (build/hardware/stl/), pictures to hardware/pictures/.
 hardware: system-deps $(STAMP)
 	$(BIN)/python -m hardware.tools.build $(ARGS)
+
+# The feed's rigid-body simulation (MuJoCo) on dims.scad's numbers: at least 300 feeds over the
+# friction and thickness sweep, a negative control, a time-step check; one JSON line per feed in
+# build/hardware-sim/. Fails when the design does not feed one card at a time. A few minutes.
+hardware-sim: system-deps $(STAMP)
+	$(BIN)/python -m hardware.sim $(ARGS)
 
 # The wiring schematic, drawn from hardware/tools/schematic.py with the code's default pins.
 schematic: $(STAMP)

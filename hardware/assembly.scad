@@ -1,18 +1,20 @@
-// The whole box, every printed part in place, with stand-ins for the servos, cards, Pi and button.
-// Render pictures with: openscad -o box.png --camera=... assembly.scad (see tools/build.py).
+// The whole box, every printed part in place, with stand-ins for the servos, motor, cards, boards,
+// speaker and button. Render pictures with: openscad -o box.png --camera=... assembly.scad (see
+// tools/build.py).
 include <parts/lib/parts.scad>
 
-variant = "pusher";     // [pusher, roller, retrofit]
+variant = "feed";       // [feed, retrofit]
 turret = 0;             // turret turned from home, degrees
-ejector_angle = rest_angle;
 explode = 0;            // 0: assembled; 40: parts pulled apart along Z
 cut = false;            // true: cut away the front (-Y) half to see inside
-stand_ins = true;       // servos, cards, Pi and button (not printed)
+stand_ins = true;       // servos, motor, cards, boards, speaker and button (not printed)
 launcher_shown = true;
+tray_shown = true;
 deck_shown = true;
+cards = cards_full;
 
 module launcher() {
-    color("#f2c14e") translate([0, 0, 0 * explode]) turntable();
+    color("#f2c14e") turntable();
     if (variant == "retrofit") {
         color("#4e8ff2") translate([0, 0, explode]) retrofit_plate();
         // the real launcher, roughly (not printed)
@@ -22,38 +24,53 @@ module launcher() {
 }
 
 module printed_launcher() {
-    color("#4e8ff2") translate([0, 0, 1 * explode]) chassis(variant);
-    if (variant == "pusher") {
-        color("#7cc47c") translate([0, 0, 1 * explode]) sled(ejector_angle);
-        color("#e07a5f") translate([0, 0, 1 * explode]) arm(ejector_angle);
-        if (stand_ins) translate([e_body_cx, e_body_bot_y, launcher_z0 + shaft_z + explode]) rotate([-90, 0, 0]) servo_body(ejector_servo);
-    } else {
-        color("#e07a5f") translate([0, 0, 1 * explode]) wheel();
-        if (stand_ins) translate([r_body_cx, r_body_bot_y, launcher_z0 + roller_zc + explode]) rotate([-90, 0, 0]) servo_body(roller_servo);
+    color("#4e8ff2") translate([0, 0, explode]) chassis();
+    translate([0, 0, explode]) {
+        color("#e07a5f") feed_wheel();
+        color("#f4a261") feed_hub();
+        color("#e07a5f") back_wheel();
+        color("#f4a261") feed_hub(back_x);
+        color("#e07a5f") exit_roller();
+        if (stand_ins) color("#222") belt();
+        if (stand_ins) {
+            translate([feed_body_cx, feed_tab_y + sv_tab_z(micro_servo), feed_zc]) rotate([90, 0, 0]) servo_body(micro_servo);
+            n20_motor();
+        }
     }
-    color("#eeeeee") translate([0, 0, 2 * explode]) magazine();
+    translate([0, 0, 2 * explode]) {
+        color("#eeeeee") magazine();
+        color("#bbbbbb") pinch_idler();
+        if (stand_ins && cards > 0) card_stack(cards);
+        if (stand_ins) separator_pad();
+    }
     color("#c77dff") translate([2 * explode, 0, 2 * explode]) gate();
-    if (stand_ins) translate([0, 0, 2 * explode]) card_stack();
-    color("#bbbbbb") translate([0, 0, 3 * explode]) follower();
+    color("#9b5de5") translate([3 * explode, 0, 2 * explode]) separator();
+    color("#bbbbbb") translate([0, 0, 3 * explode]) follower(cards);
 }
 
 module box() {
-    color("#9aa5b1") translate([0, 0, -2 * explode]) base_tray();
-    if (stand_ins) translate([0, 0, -2 * explode]) pi_board();  // sits in the tray
-    // The turret bracket, its servo and the HIT button hang from the deck: without the deck
-    // they would float over the tray.
+    if (tray_shown) color("#9aa5b1") translate([0, 0, -2 * explode]) base_tray();
+    if (stand_ins && tray_shown) translate([0, 0, -2 * explode]) {
+        pi_board();
+        dist_board();
+        amp_board();
+        speaker();
+    }
+    // The turret bracket, its servo, its gear and the HIT button hang from the deck: without the
+    // deck they would float over the tray.
     if (deck_shown) {
         color("#c9d2db") deck();
-        color("#f2c14e") translate([0, 0, -1 * explode]) turret_bracket();
+        color("#f2c14e") translate([0, 0, -explode]) turret_bracket();
+        color("#e07a5f") translate([0, 0, -0.5 * explode]) rotate_about(servo_gear_xy, -turret / gear_ratio) servo_gear();
         if (stand_ins) {
-            translate([0, t_body_cy, t_body_bot_z - explode]) rotate(-90) servo_body(turret_servo);
+            translate([t_body_cx, 0, t_body_bot_z - explode]) rotate(180) servo_body(turret_servo);
             button_dome();
         }
     }
     if (launcher_shown) rotate(home_heading + turret) translate([0, 0, explode]) launcher();
 }
+module rotate_about(p, a) translate([p[0], p[1], 0]) rotate(a) translate([-p[0], -p[1], 0]) children();
 
-// The cut plane (y = -25) passes clear of the sled ledges (y -28.8 to -25.7): cutting through one
-// left a 0.3 mm sliver floating in the picture.
-if (cut) difference() { box(); translate([-200, -400 - 25, -200]) cube(400); }
+// (the cut-away block stays small: OpenCSG draws a difference wrongly seen from inside the block)
+if (cut) difference() { box(); translate([-250, -150.5, -100]) cube([500, 150, 300]); }
 else box();

@@ -1,4 +1,4 @@
-"""The maker's documents agree with themselves and with the files they show."""
+"""The maker's documents agree with themselves, with each other and with the files they show."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from pathlib import Path
 
 from hardware.tools import scad
 
-HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
+ROOT = Path(__file__).resolve().parents[1]
+HARDWARE = ROOT / "hardware"
+# the documents that name the box's supply (power.md and wiring.md say the same once merged)
+SUPPLY_DOCS = [HARDWARE / "README.md", HARDWARE / "bom.md", ROOT / "README.md"]
 
 
 def table_rows(text: str, heading: str) -> list[list[str]]:
@@ -26,24 +29,81 @@ def euros(cell: str) -> float:
     return float(cell.strip("*€ "))
 
 
+def bom_parts() -> list[list[str]]:
+    return table_rows((HARDWARE / "bom.md").read_text(), "## Parts every box needs")
+
+
 def test_bom_lines_and_totals_add_up() -> None:
     text = (HARDWARE / "bom.md").read_text()
-    common = table_rows(text, "## Parts every box needs")
-    assert len(common) >= 15
+    common = bom_parts()
+    assert len(common) >= 25
     for qty, part, _, unit, line, *_ in common:
         assert abs(int(qty) * euros(unit) - euros(line)) < 0.005, part
     common_total = sum(euros(row[4]) for row in common)
     stated = re.search(r"Common parts total: \*\*([\d.]+) €\*\*", text)
     assert stated is not None and abs(float(stated.group(1)) - common_total) < 0.005
     boards = {}
-    for board, price, _, supply, card, total in table_rows(text, "## The board, its supply"):
-        assert abs(euros(price) + euros(supply) + euros(card) - euros(total)) < 0.005, board
+    for board, price, card, total in table_rows(text, "## The board and its card"):
+        assert abs(euros(price) + euros(card) - euros(total)) < 0.005, board
         boards[board.split(" (")[0]] = euros(total)
     totals = table_rows(text, "## Totals per board")
     assert [row[0] for row in totals] == list(boards)
     for board, common_cell, board_cell, box in totals:
-        assert euros(common_cell) == common_total and euros(board_cell) == boards[board]
+        assert abs(euros(common_cell) - common_total) < 0.005 and euros(board_cell) == boards[board]
         assert abs(common_total + boards[board] - euros(box)) < 0.005, board
+
+
+def test_one_supply_rating_everywhere() -> None:
+    ratings = {
+        (path.name, rating)
+        for path in SUPPLY_DOCS
+        for rating in re.findall(r"5 V (\d+(?:\.\d+)?) A", path.read_text())
+    }
+    assert ratings and {rating for _, rating in ratings} == {"5"}, ratings
+    supplies = [row for row in bom_parts() if row[1] == "Supply"]
+    assert len(supplies) == 1 and supplies[0][0] == "1" and "5 V 5 A" in supplies[0][2]
+
+
+def test_the_horn_screw_is_one_size_in_the_readme_the_bom_and_the_model() -> None:
+    size, length = scad.fit_values()["horn"][0]
+    screw = f"M{size} × {length}"
+    readme = (HARDWARE / "README.md").read_text()
+    assert re.findall(r"\*\*(M[\d.]+ × \d+) self-tapping screws\*\*", readme) == [screw]
+    kits = [row[2] for row in bom_parts() if row[1] == "Screw kit"]
+    assert len(kits) == 1 and f"{screw} self-tapping (horns)" in kits[0]
+    # no other horn screw named anywhere in the guide
+    assert set(re.findall(r"(M[\d.]+ × \d+)[^.]*horn", readme)) <= {screw}
+
+
+# every wired part of the BOM, and the fit.scad value that gives it its printed place
+PLACES = {
+    "Feed servo": "feed_servo_holes",
+    "Turret servo": "turret_servo_holes",
+    "Exit motor": "exit",
+    "Motor driver": "dist_holes",  # on the distribution board
+    "HIT button": "button",
+    "Shutdown button": "panel_holes",
+    "Piezo buzzer": "base_boxes:piezo cradle",
+    "IR break-beam pair": "beam",
+    "Amplifier for the voice": "base_boxes:amplifier",
+    "Speaker": "base_boxes:speaker",
+    "Barrel jack": "panel_holes",
+    "Distribution board": "dist_holes",
+    "Pi power lead": "pi_holes",
+}
+WIRED = re.compile(r"servo|motor|driver|button|buzzer|beam|amplifier|speaker|jack|board|lead")
+
+
+def test_every_wired_part_has_a_bom_line_and_a_printed_place() -> None:
+    fit = scad.fit_values()
+    parts = {row[1] for row in bom_parts()}
+    wired = {part for part in parts if WIRED.search(part.lower())}
+    assert wired == set(PLACES), wired ^ set(PLACES)
+    boxes = {name for name, _, _ in fit["base_boxes"]}
+    for part, place in PLACES.items():
+        name, _, box = place.partition(":")
+        assert fit[name], part
+        assert not box or box in boxes, part
 
 
 def test_the_readme_shows_pictures_of_every_part_and_they_exist() -> None:
@@ -54,3 +114,6 @@ def test_the_readme_shows_pictures_of_every_part_and_they_exist() -> None:
     for part in scad.part_names():
         assert f"pictures/part_{part}.png" in shown, part
         assert f"parts/{part}.scad" in text, part
+    guides = "".join(p.read_text() for p in [*HARDWARE.glob("*.md"), ROOT / "README.md"])
+    for picture in (HARDWARE / "pictures").glob("*.png"):
+        assert f"pictures/{picture.name}" in guides, f"{picture.name} is shown nowhere"

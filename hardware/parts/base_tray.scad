@@ -1,4 +1,5 @@
-// Base tray: holds the Pi, the piezo and the HIT button's switch; the deck screws on top.
+// Base tray: holds the Pi, the distribution board, the amplifier's cradle, the speaker's ring over
+// its grille, the piezo, the barrel jack and the shutdown button; the deck screws on top.
 // Printed as shown (floor on the bed, no supports). Dimensions: lib/dims.scad.
 include <lib/parts.scad>
 

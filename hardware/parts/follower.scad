@@ -1,4 +1,4 @@
-// Follower: rests on the stack with some ballast so the bottom card lies flat.
+// Follower: rests on the stack; its ballast pocket sits over the feed tyre.
 // Printed as shown (flat, pocket up). Dimensions: lib/dims.scad.
 include <lib/parts.scad>
 

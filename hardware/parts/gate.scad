@@ -1,4 +1,4 @@
-// Gate: its lower edge sets the throat to one card; slotted holes let you adjust it.
+// Gate: its lower edge sets the throat a little over one card; slotted holes let you adjust it.
 // Printed as shown (flat). Dimensions: lib/dims.scad.
 include <lib/parts.scad>
 

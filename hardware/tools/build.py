@@ -21,14 +21,14 @@ SIZE = "--imgsize=1000,750"
 STYLE = "--colorscheme=Tomorrow"
 # name: (camera tx,ty,tz,rx,ry,rz,distance, OpenSCAD -D settings)
 VIEWS: dict[str, tuple[str, list[str]]] = {
-    "box": ("30,0,40,62,0,40,660", []),
-    "box_roller": ("30,0,40,62,0,40,660", ['variant="roller"', "turret=-60"]),
-    "retrofit": ("30,0,40,62,0,40,660", ['variant="retrofit"']),
+    "box": ("30,0,40,62,0,40,700", []),
+    "box_turned": ("30,0,40,62,0,40,700", ["turret=-120"]),
+    "retrofit": ("30,0,40,62,0,40,700", ['variant="retrofit"']),
     "exploded": ("30,0,85,70,0,40,1380", ["explode=45"]),
-    "cutaway_pusher": ("0,0,70,70,0,-35,440", ["cut=true", "ejector_angle=65"]),
-    "cutaway_roller": ("0,0,70,70,0,-35,440", ["cut=true", 'variant="roller"']),
-    "mouth": ("-50,0,110,65,0,300,260", []),
-    "base_inside": ("30,0,-30,50,0,20,520", ["launcher_shown=false", "deck_shown=false"]),
+    "cutaway": ("0,0,25,80,0,0,330", ["cut=true", "cards=40"]),
+    "mouth": ("-40,0,50,85,0,180,170", ["cards=40"]),
+    "base_inside": ("30,0,-30,50,0,20,560", ["launcher_shown=false", "deck_shown=false"]),
+    "under_deck": ("-20,0,-10,125,0,30,330", ["tray_shown=false"]),
 }
 
 
@@ -46,7 +46,7 @@ def render_stls() -> None:
         run_openscad(ASSEMBLY, target, "-D", f'variant="{variant}"', "-D", "stand_ins=false")
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(assembly, ("pusher", "roller")))
+        list(pool.map(assembly, ("feed", "retrofit")))
     print(f"assembly (both variants) to STL in {time.monotonic() - started:.1f} s")
 
 

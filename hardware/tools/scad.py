@@ -100,11 +100,13 @@ def render_parts(names: Iterable[str] | None = None, jobs: int | None = None) ->
     return paths
 
 
-def fit_values(source: Path = FIT) -> dict[str, Any]:
-    """The ``FIT name=value`` lines OpenSCAD echoes, values decoded as JSON."""
+def fit_values(source: Path = FIT, **overrides: float) -> dict[str, Any]:
+    """The ``FIT name=value`` lines OpenSCAD echoes, values decoded as JSON. ``overrides`` set
+    top-level values of ``dims.scad`` (``-D name=value``): everything computed from them follows."""
     BUILD.mkdir(parents=True, exist_ok=True)
     target = BUILD / f"{source.stem}.{os.getpid()}.echo"  # one per test process
-    run_openscad(source, target)
+    settings = [arg for name, value in overrides.items() for arg in ("-D", f"{name}={value}")]
+    run_openscad(source, target, *settings)
     values: dict[str, Any] = {}
     lines = target.read_text().splitlines()
     target.unlink()
@@ -228,6 +230,21 @@ class Mesh:
             length = math.sqrt(n[0] ** 2 + n[1] ** 2 + n[2] ** 2)
             if length > 0:
                 yield triangle, (n[0] / length, n[1] / length, n[2] / length), length / 2
+
+    def volume_centroid(self) -> tuple[float, Vec]:
+        """Enclosed volume (mm³) and its centroid, from signed tetrahedra on the origin."""
+        volume, cx, cy, cz = 0.0, 0.0, 0.0, 0.0
+        for a, b, c in self.triangles:
+            v = (
+                a[0] * (b[1] * c[2] - b[2] * c[1])
+                - a[1] * (b[0] * c[2] - b[2] * c[0])
+                + a[2] * (b[0] * c[1] - b[1] * c[0])
+            ) / 6
+            volume += v
+            cx += v * (a[0] + b[0] + c[0]) / 4
+            cy += v * (a[1] + b[1] + c[1]) / 4
+            cz += v * (a[2] + b[2] + c[2]) / 4
+        return volume, (cx / volume, cy / volume, cz / volume)
 
     def max_radius(self) -> float:
         """Farthest vertex from the Z axis (the turret's axis in the assembly frame)."""

@@ -27,44 +27,71 @@ module slab(z0, z1) translate([0, 0, z0]) linear_extrude(z1 - z0, convexity = 10
 // translates each child on its own (each must be a single extrusion or primitive)
 module each_at(v) for (i = [0 : $children - 1]) translate(v) children(i);
 
-// an arc-shaped slot with the facets rotate_extrude() would give it
-module arc_slot(r0, r1, angle, fn) {
-    n = max(floor(fn * angle / 360), 1);
-    polygon([for (j = [0 : n]) r1 * [cos(j * angle / n), sin(j * angle / n)],
-             for (j = [n : -1 : 0]) r0 * [cos(j * angle / n), sin(j * angle / n)]]);
+// An involute spur gear's outline (pressure angle 20°), teeth joined by straight roots.
+function inv_deg(a) = (tan(a) - a * PI / 180) * 180 / PI;
+function gear_points(m, z) = let(
+    rp = m * z / 2, ra = rp + m, rf = rp - 1.25 * m, rb = rp * cos(20),
+    r0 = max(rb, rf),
+    half = 90 / z + inv_deg(20),                                 // tooth half-angle at the base
+    phi = function(r) half - inv_deg(acos(min(rb / r, 1))),
+    flank = [for (k = [0 : 4]) r0 + (ra - r0) * k / 4])
+    [for (i = [0 : z - 1]) let(c = i * 360 / z) each concat(
+        [rf * [cos(c - phi(r0)), sin(c - phi(r0))]],
+        [for (r = flank) r * [cos(c - phi(r)), sin(c - phi(r))]],
+        [for (j = [4 : -1 : 0]) flank[j] * [cos(c + phi(flank[j])), sin(c + phi(flank[j]))]],
+        [rf * [cos(c + phi(r0)), sin(c + phi(r0))]])];
+module gear_outline(z) polygon(gear_points(gear_m, z));
+function gear_tip_r(z) = gear_m * z / 2 + gear_m;
+
+// the round horn's screw holes, and the clearance for its hub
+module horn_holes() {
+    circle(d = horn_hub_d);
+    for (a = [0 : 90 : 270]) rotate(a + 45) translate([horn_hole_r, 0]) circle(d = m2_pilot);
 }
 
 base_len = base_x1 - base_x0;
 
 // ---------------------------------------------------------------- base tray (under the deck)
 vent_z = [12, 34];              // the vents' bottom and top, above the tray's underside
+tray_z0 = -deck_t - tray_h;
 module base_tray() {
-    z0 = -deck_t - tray_h;
+    z0 = tray_z0;
     difference() {
         union() {
-            // the floor reaches into the walls, and the bosses, standoffs and tube into the floor
-            translate([base_x0 + wall / 2, -base_w / 2 + wall / 2, z0]) cube([base_len - wall, base_w - wall, wall]);
-            // side walls with the vents beside the Pi
+            // the floor (speaker grille cut in 2D) reaches into the walls
+            slab(z0, z0 + wall) difference() {
+                translate([base_x0 + wall / 2, -base_w / 2 + wall / 2]) square([base_len - wall, base_w - wall]);
+                for (i = [-2 : 2]) translate([speaker_xy[0] + i * 6 - 1.5, speaker_xy[1] - 13]) square([3, 26]);
+            }
+            // side walls: vents beside the Pi, the barrel jack (+Y) and the shutdown button (-Y)
             for (s = [-1, 1]) translate([0, s > 0 ? base_w / 2 - wall : -base_w / 2, z0]) along_y(wall) difference() {
                 translate([base_x0, 0]) square([base_len, tray_h]);
-                for (i = [0 : 5]) translate([pi_x0 + 12 + i * 9, vent_z[0]]) square([3.5, vent_z[1] - vent_z[0]]);
+                for (i = [0 : 4]) translate([pi_x0 + 8 + i * 9, vent_z[0]]) square([3.5, vent_z[1] - vent_z[0]]);
+                translate([s > 0 ? jack_x : shutdown_x, tray_h / 2]) circle(d = s > 0 ? jack_hole_d : shutdown_hole_d);
             }
-            // front wall with vents; back wall with the cable window (Pi and servo supply leads;
-            // the deck closes it). Both between the side walls, into them.
-            translate([base_x1 - wall, 0, z0]) along_x(wall) difference() {
+            // front and back walls, between the side walls, into them
+            for (x = [base_x0, base_x1 - wall]) translate([x, 0, z0]) along_x(wall) difference() {
                 translate([-base_w / 2 + wall / 2, 0]) square([base_w - wall, tray_h]);
                 for (i = [0 : 3]) translate([-30 + i * 9, vent_z[0]]) square([3.5, vent_z[1] - vent_z[0]]);
             }
-            translate([base_x0, 0, z0]) along_x(wall) difference() {
-                translate([-base_w / 2 + wall / 2, 0]) square([base_w - wall, tray_h]);
-                translate([-25, tray_h - 16]) square([50, 17]);
-            }
             // insert bosses in the corners
             slab(z0 + wall / 2, z0 + tray_h) for (c = base_corners) translate(c) circle(d = boss_d + 2);
-            // Pi standoffs with pilot holes
-            slab(z0 + wall / 2, z0 + wall + standoff_h) for (p = pi_holes) translate(p) difference() {
+            // Pi and distribution board standoffs with pilot holes
+            slab(z0 + wall / 2, z0 + wall + standoff_h) for (p = concat(pi_holes, dist_holes)) translate(p) difference() {
                 circle(d = 6);
                 circle(d = m25_pilot);
+            }
+            // the speaker's ring (it lies face down on the grille) and the amplifier's slotted cradle
+            slab(z0 + wall / 2, z0 + wall + 6) {
+                translate(speaker_xy) difference() {
+                    circle(d = speaker_d + 2 * wall + 0.8, $fn = 64);
+                    circle(d = speaker_d + 0.8, $fn = 64);
+                    translate([-4, 0]) square([8, speaker_d]);   // the leads
+                }
+                for (s = [-1, 1]) translate([amp_xy[0] + s * (amp_size[0] / 2 + 1), amp_xy[1]]) difference() {
+                    square([5, 8], center = true);
+                    translate([-s * 1.5, 0]) square([5, amp_size[1] + 0.4], center = true);
+                }
             }
             // piezo cradle: the disc rests on the tube's rim (radii: bore, tube, seat)
             translate([buzzer_xy[0], buzzer_xy[1], z0]) rotate_extrude(convexity = 10) let(
@@ -75,156 +102,177 @@ module base_tray() {
         union() {   // the blind holes, subtracted at once
             slab(z0 + tray_h - m3_insert_h, z0 + tray_h + 1) for (c = base_corners) translate(c) circle(d = m3_insert_d);
             // the piezo's wires leave the tube through its side
-            translate([buzzer_xy[0] - 3, buzzer_xy[1] - buzzer_d, z0 + tray_h - 10]) cube([6, buzzer_d, 11]);
+            translate([buzzer_xy[0] - 3, buzzer_xy[1], z0 + tray_h - 10]) cube([6, buzzer_d, 11]);
         }
     }
 }
 
 // ---------------------------------------------------------------- deck (the base's lid)
 module deck() {
-    top = deck_t + bearing_w;
+    top = bearing_w;
     each_at([0, 0, -deck_t]) {
         linear_extrude(deck_t, convexity = 10) difference() {
             translate([base_x0, -base_w / 2]) square([base_len, base_w]);
-            circle(d = lip_hole_d);
-            for (c = base_corners) translate(c) circle(d = m3_hole);
-            for (b = bracket_screws) translate(b) circle(d = m3_hole);
+            circle(d = lip_hole_d, $fn = 64);
+            for (c = concat(base_corners, bracket_posts)) translate(c) circle(d = m3_hole);
             translate([button_x, 0]) circle(d = button_hole_d, $fn = 64);
             for (i = [-2 : 2]) translate([buzzer_xy[0] + i * 5 - 1, buzzer_xy[1] - 9]) square([2, 18]);
-            // the launcher's cables come down through this arc as the turret turns
-            rotate(180 + home_heading - turret_range / 2 - 10)
-                arc_slot(cable_r - cable_hole_d / 2 - 0.5, cable_r + cable_hole_d / 2 + 0.5, turret_range + 20, 96);
         }
-        // the collar round the bearing and the tilt ring, rooted inside the plate
-        slab(deck_t / 2, top) {
-            difference() {
-                circle(d = collar_d);
-                circle(d = bearing_d + 0.15, $fn = 64);
-            }
-            difference() {
-                circle(r = tilt_ring_r + 3, $fn = 96);
-                circle(r = tilt_ring_r, $fn = 96);
-            }
+        // the collar round the bearing, rooted inside the plate
+        slab(deck_t / 2, deck_t + top) difference() {
+            circle(d = collar_d, $fn = 64);
+            circle(d = bearing_d + 0.15, $fn = 96);
         }
     }
 }
 
 // ---------------------------------------------------------------- turret servo bracket
-bracket_t = -deck_t - t_tab_top_z;
+// A plate under the servo's tabs hangs from the deck on two posts outside the servo gear.
+t_body_cx = servo_gear_xy[0] - sv_spline_off(turret_servo);   // body toward -X from the spline
 module turret_bracket() {
     s = turret_servo;
+    z0 = t_tab_z - bracket_t;
     difference() {
-        slab(t_tab_top_z, t_tab_top_z + bracket_t) difference() {
-            translate([-24, -27]) square([48, 41]);
-            translate([-sv_w(s) / 2 - 0.3, t_body_cy - sv_l(s) / 2 - 0.3]) square([sv_w(s) + 0.6, sv_l(s) + 0.6]);
-            for (dy = [-1, 1]) translate([0, t_body_cy + dy * sv_hole_dx(s) / 2]) circle(d = m2_pilot);
-            for (b = bracket_screws) translate(b) circle(d = m3_hole);
+        union() {
+            slab(z0, t_tab_z) difference() {
+                hull() {
+                    translate([t_body_cx, 0]) square([s[5] + 8, sv_w(s) + 10], center = true);
+                    for (p = bracket_posts) translate(p) circle(d = boss_d);
+                }
+                translate([t_body_cx, 0]) square([sv_l(s) + 0.6, sv_w(s) + 0.6], center = true);
+                for (dx = [-1, 1]) translate([t_body_cx + dx * sv_hole_dx(s) / 2, 0]) circle(d = m2_pilot);
+            }
+            slab(z0 + 1, -deck_t) for (p = bracket_posts) translate(p) circle(d = boss_d);
         }
-        slab(t_tab_top_z - 0.01, t_tab_top_z + m3_nut_h - 0.01) for (b = bracket_screws) translate(b) nut_outline();
+        slab(-deck_t - m3_insert_h, -deck_t + 1) for (p = bracket_posts) translate(p) circle(d = m3_insert_d);
     }
 }
 
-// ---------------------------------------------------------------- turntable
+// ---------------------------------------------------------------- turntable, hub and turret gear
+// One part: the disc, the hub pressed into the bearing's inner race and, under the deck, the
+// 24-tooth gear the servo's 48-tooth gear drives (2:1). The hollow middle carries the cables.
 module turntable() {
-    counterbore_z = launcher_z0 - 2;   // the screw's head, from the turntable's top
-    // the centre, turned: peg in the bearing's bore, spline bore, rim on the bearing's inner race
-    rotate_extrude(convexity = 10) polygon([
-        [spline_bore_d / 2, peg_bottom_z], [bearing_bore / 2 - 0.025, peg_bottom_z],
-        [bearing_bore / 2 - 0.025, bearing_w], [bearing_race_in / 2 - 0.5, bearing_w],
-        [bearing_race_in / 2 - 0.5, turntable_z0 + 0.5], [3, turntable_z0 + 0.5],
-        [3, counterbore_z], [1.1, counterbore_z], [1.1, peg_bottom_z + spline_grip],
-        [spline_bore_d / 2, peg_bottom_z + spline_grip]]);
-    // the disc, round the top of the centre; nut traps underneath
+    // (the turned core reaches down inside the gear's teeth, so the two share no face but the bed's)
+    rotate_extrude($fn = 96, convexity = 10) polygon([
+        [cable_bore_d / 2, gear_z0], [gear_m * (gear_teeth[0] / 2 - 1.25) - 0.6, gear_z0],
+        [gear_m * (gear_teeth[0] / 2 - 1.25) - 0.6, gear_z1 - 0.5], [bearing_bore / 2 - 0.05, gear_z1 - 0.5],
+        [bearing_bore / 2 - 0.05, bearing_w], [bearing_race_in / 2 - 0.5, bearing_w],
+        [bearing_race_in / 2 - 0.5, turntable_z0 + 0.5], [cable_bore_d / 2 + 2.5, turntable_z0 + 0.5],
+        [cable_bore_d / 2 + 2.5, launcher_z0], [cable_bore_d / 2, launcher_z0]]);
     difference() {
         slab(turntable_z0, launcher_z0) difference() {
             circle(d = turntable_d, $fn = 96);
-            circle(d = 4.5);
-            translate([-cable_r, 0]) circle(d = cable_hole_d);
+            circle(d = cable_bore_d + 3);
             for (p = ch_screw) translate(p) circle(d = m3_hole);
         }
         slab(turntable_z0 - 0.01, turntable_z0 - 0.01 + m3_nut_h) for (p = ch_screw) translate(p) nut_outline();
     }
-}
-
-// ---------------------------------------------------------------- ejector chassis
-// The walls start inside the plate (z = ch_plate_t / 2), see the top of this file.
-module servo_mount_wall(s, body_cx, zc, tab_y, top) {
-    translate([0, tab_y - 5, launcher_z0]) along_y(5) difference() {
-        translate([body_cx - sv_hole_dx(s) / 2 - 4.5, ch_plate_t / 2]) square([sv_hole_dx(s) + 9, top - ch_plate_t / 2]);
-        translate([body_cx - sv_l(s) / 2 - 0.4, zc - sv_w(s) / 2 - 0.4]) square([sv_l(s) + 0.8, top]);
-        for (dx = [-1, 1], dz = (sv_hole_dw(s) > 0 ? [-1, 1] : [0]))
-            translate([body_cx + dx * sv_hole_dx(s) / 2, zc + dz * sv_hole_dw(s) / 2]) circle(d = m2_pilot);
+    slab(gear_z0, gear_z1) difference() {
+        gear_outline(gear_teeth[0]);
+        circle(d = cable_bore_d + 3);
     }
 }
 
-module chassis(variant = "pusher") {
-    len = ch_x1 - ch_x0;
+// ---------------------------------------------------------------- servo gear (on the horn)
+module servo_gear() {
+    translate([servo_gear_xy[0], servo_gear_xy[1], gear_z0]) linear_extrude(gear_t, convexity = 10) difference() {
+        gear_outline(gear_teeth[1]);
+        horn_holes();
+    }
+}
+
+// ---------------------------------------------------------------- chassis
+// The walls start inside the plate (z = launcher_z0 + ch_plate_t / 2), see the top of this file.
+ch_x0 = px0 - wall;
+ch_top = floor_z0 - 0.3;                 // everything on the chassis stays under the magazine
+feed_tab_y = hub_y0 + sv_horn_t(micro_servo) + sv_spline_h(micro_servo) + sv_h(micro_servo) - sv_tab_z(micro_servo);
+feed_body_cx = feed_x - sv_spline_off(micro_servo);
+n20_y0 = exit_w / 2 + 0.5;              // the gearbox's face
+module chassis() {
+    s = micro_servo;
     z0 = launcher_z0;
+    zp = z0 + ch_plate_t / 2;           // walls root here
     slab(z0, z0 + ch_plate_t) difference() {
-        translate([ch_x0, -mag_y]) square([len, 2 * mag_y]);
+        translate([ch_x0, -mag_y]) square([nose_x1 - ch_x0, 2 * mag_y]);
         for (p = ch_screw) translate(p) circle(d = m3_hole);
-        translate([-cable_r, 0]) circle(d = cable_hole_d);
+        circle(d = cable_bore_d);
     }
-    // the side walls, and the ledges carrying the sled (chamfered underneath)
-    translate([ch_x0, 0, z0]) along_x(len) for (s = [-1, 1]) scale([s, 1]) {
-        translate([pocket_w / 2, ch_plate_t / 2]) square([wall, floor_z0 - ch_plate_t / 2]);
-        if (variant == "pusher")
-            polygon([[pocket_w / 2 + 0.01, sled_z0], [pocket_w / 2 - 3, sled_z0],
-                     [pocket_w / 2 + 0.01, sled_z0 - 3.2 - 0.01]]);
+    // the feed servo's wall: its tabs against the wall's -Y face, the body through it
+    translate([0, feed_tab_y, 0]) along_y(5) difference() {
+        translate([feed_body_cx - s[5] / 2 - 3, z0]) square([s[5] + 6, feed_zc + sv_w(s) / 2 + 4 - z0]);
+        translate([feed_body_cx - sv_l(s) / 2 - 0.4, feed_zc - sv_w(s) / 2 - 0.4]) square([sv_l(s) + 0.8, ch_top]);
+        for (dx = [-1, 1]) translate([feed_body_cx + dx * sv_hole_dx(s) / 2, feed_zc]) circle(d = m2_pilot);
+    }
+    // ears carrying the back wheel's 6 mm steel pin (its hub and belt groove on the +Y side)
+    for (y = [-tyre_w / 2 - 4, hub_y0 + 0.5]) translate([0, y, 0]) along_y(3.5) difference() {
+        translate([back_x - 6, zp]) square([12, back_zc + 7 - zp]);
+        translate([back_x, back_zc]) circle(d = oneway[0] + 0.2);
+    }
+    // the exit motor's cradle: the N20 presses in from above, a zip tie round the cradle holds it
+    translate([0, n20_y0, 0]) along_y(n20[2]) difference() {
+        translate([pinch_x - n20[0] / 2 - wall, z0]) square([n20[0] + 2 * wall, exit_zc - z0]);
+        translate([pinch_x - n20[0] / 2 - 0.2, exit_zc - n20[1] / 2 - 0.2]) square([n20[0] + 0.4, n20[1]]);
     }
     // the magazine's bosses, with its inserts
     difference() {
-        slab(z0, z0 + floor_z0) for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = boss_d);
-        slab(z0 + floor_z0 - m3_insert_h, z0 + floor_z0 + 1)
-            for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_insert_d);
-    }
-    if (variant == "pusher") {
-        servo_mount_wall(ejector_servo, e_body_cx, shaft_z, e_tab_y, shaft_z + sv_hole_dw(ejector_servo) / 2 + 5);
-    } else {
-        top = roller_zc + 8;
-        servo_mount_wall(roller_servo, r_body_cx, roller_zc, r_tab_y, top);
-        slab(z0 + ch_plate_t / 2, z0 + top) for (dx = [-1, 1])
-            translate([r_body_cx + dx * (sv_hole_dx(roller_servo) / 2 + 3) - 1.5, -pocket_w / 2 - 0.01])
-                square([3, pocket_w / 2 + r_tab_y - 4.9]);
+        slab(z0, floor_z0) for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = boss_d);
+        slab(floor_z0 - m3_insert_h, floor_z0 + 1) for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_insert_d);
     }
 }
 
 // ---------------------------------------------------------------- magazine
 mag_h = floor_t + mag_wall_h;
+arch_gap = 2;                              // straight part of the throat and beam openings
 arch_top = floor_t + arch_gap + pocket_w / 2 + 6;
-insert_depth = front_t - 0.6;      // the gate's inserts, from the front wall's face
+gate_screw_y = mag_y + 4;                  // gate screws in the front wall's ears
+gate_screw_z = floor_t + 15;               // above the magazine floor's underside
+insert_depth = front_t - 0.6;              // the gate's inserts, from the front wall's face
+ear_h = idler_zc + 6 - floor_z0;           // the pinch idler's ears, above the floor's underside
 module magazine() {
     difference() {
-        each_at([0, 0, launcher_z0 + floor_z0]) {
-            // the floor: flanges over the chassis' bosses, the slot for the pusher's fin and the
-            // roller's wheel (open at the back)
+        each_at([0, 0, floor_z0]) {
+            // the floor: flanges over the chassis' bosses; slots for the tyre, the back roller,
+            // the exit roller and the pinch's rubber bands
             linear_extrude(floor_t, convexity = 10) difference() {
                 union() {
-                    translate([px0 - wall, -mag_y]) square([tray_x1 - px0 + wall, 2 * mag_y]);
+                    translate([px0 - wall, -mag_y]) square([nose_x1 - px0 + wall, 2 * mag_y]);
                     for (s = [-1, 1]) translate([mag_boss_x[0] - 6, s > 0 ? mag_y - 0.01 : -mag_y - flange_w + 0.01])
                         square([mag_boss_x[1] - mag_boss_x[0] + 12, flange_w]);
                 }
-                translate([px0 - wall - 1, slot_y[0]]) square([tooth_reach_x + 1.5 - px0 + wall, slot_y[1] - slot_y[0]]);
+                translate([feed_x - 12, -tyre_w / 2 - 1]) square([24, tyre_w + 2]);
+                translate([back_x - 12, -tyre_w / 2 - 1]) square([24, tyre_w + 2]);
+                translate([pinch_x - 9, -idler_w / 2 - 1]) square([18, idler_w + 2]);
+                for (s = [-1, 1]) translate([pinch_x - 2, s * (exit_w / 2 + 4.5) - 1.5]) square([4, 3]);
                 for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_hole);
             }
-            // the side walls, the back's two corner posts and the exit tray's lips, rooted in the floor
+            // from the gate to the nose's end the floor stands at the card path: the card going
+            // out stays flat on its way to the pinch (under the stack it stands lower)
+            slab(floor_t / 2, floor_t + floor_relief) difference() {
+                translate([gate_x, -pocket_w / 2]) square([nose_x1 - gate_x, pocket_w]);
+                translate([pinch_x - 9, -exit_w / 2 - 1]) square([18, exit_w + 2]);
+            }
+            // the side walls and the back wall, rooted in the floor
             slab(floor_t / 2, mag_h) for (s = [-1, 1]) {
                 translate([px0 - wall, s > 0 ? pocket_w / 2 : -mag_y]) square([pocket_l + wall + 0.01, wall]);
-                translate([px0 - wall, s > 0 ? pocket_w / 2 - back_post_w : -pocket_w / 2 - 0.01])
-                    square([wall, back_post_w + 0.01]);
+                translate([px0 - wall, -pocket_w / 2 - 0.01]) square([wall, pocket_w + 0.02]);
             }
+            // low lips along the nose, and the ears with the pinch idler's axle slots
             slab(floor_t / 2, floor_t + 4) for (s = [-1, 1])
-                translate([gate_x - 0.01, s > 0 ? pocket_w / 2 : -mag_y]) square([tray_l + 0.01, wall]);
+                translate([gate_x - 0.01, s > 0 ? pocket_w / 2 : -mag_y]) square([nose_x1 - gate_x + 0.01, wall]);
+            for (s = [-1, 1]) translate([0, s > 0 ? idler_w / 2 + 0.5 : -idler_w / 2 - 3.5, 0]) along_y(3) difference() {
+                translate([pinch_x - 5, floor_t / 2]) square([10, ear_h - floor_t / 2]);
+                hull() for (dz = [-1, 2.5]) translate([pinch_x, idler_zc - floor_z0 + dz]) circle(d = m3_hole);
+            }
             // the front wall over the throat
             translate([px1, 0, 0]) along_x(front_t) front_wall_section();
-            // the beam arch over the exit tray
-            translate([beam_x - 5, 0, floor_t / 2]) along_x(10) difference() {
+            // the beam arch over the nose
+            translate([beam_x - 4, 0, floor_t / 2]) along_x(8) difference() {
                 translate([-mag_y, 0]) square([2 * mag_y, arch_top - floor_t / 2]);
                 translate([0, floor_t / 2]) gable(pocket_w, arch_gap);
             }
         }
-        each_at([0, 0, launcher_z0 + floor_z0]) {
-            // IR break-beam: receiver under the tray floor, emitter in the arch, facing each other
+        each_at([0, 0, floor_z0]) {
+            // IR break-beam: receiver under the nose floor, emitter in the arch, facing each other
             translate([beam_x, 0, -1]) cylinder(d = beam_hole_d, h = arch_top + 2);
             // the gate's inserts, in the front wall's face
             translate([gate_x - insert_depth, 0, 0]) along_x(insert_depth + 0.01)
@@ -232,27 +280,47 @@ module magazine() {
         }
     }
 }
-// the front wall across the magazine (y, z): the throat, straight sides and a 45-degree roof
+// the front wall across the magazine (y, z): the throat opening, straight sides and a 45-degree roof
 module front_wall_section() difference() {
     translate([-gate_screw_y - 4, 0]) square([2 * gate_screw_y + 8, mag_h]);
     translate([0, floor_t]) gable(pocket_w, arch_gap + 2);
-    translate([slot_y[0], -1]) square([slot_y[1] - slot_y[0], floor_t + 2]);   // the floor's slot
 }
 
 // ---------------------------------------------------------------- gate (sets the throat)
+gate_w = 2 * gate_screw_y + 8;
+gate_edge_z = path_z + throat_h;           // the gate's lower edge
+gate_h = floor_z0 + gate_screw_z + 10 - gate_edge_z;
 module gate_flat() {
-    w = 2 * gate_screw_y + 8;
     linear_extrude(gate_t, convexity = 10) difference() {
-        translate([-w / 2, 0]) square([w, gate_h]);
-        translate([-gate_notch_w / 2 + (fin_y[0] + fin_y[1]) / 2, -1]) square([gate_notch_w, gate_notch_h + 1]);
+        translate([-gate_w / 2, 0]) square([gate_w, gate_h]);
         for (s = [-1, 1]) hull() for (dz = [-gate_adjust, gate_adjust])
-            translate([s * gate_screw_y, gate_screw_z - floor_t - throat_h + dz]) circle(d = m3_hole);
+            translate([s * gate_screw_y, floor_z0 + gate_screw_z - gate_edge_z + dz]) circle(d = m3_hole);
     }
 }
 module gate() {
     // flat part: x across the throat, y up from its lower edge, z its thickness
-    translate([gate_x + gate_t, 0, launcher_z0 + floor_top + throat_h]) rotate([90, 0, -90]) gate_flat();
+    translate([gate_x + gate_t, 0, gate_edge_z]) rotate([90, 0, -90]) gate_flat();
 }
+
+// ---------------------------------------------------------------- separator (leaf and pad)
+// Screwed over the gate with the same screws; a 0.8 mm leaf reaches over the card path and
+// a 6 mm rubber pad glued under its tip hangs lower than one card over the path.
+sep_pad_t = 1.0;                             // rubber pad's thickness
+sep_leaf_t = 0.8;
+sep_w = 20;                                  // the leaf's width
+sep_leaf_z = path_z + sep_gap + sep_pad_t;   // underside of the leaf
+sep_h = floor_z0 + gate_screw_z + 8 - sep_leaf_z;
+// flat: x across the path, y up from the leaf's underside, z out from the gate's face
+module separator_flat() {
+    linear_extrude(sep_plate_t, convexity = 10) difference() {
+        translate([-gate_w / 2, 0]) square([gate_w, sep_h]);
+        for (s = [-1, 1]) hull() for (dz = [-gate_adjust, gate_adjust])
+            translate([s * gate_screw_y, floor_z0 + gate_screw_z - sep_leaf_z + dz]) circle(d = m3_hole);
+    }
+    translate([-sep_w / 2, 0, 1]) cube([sep_w, sep_leaf_t, sep_plate_t - 1 + 1 + sep_len + 1]);
+}
+module separator() translate([gate_x + gate_t, 0, sep_leaf_z]) rotate([90, 0, 90]) separator_flat();
+module separator_pad() color("#222") translate([sep_x - sep_len / 2, -sep_w / 2, path_z + sep_gap]) cube([sep_len, sep_w, sep_pad_t]);
 
 // ---------------------------------------------------------------- follower (rests on the stack)
 follower_w = pocket_w - 2 * fit - 1;
@@ -260,87 +328,81 @@ follower_l = pocket_l - 2;
 module follower_flat() {
     difference() {
         translate([-follower_l / 2, -follower_w / 2, 0]) cube([follower_l, follower_w, follower_h]);
-        // pocket for ballast (coins, M8 nuts): about 100 g keeps the bottom card flat
-        translate([-follower_l / 2 + 8, -follower_w / 2 + 6, 3]) cube([follower_l - 16, follower_w - 12, follower_h]);
+        // the ballast pocket (coins, M8 nuts: follower_mass in all), in the middle, between the
+        // two tyres
+        translate([-20, -follower_w / 2 + 6, 3]) cube([40, follower_w - 12, follower_h]);
     }
-    translate([-3, -follower_w / 2 + 6, 0]) cube([6, follower_w - 12, follower_h + 8]); // handle
+    translate([-follower_l / 2 + 6, -3, 0]) cube([6, 6, follower_h + 8]);   // handle
 }
-module follower(cards = cards_min) {
-    translate([(px0 + px1) / 2, 0, launcher_z0 + floor_top + cards * card_t]) follower_flat();
+module follower(cards = cards_full) {
+    translate([(px0 + px1) / 2, 0, path_z + cards * card_t]) follower_flat();
 }
 
-// ---------------------------------------------------------------- pusher sled (drawn at its tooth x)
-tongue_bot = pin_z_low - pin_d / 2 - 3;
-module sled(angle = rest_angle) {
-    t = tooth_x(angle);
-    slot_x = t + tongue_from_tooth;
-    translate([0, 0, launcher_z0]) difference() {
-        union() {
-            translate([t - sled_behind, -sled_w / 2, sled_z0]) cube([sled_behind + sled_ahead, sled_w, sled_t]);
-            translate([t - sled_behind, fin_y[0], sled_z0 + sled_t - 0.01]) cube([sled_behind, fin_y[1] - fin_y[0], floor_top - sled_z0 - sled_t + 0.01]);
-            // the tooth: square face forward, ramp behind (slides under the next card on return)
-            translate([t, fin_y[0], floor_top - 0.01]) rotate([90, 0, 0]) mirror([0, 0, 1])
-                linear_extrude(fin_y[1] - fin_y[0]) polygon([[0, 0], [0, tooth_h + 0.01], [-tooth_l, 0]]);
-            translate([t - sled_behind, tongue_y[0], tongue_bot]) cube([sled_behind + sled_ahead, tongue_y[1] - tongue_y[0], sled_z0 - tongue_bot + 0.01]);
-        }
-        translate([slot_x - pin_d / 2 - 0.3, tongue_y[0] - 1, pin_z_low - pin_d / 2 - 0.5])
-            cube([pin_d + 0.6, tongue_y[1] - tongue_y[0] + 2, pin_z_high - pin_z_low + pin_d + 1]);
+// ---------------------------------------------------------------- feed wheel, hub, rollers
+// Feed wheel: two grooves for 2 mm O-rings, a bore for the HF0612 one-way bearing (the exit
+// pinch pulls the card faster than the servo turns: the wheel overruns instead of braking it).
+module feed_wheel_flat() {
+    rotate_extrude($fn = 64, convexity = 10) difference() {
+        translate([oneway[1] / 2 - 0.1, 0]) square([tyre_r - 1 - oneway[1] / 2 + 0.1, tyre_w]);
+        for (z = [tyre_w / 4, 3 * tyre_w / 4]) translate([tyre_r - 1, z]) rotate(45) square(2.2, center = true);
     }
 }
-module sled_flat() {
-    t = tooth_x(rest_angle);
-    translate([0, 0, 0]) rotate([0, -90, 0]) translate([-(t - sled_behind), 0, -launcher_z0]) sled(rest_angle);
-}
-
-// ---------------------------------------------------------------- pusher arm
-horn_hub_d = 9;            // clears the round horn's hub
-module arm_flat() {
-    linear_extrude(arm_t, convexity = 10) difference() {
-        hull() {
-            circle(r = 12);
-            translate([0, arm_l]) circle(r = arm_end_r);
-        }
-        circle(d = horn_hub_d);
-        for (r = [8, 10.5], a = [0 : 90 : 270]) rotate(a + 45) translate([r, 0]) circle(d = m2_pilot);
-        translate([0, arm_l]) circle(d = 2.6);   // M3 pin, self-tapping
-    }
-}
-module arm(angle = rest_angle) {
-    translate([shaft_x, arm_y + arm_t, launcher_z0 + shaft_z]) rotate([0, angle - mid_angle, 0])
-        rotate([90, 0, 0]) arm_flat();
-}
-
-// ---------------------------------------------------------------- roller wheel (O-ring tyre)
-roller_t = roller_y[1] - roller_y[0];
-module wheel_flat() {
+// Feed hub (print two): on the FS90R's round horn, and on the back wheel's pin; a 6 mm steel
+// pin pressed in is the one-way bearing's shaft; the V groove on its rim takes the O-ring belt.
+module feed_hub_flat() {
     difference() {
-        // turned, with the V groove for a 2 mm O-ring (45-degree flanks print without supports);
-        // from r = 3: the hub's hole takes out the rest
+        // turned in one piece: the disc with its belt groove, the boss holding the pin
         rotate_extrude($fn = 64, convexity = 10) difference() {
-            translate([3, 0]) square([tyre_r - 1 - 3, roller_t]);
-            translate([tyre_r - 1, roller_t / 2]) rotate(45) square(2.2, center = true);
+            union() {
+                translate([oneway[0] / 2 - 0.05, 0]) square([belt_r + 2 - oneway[0] / 2 + 0.05, hub_t]);
+                translate([oneway[0] / 2 - 0.05, hub_t - 0.5]) square([6 - oneway[0] / 2 + 0.05, hub_boss + 0.5]);
+            }
+            translate([belt_r + 1, hub_t / 2]) rotate(45) square(2.2, center = true);
+            translate([0, -1]) square([horn_hub_d / 2, 2.2]);   // the horn's hub, bed side
         }
-        slab(-1, roller_t + 1) {
-            circle(d = horn_hub_d - 2);
-            for (a = [0 : 90 : 270]) rotate(a + 45) translate([7, 0]) circle(d = m2_pilot);
-        }
+        for (a = [0 : 90 : 270]) rotate(a + 45) translate([horn_hole_r, 0, -1]) cylinder(d = m2_pilot, h = hub_t + 2, $fn = 12);
     }
 }
-module wheel() {
-    translate([roller_x, roller_y[1], launcher_z0 + roller_zc]) rotate([90, 0, 0]) wheel_flat();
+// Exit roller: on the N20's 3 mm D shaft; two O-ring grooves give the grip.
+module exit_roller_flat() {
+    rotate_extrude($fn = 64, convexity = 10) difference() {
+        translate([1.5, 0]) square([exit_r - 1 - 1.5, exit_w]);
+        for (z = [exit_w / 4, 3 * exit_w / 4]) translate([exit_r - 1, z]) rotate(45) square(2.2, center = true);
+    }
+    linear_extrude(exit_w - 3, convexity = 10) intersection() {   // the D flat: 2.5 mm across
+        circle(r = 1.6);
+        translate([-2, -2]) square([4, 1]);
+    }
 }
+// Idler roller: free on an M3 screw; the pinch's idler and the roller under the stack's back.
+// Idler roller: free on an M3 screw over the exit roller; two 1.5 mm O-rings grip the card.
+module idler_roller_flat() {
+    rotate_extrude($fn = 48, convexity = 10) difference() {
+        translate([m3_hole / 2 + 0.1, 0]) square([idler_r - 0.75 - m3_hole / 2 - 0.1, idler_w]);
+        for (z = [idler_w / 4, 3 * idler_w / 4]) translate([idler_r - 0.75, z]) rotate(45) square(1.6, center = true);
+    }
+}
+module feed_wheel() translate([feed_x, tyre_w / 2, feed_zc]) rotate([90, 0, 0]) feed_wheel_flat();
+module feed_hub(x = feed_x) translate([x, hub_y0, feed_zc]) rotate([90, 0, 0]) feed_hub_flat();
+module back_wheel() translate([back_x, tyre_w / 2, back_zc]) rotate([90, 0, 0]) feed_wheel_flat();
+module exit_roller() translate([feed_x * 0 + pinch_x, exit_w / 2, exit_zc]) rotate([90, 0, 0]) exit_roller_flat();
+module pinch_idler() translate([pinch_x, idler_w / 2, idler_zc]) rotate([90, 0, 0]) idler_roller_flat();
 
 // ---------------------------------------------------------------- stand-ins (not printed)
 module servo_body(s) {
     color("#333") translate([-sv_l(s) / 2, -sv_w(s) / 2, 0]) cube([sv_l(s), sv_w(s), sv_h(s)]);
     color("#333") translate([-sv_l(s) / 2 - (s[5] - sv_l(s)) / 2, -sv_w(s) / 2, sv_tab_z(s)]) cube([s[5], sv_w(s), sv_tab_t(s)]);
-    color("#ddd") translate([-sv_spline_off(s), 0, sv_h(s)]) cylinder(d = 5, h = sv_spline_h(s));
+    color("#ddd") translate([sv_spline_off(s), 0, sv_h(s)]) cylinder(d = 5, h = sv_spline_h(s));
 }
-module card_stack(cards = cards_min) {
-    color("#d22") translate([(px0 + px1) / 2 - card_l / 2 + 0.75, -card_w / 2, launcher_z0 + floor_top])
-        cube([card_l, card_w, cards * card_t]);
+module belt() hull() for (x = [back_x, feed_x]) translate([x, hub_y0 - hub_t / 2 + 1, feed_zc]) rotate([90, 0, 0]) cylinder(r = belt_r + 1.5, h = 2);
+module n20_motor() color("#aaa") translate([pinch_x - n20[0] / 2, n20_y0, exit_zc - n20[1] / 2]) cube([n20[0], n20[2], n20[1]]);
+module card_stack(cards = cards_full) {
+    color("#d22") translate([gate_x - card_l, -card_w / 2, path_z]) cube([card_l, card_w, cards * card_t]);
 }
-module pi_board() color("#1a6", 0.9) translate([pi_x0, pi_y0, -deck_t - tray_h + wall + standoff_h]) cube([56, 85, 1.6]);
+module pi_board() color("#1a6", 0.9) translate([pi_x0, pi_y0, tray_z0 + wall + standoff_h]) cube([pi_size[0], pi_size[1], 1.6]);
+module dist_board() color("#c84", 0.9) translate([dist_xy[0] - dist_size[0] / 2, dist_xy[1] - dist_size[1] / 2, tray_z0 + wall + standoff_h]) cube([dist_size[0], dist_size[1], 1.6]);
+module amp_board() color("#33a") translate([amp_xy[0] - amp_size[0] / 2, amp_xy[1] - amp_size[1] / 2, tray_z0 + wall]) cube(amp_size);
+module speaker() color("#222") translate([speaker_xy[0], speaker_xy[1], tray_z0 + wall]) cylinder(d = speaker_d, h = speaker_h);
 module button_dome() {
     color("#e33") translate([button_x, 0, 0]) scale([1, 1, 0.45]) sphere(d = button_dome_d);
     color("#555") translate([button_x, 0, -button_depth]) cylinder(d = 24, h = button_depth);
@@ -358,8 +420,7 @@ module retrofit_plate() {
         union() {   // one subtraction, not two: each costs about as much as the whole plate
             slab(launcher_z0 - 1, launcher_z0 + retrofit_t + 1) {
                 for (p = ch_screw) translate(p) circle(d = m3_hole);
-                translate([-cable_r, 0]) circle(d = cable_hole_d);   // it notches the rim
-                circle(d = 6);   // reach the turntable's screw
+                circle(d = cable_bore_d);   // the cables go down the hollow middle
                 // slots for a hook-and-loop strap over the launcher, left and right
                 for (s = [-1, 1]) translate([-11, s * (launcher_d / 2 - 6) - 2]) square([22, 4]);
             }

@@ -1,0 +1,207 @@
+"""The launcher's geometry facts, checked on the numbers ``hardware/fit.scad`` echoes.
+
+Each ``check_*`` function raises :class:`FitError` naming the fact that fails. The fit tests run
+them on the design as drawn, and again with one dimension set wrong (``scad.fit_values(name=...)``)
+to show that each check can fail.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .scad import Mesh
+
+Fit = Mapping[str, Any]
+G = 9.81
+
+
+class FitError(AssertionError):
+    """A geometry fact the launcher needs does not hold."""
+
+
+def require(ok: bool, message: str) -> None:
+    if not ok:
+        raise FitError(message)
+
+
+def check_throat(fit: Fit) -> None:
+    """The gap under the gate passes one thickest card and stops two thinnest ones."""
+    thin, thick = fit["card_t_range"]
+    throat = fit["gate"][2] - fit["path_z"]
+    require(abs(throat - fit["throat_h"]) < 1e-6, f"gate edge {throat:.3f} mm over the path")
+    require(throat >= thick + 0.05, f"throat {throat:.2f} mm: a {thick} mm card may stick")
+    require(throat <= 2 * thin - 0.05, f"throat {throat:.2f} mm: two {thin} mm cards pass")
+
+
+def check_separator(fit: Fit) -> None:
+    """The separator's pad hangs lower than one card over the path, after the gate, and before
+    the pinch, pressing lightly."""
+    sep_x, sep_len, gap, force, _ = fit["separator"]
+    thin, _ = fit["card_t_range"]
+    require(0 < gap <= thin - 0.1, f"separator {gap} mm over the path: not lower than one card")
+    gate_x, gate_t, _ = fit["gate"]
+    pinch_x, idler_r = fit["exit"][0], fit["exit"][6]
+    require(sep_x - sep_len / 2 >= gate_x + gate_t, "separator pad under the gate")
+    require(sep_x + sep_len / 2 <= pinch_x - idler_r, "separator pad in the pinch")
+    require(0 < force <= 0.2, f"separator presses {force} N: it would brake the fed card")
+
+
+def check_handover(fit: Fit, margin: float = 15) -> None:
+    """The exit pinch grips the card before the feed tyre lets go of it, and the stack rests on
+    the tyre and the back roller only."""
+    card_l = fit["card"][1]
+    feed_x, feed_zc, tyre_r = fit["feed"][:3]
+    pinch_x, exit_zc, exit_r = fit["exit"][:3]
+    gate_x = fit["gate"][0]
+    tail = gate_x - card_l  # cards lie against the gate
+    require(pinch_x - feed_x <= card_l - margin, f"tyre to nip {pinch_x - feed_x:.1f} mm")
+    require(tail < feed_x - 10, "the tyre is not under the card")
+    back_x, back_zc, back_r = fit["back_wheel"][:3]
+    require(tail + 5 <= back_x <= feed_x - 25, "the back wheel is not under the card's back")
+    path = fit["path_z"]
+    for name, top in (("tyre", feed_zc + tyre_r), ("back wheel", back_zc + back_r)):
+        require(abs(top - path) < 1e-6, f"{name}'s top {top - path:+.2f} mm off the card path")
+    # the nip stands a little over the path: the card's nose meets the driven roller first; the
+    # card, tilting on the front tyre onto it, must still pass under the gate
+    lift = exit_zc + exit_r - path
+    tilt_at_gate = lift * (gate_x - feed_x) / (pinch_x - feed_x)
+    _, thick = fit["card_t_range"]
+    require(lift >= 0.02, f"exit roller's top {lift:+.2f} mm off the card path")
+    require(thick + tilt_at_gate <= fit["throat_h"] - 0.03, f"nip {lift:.2f} mm high: stubs")
+    require(fit["floor_top"] <= path - 0.3, "the floor takes weight off the tyre")
+    require(gate_x < pinch_x < fit["beam"][0] - exit_r, "the beam is not after the pinch")
+
+
+def check_magazine_holds_a_deck(fit: Fit) -> None:
+    _, thick = fit["card_t_range"]
+    follower_h = fit["follower"][0]
+    room = fit["wall_top"] - fit["path_z"]
+    require(room >= fit["cards_min"] * thick + follower_h + 3, f"{room:.0f} mm for the stack")
+
+
+def check_turret(fit: Fit) -> None:
+    """360° from the servo's range through the gears, the gears mesh, the turret gear passes
+    through the bearing, the hollow middle takes the cables."""
+    m, z_turret, z_servo, _, _ = fit["gears"]
+    require(fit["turret_range"] >= 360, f"the turret covers {fit['turret_range']}°")
+    require(abs(fit["servo_range"] * z_servo / z_turret - fit["turret_range"]) < 1e-6, "ratio")
+    centre = math.hypot(*fit["servo_gear_xy"])
+    require(abs(centre - m * (z_turret + z_servo) / 2) < 0.01, f"gear centres {centre} mm")
+    tip_turret, tip_servo = fit["gear_tip_r"]
+    bore = fit["bearing"][1]
+    require(2 * tip_turret <= bore - 1, "the turret gear does not pass through the bearing")
+    require(fit["cable_bore_d"] >= 10, "the hollow middle is too small for the cable loop")
+    require(fit["cable_bore_d"] / 2 + 2 <= m * z_turret / 2 - 1.25 * m, "gear rim too thin")
+    require(centre - tip_servo >= fit["cable_bore_d"] / 2 + 2, "servo gear over the cable bore")
+    for post in fit["bracket_posts"]:
+        gap = math.dist(post, fit["servo_gear_xy"]) - fit["boss_d"] / 2 - tip_servo
+        require(gap >= 1, f"bracket post {post} in the servo gear's way")
+
+
+def check_sweep(fit: Fit, reach: float) -> None:
+    """Everything that turns stays inside ``sweep_r`` over the whole travel, clear of the HIT
+    dome; the turntable clears the collar."""
+    require(reach <= fit["sweep_r"] + 0.01, f"the launcher reaches {reach:.1f} mm")
+    button_x, _, dome = fit["button"][:3]
+    require(button_x - dome / 2 >= fit["sweep_r"] + 2, "the HIT dome is in the launcher's way")
+    diameter, underside, _ = fit["turntable"]
+    require(diameter / 2 + 2 <= button_x - dome / 2, "the turntable is under the HIT dome")
+    require(underside - fit["bearing"][2] >= 0.5, "the turntable rubs the bearing's top")
+
+
+def overlap(a: list[list[float]], b: list[list[float]]) -> bool:
+    return all(a[0][i] < b[1][i] and b[0][i] < a[1][i] for i in range(3))
+
+
+def check_base_layout(fit: Fit) -> None:
+    """What sits in the base keeps clear of each other, of the walls, the floor and the deck."""
+    boxes = fit["base_boxes"]
+    x0, x1, width = fit["base"]
+    tray_z0, deck_z = fit["z"][0], fit["z"][1]
+    for name, low, high in boxes:
+        require(x0 + 2 <= low[0] and high[0] <= x1 - 2, f"{name} through an end wall")
+        require(-width / 2 + 2 <= low[1] and high[1] <= width / 2 - 2, f"{name} through a side")
+        require(tray_z0 <= low[2] and high[2] <= deck_z, f"{name} through the floor or the deck")
+    for i, (name, low, high) in enumerate(boxes):
+        for other, olow, ohigh in boxes[i + 1 :]:
+            require(not overlap([low, high], [olow, ohigh]), f"{name} hits the {other}")
+
+
+@dataclass(frozen=True)
+class Mass:
+    name: str
+    grams: float
+    at: tuple[float, float, float]
+    turns: bool
+
+
+def masses(fit: Fit, meshes: Mapping[str, Mesh], cards: int) -> list[Mass]:
+    """Every part's mass and centre in the assembly at home: printed parts weighed from their
+    STLs (volume x density x the fraction printed solid), stand-ins from ``dims.scad``."""
+    grams_per_mm3 = fit["density"] / 1000 * fit["print_fill"]
+    out = []
+    for name, dz, mirrored, turns in fit["placements"]:
+        volume, (x, y, z) = meshes[name].volume_centroid()
+        out.append(
+            Mass(name, volume * grams_per_mm3, (x, y, dz - z if mirrored else z + dz), turns)
+        )
+    for name, at, turns in fit["centres"]:
+        volume, _ = meshes[name].volume_centroid()
+        out.append(Mass(name, volume * grams_per_mm3, tuple(at), turns))
+    for name, grams, at, turns in fit["stand_ins"]:
+        out.append(Mass(name, grams, tuple(at), turns))
+    card_l, card_t = fit["card"][1], fit["card"][2]
+    gate_x, path = fit["gate"][0], fit["path_z"]
+    follower_h, follower_g = fit["follower"][:2]
+    stack_x = gate_x - card_l / 2
+    if cards:
+        out.append(
+            Mass("cards", cards * fit["card_mass"], (stack_x, 0, path + cards * card_t / 2), True)
+        )
+    top = path + cards * card_t + follower_h / 2
+    out.append(Mass("follower", follower_g, (fit["follower"][2], 0, top), True))
+    return out
+
+
+def centre_of_gravity(parts: list[Mass], heading_deg: float) -> tuple[float, float, float]:
+    """The box's centre of gravity with the launcher turned ``heading_deg`` about Z."""
+    c, s = math.cos(math.radians(heading_deg)), math.sin(math.radians(heading_deg))
+    total = sum(p.grams for p in parts)
+    sums = [0.0, 0.0, 0.0]
+    for p in parts:
+        x, y, z = p.at
+        if p.turns:
+            x, y = c * x - s * y, s * x + c * y
+        for i, v in enumerate((x, y, z)):
+            sums[i] += p.grams * v
+    return (sums[0] / total, sums[1] / total, sums[2] / total)
+
+
+def tip_angle(fit: Fit, cog: tuple[float, float, float]) -> float:
+    """Degrees the box can lean before its centre of gravity passes the nearest foot line
+    (negative: it is already outside the feet)."""
+    corners = fit["base_corners"]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    inside = min(cog[0] - min(xs), max(xs) - cog[0], cog[1] - min(ys), max(ys) - cog[1])
+    height = cog[2] - (fit["z"][0] - fit["z"][2])  # above the table, on the feet
+    return math.degrees(math.atan2(inside, height))
+
+
+def check_stays_upright(
+    fit: Fit, meshes: Mapping[str, Mesh], least_tip_deg: float = 20
+) -> dict[str, float]:
+    """With a full and an empty magazine at every turret angle (5° steps), the centre of gravity
+    stays over the feet with at least ``least_tip_deg`` of lean to spare. Returns the worst."""
+    worst: dict[str, float] = {}
+    home = fit["home_heading"]
+    for cards in (fit["cards_full"], 0):
+        parts = masses(fit, meshes, cards)
+        for step in range(72):
+            angle = tip_angle(fit, centre_of_gravity(parts, home + step * 5))
+            require(angle >= least_tip_deg, f"{cards} cards, turret {step * 5}°: {angle:.1f}°")
+            key = "full" if cards else "empty"
+            worst[key] = min(worst.get(key, 90.0), angle)
+    return worst

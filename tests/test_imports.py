@@ -13,7 +13,13 @@ from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
-ADAPTERS = ("companion.devices", "companion.speech", "companion.web", "companion.storage")
+ADAPTERS = (
+    "companion.devices",
+    "companion.speech",
+    "companion.web",
+    "companion.storage",
+    "companion.vision",
+)
 
 
 def module_name(path: Path) -> str:
@@ -90,6 +96,15 @@ def test_adapters_import_neither_each_other_nor_the_application_layer():
 
         found += violations(adapter, forbidden)
     assert found == []
+
+
+def test_the_camera_reader_imports_only_the_core_of_companion():
+    def forbidden(module: str, target: str) -> bool:
+        inside = within(target, "companion.vision") or within(target, "companion.core")
+        return within(target, "companion") and not inside
+
+    assert violations("companion.vision", forbidden) == []
+    assert "companion.core.script" in {t for t, _ in companion_imports("companion.vision.kinds")}
 
 
 def test_only_main_imports_the_command_line():

@@ -108,56 +108,66 @@ def _near(a: Image, b: Image) -> bool:
     return bool(gap < 0.4 * size)
 
 
+Candidate = tuple[float, Floats, float, float, Image]  # score, white, ring, squareness, hull
+
+
+def _candidate(group: list[tuple[int, Image]], white: Image, image: Image) -> Candidate | None:
+    """The group of pieces as a card's field, scored, or None when it is not one."""
+    h, w = white.shape
+    area = sum(p[0] for p in group)
+    # The hull: the oval or a glare spot may reach the field's edge and open the ring.
+    hull = cv2.convexHull(np.concatenate([p[1] for p in group]))
+    filled = float(cv2.contourArea(hull))
+    if filled < MIN_FIELD_AREA or area < 0.35 * filled:
+        return None
+    if len(group) > 1 and (area > 0.85 * filled or min(p[0] for p in group) < 0.15 * filled):
+        return None  # two halves of a field leave the oval's white between them
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    if rw < 1 or rh < 1:
+        return None
+    squareness = filled / (rw * rh)
+    aspect = min(rw, rh) / max(rw, rh)
+    if squareness < 0.9 or not ASPECT[0] <= aspect <= ASPECT[1]:
+        return None
+    pad = max(6, int(0.1 * min(rw, rh)))
+    x0, y0 = (max(0, int(v) - pad) for v in hull.reshape(-1, 2).min(axis=0))
+    x1, y1 = (int(v) + pad for v in hull.reshape(-1, 2).max(axis=0))
+    x1, y1 = min(w, x1), min(h, y1)
+    solid = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(solid, hull.reshape(-1, 2) - np.array([x0, y0], np.int32), 1)
+    width = max(3, int(0.05 * min(rw, rh)))
+    grown = cv2.dilate(solid, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
+    ring = (grown > 0) & (solid == 0)
+    ring_white = white[y0:y1, x0:x1][ring] > 0
+    ring_share = float(np.count_nonzero(ring_white)) / max(1, ring_white.size)
+    if ring_share < 0.6:
+        return None
+    patch = image[y0:y1, x0:x1][ring][ring_white]
+    if patch.size == 0:
+        return None
+    ref = np.median(patch.reshape(-1, 3), axis=0).astype(np.float32)
+    # Every card is the same size: the top one's field is whole, those under it are cut.
+    score = filled * (0.5 + 0.5 * ring_share)
+    return score, ref, ring_share, squareness, hull
+
+
 def find_top(image: Image) -> Found | None:
     """The top card of the pile in ``image`` (BGR), or None when no whole card is seen."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("a colour (BGR) picture is needed")
     white, _ = _white_mask(image)
-    h, w = white.shape
     pieces = _pieces(white)
-    # A field is one piece, or two when the oval reaches both long edges.
-    groups = [[p] for p in pieces] + [
-        [p, q] for i, p in enumerate(pieces) for q in pieces[i + 1 :] if _near(p[1], q[1])
+    found = [_candidate([p], white, image) for p in pieces]
+    # A field cut in two by an oval reaching both long edges: two pieces, neither a field.
+    halves = [p for p, c in zip(pieces, found, strict=True) if c is None]
+    found += [
+        _candidate([p, q], white, image)
+        for i, p in enumerate(halves)
+        for q in halves[i + 1 :]
+        if _near(p[1], q[1])
     ]
-    best: tuple[float, Floats, float, float, Image] | None = None
-    for group in groups:
-        area = sum(p[0] for p in group)
-        # The hull: the oval or a glare spot may reach the field's edge and open the ring.
-        hull = cv2.convexHull(np.concatenate([p[1] for p in group]))
-        filled = float(cv2.contourArea(hull))
-        if filled < MIN_FIELD_AREA or area < 0.35 * filled:
-            continue
-        if len(group) > 1 and min(p[0] for p in group) < 0.15 * filled:
-            continue  # a sliver of another card beside a whole field
-        (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
-        if rw < 1 or rh < 1:
-            continue
-        squareness = filled / (rw * rh)
-        aspect = min(rw, rh) / max(rw, rh)
-        if squareness < 0.9 or not ASPECT[0] <= aspect <= ASPECT[1]:
-            continue
-        pad = max(6, int(0.1 * min(rw, rh)))
-        x0, y0 = (max(0, int(v) - pad) for v in hull.reshape(-1, 2).min(axis=0))
-        x1, y1 = (int(v) + pad for v in hull.reshape(-1, 2).max(axis=0))
-        x1, y1 = min(w, x1), min(h, y1)
-        solid = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(solid, hull.reshape(-1, 2) - np.array([x0, y0], np.int32), 1)
-        width = max(3, int(0.05 * min(rw, rh)))
-        grown = cv2.dilate(solid, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
-        ring = (grown > 0) & (solid == 0)
-        ring_white = white[y0:y1, x0:x1][ring] > 0
-        ring_share = float(np.count_nonzero(ring_white)) / max(1, ring_white.size)
-        if ring_share < 0.6:
-            continue
-        # Every card is the same size: the top one's field is whole, those under it are cut.
-        score = filled * (0.5 + 0.5 * ring_share)
-        if best is not None and score <= best[0]:
-            continue
-        patch = image[y0:y1, x0:x1][ring][ring_white]
-        if patch.size == 0:
-            continue
-        ref = np.median(patch.reshape(-1, 3), axis=0).astype(np.float32)
-        best = (score, ref, ring_share, squareness, hull)
+    candidates = [c for c in found if c is not None]
+    best = max(candidates, key=lambda c: c[0]) if candidates else None
     if best is None:
         return None
     _, ref, ring_share, squareness, hull = best

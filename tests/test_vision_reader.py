@@ -176,3 +176,54 @@ def test_a_card_laid_on_the_pile_is_decided_once_and_a_lamp_is_not_a_play():
     made = [d for d in decisions if d is not None]
     assert [(d.t_ms, d.read.card) for d in made] == [(900, Card("4", "blue"))]
     assert made[0].read.sure
+
+
+def test_a_scripted_run_of_cards_is_filmed_and_watched_in_order():
+    """What a replayed evening needs: the cards laid in the script's order, the same face twice
+    in a row included, each decided once; the table's answer corrects the watcher."""
+    laid = (Card("7", "red"), Card("7", "red"), Card("skip", "red"))
+    film = render.sequence(
+        31,
+        render.styles(1, 91, held_out=True)[0],
+        faces(),
+        passes=0,
+        lamp_changes=0,
+        cards=laid,
+        start=Card("2", "red"),
+    )
+    assert [p.card for p in film.plays] == list(laid)
+    watcher = Watcher(default_model())
+    made = [d for f in film.frames if (d := watcher.feed(TimedFrame(f.t_ms, f.image)))]
+    assert [d.read.card for d in made] == list(laid)
+    assert all(d.frame is not None and d.frame.shape == (480, 640, 3) for d in made)
+    watcher.correct(Card("skip", "blue"))
+    assert watcher.top == Card("skip", "blue")
+
+
+def test_a_guided_lesson_keeps_only_frames_showing_a_card():
+    from companion.vision import Lesson
+
+    lesson = Lesson(default_model())
+    empty = render.draw_scene(render.Scene(render.Table("wood", 2), ()), render.FaceCache())
+    assert not lesson.show(empty, Card("7", "red"))
+    _, image = pile(Card("7", "red"), seed=12)
+    assert lesson.show(image, Card("7", "red"))
+    assert lesson.shown == (Card("7", "red"),)
+
+
+def test_a_camera_opencv_opens_gives_timed_frames_and_a_missing_one_says_so(tmp_path: Path):
+    """A video file stands in for a USB camera: OpenCV opens both the same way."""
+    from companion.vision import OpenCVSource
+
+    video = tmp_path / "camera.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
+    for shade in (0, 80, 160):
+        writer.write(np.full((480, 640, 3), shade, np.uint8))
+    writer.release()
+    source = OpenCVSource(str(video))
+    frames = list(source.frames())
+    source.close()
+    assert [round(int(f.image[5, 5, 0]), -1) for f in frames] == [0, 80, 160]
+    assert [f.t_ms for f in frames] == sorted(f.t_ms for f in frames)
+    with pytest.raises(SourceError, match="does not open"):
+        OpenCVSource(str(tmp_path / "no-camera.avi"))

@@ -23,7 +23,7 @@ from .sources import (
     TimedFrame,
     load_image,
 )
-from .teach import TeachError, read_labels, teach, teach_folder
+from .teach import Lesson, TeachError, read_labels, teach, teach_folder
 from .watcher import Decision, Watcher
 
 
@@ -40,6 +40,7 @@ __all__ = [
     "FolderSource",
     "Found",
     "FrameSource",
+    "Lesson",
     "Model",
     "ModelError",
     "OpenCVSource",

@@ -690,15 +690,22 @@ def sequence(
     plays: int = 3,
     passes: int = 1,
     lamp_changes: int = 1,
+    cards: tuple[Card, ...] = (),
+    start: Card | None = None,
 ) -> Sequence:
     """A stretch of play filmed at :data:`FPS`: ``plays`` cards laid (each may follow the one
     below by the rules), ``passes`` hands passing over without laying anything, and
-    ``lamp_changes`` times the room light changes. Every frame is JPEG-decoded."""
+    ``lamp_changes`` times the room light changes. Every frame is JPEG-decoded.
+
+    ``cards`` lays exactly those cards in that order instead (a scripted evening, filmed), on a
+    pile that starts with ``start`` on top (else a card of ``deck``)."""
     rng = np.random.default_rng(seed)
     table, light, camera = random_conditions(rng)
     light = replace(light, glare=None)
     cache = FaceCache()
-    top = deck[int(rng.integers(len(deck)))]
+    to_lay = list(cards)
+    plays = len(to_lay) if to_lay else plays
+    top = start if start is not None else deck[int(rng.integers(len(deck)))]
     pile = list(random_pile(rng, top, style, deck, under=int(rng.integers(1, 4))))
     frames: list[Frame] = []
     truth: list[Play] = []
@@ -749,7 +756,7 @@ def sequence(
             shoot(None, int(rng.integers(6, 10)))
             continue
         candidates = [c for c in deck if may_follow(below.card, c) and c != below.card]
-        card = candidates[int(rng.integers(len(candidates)))]
+        card = to_lay.pop(0) if to_lay else candidates[int(rng.integers(len(candidates)))]
         laid = Placed(card, style, aim[0], aim[1], float(rng.uniform(0, 360)), below.length)
         for x, y in _path((float(outside[0]), float(outside[1])), aim, steps_in):
             shoot(Hand(x, y, edge, tone, holding=laid), 1)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .kinds import Card, parse_card
 from .model import Model, ModelError, examples, train
+from .reader import find_top
 from .sources import SourceError, load_image
 from .types import Image
 
@@ -21,6 +22,28 @@ LOOKS = 8  # jittered views of each card shown
 
 class TeachError(ValueError):
     """Labels or photos that cannot teach a deck; the message names the file and line."""
+
+
+class Lesson:
+    """A guided teach: each card shown to the camera in turn, then the deck learned at once."""
+
+    def __init__(self, default: Model) -> None:
+        self.default = default
+        self._shown: list[tuple[Image, Card]] = []
+
+    def show(self, image: Image, card: Card) -> bool:
+        """Keeps the frame if a whole card is seen in it (else show it again)."""
+        if find_top(image) is None:
+            return False
+        self._shown.append((image, card))
+        return True
+
+    @property
+    def shown(self) -> tuple[Card, ...]:
+        return tuple(card for _, card in self._shown)
+
+    def model(self) -> Model:
+        return teach(self._shown, self.default)
 
 
 def read_labels(folder: Path) -> list[tuple[Path, Card]]:

@@ -11,7 +11,7 @@ card than the top one, or the same face lying elsewhere (two red 7s in a row).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -19,7 +19,7 @@ import numpy as np
 from .kinds import Card
 from .model import Model, Read
 from .sources import TimedFrame
-from .types import Floats
+from .types import Floats, Image
 
 SMALL = (80, 60)
 MOVING_PIXEL = 0.12  # a relative change in brightness that counts as movement
@@ -29,10 +29,12 @@ CHANGED_SHARE = 0.01  # a still picture this different from the last still one w
 
 @dataclass(frozen=True)
 class Decision:
-    """A card played: the frame's time when decided, and the read."""
+    """A card played: the frame's time when decided, the read, and the frame it was read in
+    (what to show when asking "Which card?")."""
 
     t_ms: int
     read: Read
+    frame: Image | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, object]:
         return {"t_ms": self.t_ms, **self.read.to_json()}
@@ -96,7 +98,12 @@ class Watcher:
         if read.card == self.top and self._pose is not None and not _moved(self._pose, pose):
             return None
         self.top, self._pose = read.card, pose
-        return None if starting else Decision(frame.t_ms, read)
+        return None if starting else Decision(frame.t_ms, read, frame.image)
+
+    def correct(self, card: Card) -> None:
+        """The table settled what the top card is (an unsure read answered on a phone, a wrong
+        one mended): the next read is ranked against it."""
+        self.top = card
 
 
 def _moved(

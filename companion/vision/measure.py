@@ -26,10 +26,20 @@ def held_out_stills(count: int, seed: int = 3) -> list[Still]:
     return render.still_set(count, seed, held_out_styles(), faces())
 
 
-def held_out_sequences(count: int, seed: int = 100, **kwargs: int) -> list[Sequence]:
+def held_out_sequences(
+    count: int, seed: int = 100, *, plays: int = 3, passes: int = 1, lamp_changes: int = 1
+) -> list[Sequence]:
     styles = held_out_styles()
     return [
-        render.sequence(seed + i, styles[i % len(styles)], faces(), **kwargs) for i in range(count)
+        render.sequence(
+            seed + i,
+            styles[i % len(styles)],
+            faces(),
+            plays=plays,
+            passes=passes,
+            lamp_changes=lamp_changes,
+        )
+        for i in range(count)
     ]
 
 

@@ -227,3 +227,27 @@ def test_a_camera_opencv_opens_gives_timed_frames_and_a_missing_one_says_so(tmp_
     assert [f.t_ms for f in frames] == sorted(f.t_ms for f in frames)
     with pytest.raises(SourceError, match="does not open"):
         OpenCVSource(str(tmp_path / "no-camera.avi"))
+
+
+def test_a_hand_resting_over_the_pile_is_not_a_play():
+    """A still hand hides the top card: the card beside it must not pass for one just laid."""
+    model = default_model()
+    style = render.styles(1, 90, held_out=True)[0]
+    made = []
+    for seed in (2, 17):  # a hand hiding the top card, a whole card of the pile beside it
+        rng = np.random.default_rng(seed)
+        laid = render.random_pile(rng, faces()[seed * 3 % 63], style, faces(), under=3)
+        table = render.Table(str(rng.choice(render.TABLES)), seed)
+        cache = render.FaceCache()
+        top = laid[-1]
+        hand = render.Hand(
+            top.x + rng.uniform(-20, 20),
+            top.y + rng.uniform(-20, 20),
+            str(rng.choice(["bottom", "left", "right", "top"])),
+        )
+        film = [render.draw_scene(render.Scene(table, laid), cache, shot=i) for i in range(6)]
+        film += [render.draw_scene(render.Scene(table, laid, hand=hand), cache, shot=9)] * 10
+        film += [render.draw_scene(render.Scene(table, laid), cache, shot=i) for i in range(6)]
+        watcher = Watcher(model)
+        made += [d for i, f in enumerate(film) if (d := watcher.feed(TimedFrame(i * 100, f)))]
+    assert made == []

@@ -100,9 +100,12 @@ class Model:
         candidates = tuple((cards[i], float(joint[i])) for i in order)
         return Read(cards[best], confidence, sure, candidates, found)
 
-    def read(self, image: Image, previous: Card | None = None) -> Read:
-        """The top card of the pile in ``image`` (BGR), ranked with the rules prior."""
-        found = find_top(image)
+    def read(
+        self, image: Image, previous: Card | None = None, changed: Image | None = None
+    ) -> Read:
+        """The top card of the pile in ``image`` (BGR), ranked with the rules prior
+        (``changed``: where the picture changed, see :func:`.reader.find_top`)."""
+        found = find_top(image, changed)
         if found is None:
             return Read(None, 0.0, False)
         return self.read_found(found, previous)

@@ -43,6 +43,7 @@ class Found:
     white: tuple[float, float, float]
     ring: float  # share of the ring around the field that is white
     squareness: float  # field area ÷ its bounding rectangle's area
+    hull: Image  # the field's outline in the frame (convex)
 
 
 def _white_mask(image: Image) -> tuple[Image, Floats]:
@@ -151,8 +152,22 @@ def _candidate(group: list[tuple[int, Image]], white: Image, image: Image) -> Ca
     return score, ref, ring_share, squareness, hull
 
 
-def find_top(image: Image) -> Found | None:
-    """The top card of the pile in ``image`` (BGR), or None when no whole card is seen."""
+def changed_share(changed: Image, hull: Image, frame_width: int) -> float:
+    """The share of the field ``hull`` (frame pixels) lying where ``changed`` (a smaller mask
+    of the frame, non-zero where the picture changed) marks a change."""
+    scale = changed.shape[1] / frame_width
+    inside = np.zeros(changed.shape[:2], np.uint8)
+    points = np.round(hull.reshape(-1, 2) * scale).astype(np.int32)
+    cv2.fillConvexPoly(inside, points, 1)
+    total = int(np.count_nonzero(inside))
+    return int(np.count_nonzero(inside & (changed > 0))) / max(1, total)
+
+
+def find_top(image: Image, changed: Image | None = None) -> Found | None:
+    """The top card of the pile in ``image`` (BGR), or None when no whole card is seen.
+
+    ``changed`` marks where the picture changed since the pile was last still (see
+    :mod:`.watcher`): of two whole cards, the one lying there is the one just laid."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("a colour (BGR) picture is needed")
     white, _ = _white_mask(image)
@@ -167,6 +182,11 @@ def find_top(image: Image) -> Found | None:
         if _near(p[1], q[1])
     ]
     candidates = [c for c in found if c is not None]
+    if changed is not None:
+        width = image.shape[1]
+        candidates = [
+            (c[0] * (0.2 + changed_share(changed, c[4], width)), *c[1:]) for c in candidates
+        ]
     best = max(candidates, key=lambda c: c[0]) if candidates else None
     if best is None:
         return None
@@ -179,7 +199,7 @@ def find_top(image: Image) -> Found | None:
     flat = cv2.warpPerspective(image, m, FIELD_SIZE, flags=cv2.INTER_AREA)
     field = flat.astype(np.float32) / np.maximum(ref, 1.0)
     white_ref = (float(ref[0]), float(ref[1]), float(ref[2]))
-    return Found(corners, field, white_ref, ring_share, squareness)
+    return Found(corners, field, white_ref, ring_share, squareness, hull)
 
 
 def symbol_map(field: Floats) -> Floats:

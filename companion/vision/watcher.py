@@ -18,6 +18,7 @@ import numpy as np
 
 from .kinds import Card
 from .model import Model, Read
+from .reader import changed_share
 from .sources import TimedFrame
 from .types import Floats, Image
 
@@ -25,6 +26,12 @@ SMALL = (80, 60)
 MOVING_PIXEL = 0.12  # a relative change in brightness that counts as movement
 MOVING_SHARE = 0.004  # … over this share of the small picture
 CHANGED_SHARE = 0.01  # a still picture this different from the last still one was touched
+LAID_SHARE = 0.3  # a card just laid changed at least this share of the picture where it lies
+# A change reaching the picture's edge is an arm (a lamp changes the cards, not the table's
+# edge), unless it covers much of the picture; a hand perfectly still this long is not one.
+HAND_EDGE_PIXELS = 4
+LIGHT_SHARE = 0.4
+STILL_HAND_MS = 5000
 
 
 @dataclass(frozen=True)
@@ -42,12 +49,19 @@ class Decision:
 
 def _shrink(image: np.ndarray) -> Floats:
     small = cv2.resize(image, SMALL, interpolation=cv2.INTER_AREA)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return grey / (float(grey.mean()) + 1.0)  # a lamp's level is not movement
+    grey: Floats = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
+    return grey
+
+
+def _changed(a: Floats, b: Floats) -> Image:
+    """Where ``a`` differs from ``b`` (1), once a change of the light's level is taken out: the
+    level is the median ratio, which a card laid or a hand does not move."""
+    gain = float(np.median(a / b))
+    return (np.abs(a - gain * b) > MOVING_PIXEL * float(a.mean())).astype(np.uint8)
 
 
 def _share_changed(a: Floats, b: Floats) -> float:
-    return float(np.count_nonzero(np.abs(a - b) > MOVING_PIXEL)) / a.size
+    return int(np.count_nonzero(_changed(a, b))) / a.size
 
 
 def _pose(read: Read) -> tuple[float, float, float, float]:
@@ -86,17 +100,34 @@ class Watcher:
         if not self._armed or frame.t_ms - self._moved_at < self.settle_ms:
             return None
         self._armed = False
-        still, self._still = self._still, small
-        if still is not None and _share_changed(small, still) < CHANGED_SHARE:
-            return None
+        still = self._still
+        changed = None
+        if still is not None:
+            changed = _changed(small, still)
+            share = np.count_nonzero(changed) / changed.size
+            if share < CHANGED_SHARE:
+                self._still = small  # nothing happened: follow slow drifts of the light
+                return None
+            if (
+                _edge_pixels(changed) >= HAND_EDGE_PIXELS
+                and share < LIGHT_SHARE
+                and frame.t_ms - self._moved_at < STILL_HAND_MS
+            ):
+                self._armed = True  # an arm reaches in from the edge: wait for it to go
+                return None
         self.reads += 1
-        read = self.model.read(frame.image, self.top)
+        read = self.model.read(frame.image, self.top, changed)
         starting, self._starting = self._starting, False
-        if read.card is None:
-            return None
+        if read.card is None or read.found is None:
+            return None  # a hand over the pile: wait for it to go
         pose = _pose(read)
         if read.card == self.top and self._pose is not None and not _moved(self._pose, pose):
+            self._still = small  # the same card where it was: the light changed
             return None
+        width = frame.image.shape[1]
+        if changed is not None and changed_share(changed, read.found.hull, width) < LAID_SHARE:
+            return None  # a card that was there before, seen while a hand hides the top
+        self._still = small
         self.top, self._pose = read.card, pose
         return None if starting else Decision(frame.t_ms, read, frame.image)
 
@@ -104,6 +135,15 @@ class Watcher:
         """The table settled what the top card is (an unsure read answered on a phone, a wrong
         one mended): the next read is ranked against it."""
         self.top = card
+
+
+def _edge_pixels(changed: np.ndarray) -> int:
+    return int(
+        np.count_nonzero(changed[0])
+        + np.count_nonzero(changed[-1])
+        + np.count_nonzero(changed[1:-1, 0])
+        + np.count_nonzero(changed[1:-1, -1])
+    )
 
 
 def _moved(

@@ -27,7 +27,13 @@ def held_out_stills(count: int, seed: int = 3) -> list[Still]:
 
 
 def held_out_sequences(
-    count: int, seed: int = 100, *, plays: int = 3, passes: int = 1, lamp_changes: int = 1
+    count: int,
+    seed: int = 100,
+    *,
+    plays: int = 3,
+    passes: int = 1,
+    lamp_changes: int = 1,
+    rests: int = 0,
 ) -> list[Sequence]:
     styles = held_out_styles()
     return [
@@ -38,6 +44,7 @@ def held_out_sequences(
             plays=plays,
             passes=passes,
             lamp_changes=lamp_changes,
+            rests=rests,
         )
         for i in range(count)
     ]

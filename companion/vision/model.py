@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .kinds import CARD_COLOURS, COLOURLESS, Card, may_follow
+from .kinds import CARD_COLOURS, COLOURLESS, KINDS, Card, may_follow
 from .reader import Found, colour_features, find_top, shape_features, turned
 from .types import Floats, Image
 
@@ -250,8 +250,6 @@ def fit_colours(
 
 
 def _kind_order(kind: str) -> int:
-    from .kinds import KINDS
-
     return KINDS.index(kind)
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .kinds import COLOURLESS, Card, faces, may_follow
+from .kinds import COLOURLESS, Card, may_follow
 from .types import Floats, Image
 
 FACE_W, FACE_H = 200, 310  # 56 × 87 mm
@@ -260,9 +260,7 @@ def draw_face(card: Card, style: Style) -> Image:
     for spot in spots:
         _symbol(img, card, spot, index, (250, 250, 250), style, small=True)
     # The bottom corners are the top ones turned half a turn, as printed.
-    half = img[: FACE_H // 2].copy()
-    top_done = img[: FACE_H // 2]
-    bottom = cv2.rotate(half, cv2.ROTATE_180)
+    bottom = cv2.rotate(img[: FACE_H // 2], cv2.ROTATE_180)
     mask = np.zeros((FACE_H // 2, FACE_W), np.uint8)
     size = round(corner + index)
     mask[:size, :size] = 1
@@ -271,7 +269,6 @@ def draw_face(card: Card, style: Style) -> Image:
     bottom_mask = cv2.rotate(mask, cv2.ROTATE_180)
     lower = img[FACE_H - FACE_H // 2 :]
     lower[bottom_mask == 1] = bottom[bottom_mask == 1]
-    del top_done
     return img
 
 
@@ -690,12 +687,14 @@ def sequence(
     plays: int = 3,
     passes: int = 1,
     lamp_changes: int = 1,
+    rests: int = 0,
     cards: tuple[Card, ...] = (),
     start: Card | None = None,
 ) -> Sequence:
     """A stretch of play filmed at :data:`FPS`: ``plays`` cards laid (each may follow the one
-    below by the rules), ``passes`` hands passing over without laying anything, and
-    ``lamp_changes`` times the room light changes. Every frame is JPEG-decoded.
+    below by the rules), ``passes`` hands passing over without laying anything, ``rests`` hands
+    resting still over the pile for a second or so, and ``lamp_changes`` times the room light
+    changes. Every frame is JPEG-decoded.
 
     ``cards`` lays exactly those cards in that order instead (a scripted evening, filmed), on a
     pile that starts with ``start`` on top (else a card of ``deck``)."""
@@ -725,7 +724,7 @@ def sequence(
             t += 1000 // FPS
 
     shoot(None, int(rng.integers(4, 8)))
-    events = ["play"] * plays + ["pass"] * passes + ["lamp"] * lamp_changes
+    events = ["play"] * plays + ["pass"] * passes + ["lamp"] * lamp_changes + ["rest"] * rests
     rng.shuffle(events)
     for event in events:
         if event == "lamp":
@@ -747,10 +746,12 @@ def sequence(
         aim = (below.x + rng.uniform(-30, 30), below.y + rng.uniform(-25, 25))
         tone = _skin(rng)
         steps_in, steps_out = int(rng.integers(3, 6)), int(rng.integers(3, 6))
-        if event == "pass":
+        if event in ("pass", "rest"):
             over = (aim[0] + rng.uniform(-40, 40), aim[1] + rng.uniform(-40, 40))
             for x, y in _path((float(outside[0]), float(outside[1])), over, steps_in):
                 shoot(Hand(x, y, edge, tone), 1)
+            if event == "rest":  # the hand stays over the pile, hiding the top card
+                shoot(Hand(over[0], over[1], edge, tone), int(rng.integers(8, 15)))
             for x, y in _path(over, (float(outside[0]), float(outside[1])), steps_out):
                 shoot(Hand(x, y, edge, tone), 1)
             shoot(None, int(rng.integers(6, 10)))
@@ -772,28 +773,3 @@ def sequence(
         truth.append(Play(card, left if left >= 0 else t))
         shoot(None, int(rng.integers(8, 13)))
     return Sequence(frames, truth)
-
-
-__all__ = [
-    "FRAME_H",
-    "FRAME_W",
-    "HELD_OUT_FONT",
-    "Camera",
-    "FaceCache",
-    "Frame",
-    "Hand",
-    "Lighting",
-    "Placed",
-    "Play",
-    "Scene",
-    "Sequence",
-    "Still",
-    "Style",
-    "Table",
-    "draw_face",
-    "draw_scene",
-    "faces",
-    "sequence",
-    "still_set",
-    "styles",
-]

@@ -81,14 +81,15 @@ def main() -> None:
     )
     for mistake in score.mistakes[:12]:
         print(f"  {mistake}")
-    films = int(os.environ.get("VISION_FILMS", "12"))
-    sequences = held_out_sequences(films, seed=300, plays=3, passes=1, lamp_changes=1)
+    films = int(os.environ.get("VISION_FILMS", "20"))
+    sequences = held_out_sequences(films, seed=300, plays=3, passes=1, lamp_changes=1, rests=1)
     seen = score_sequences(model, sequences)
     frames = sum(len(s.frames) for s in sequences)
     p95 = seen.delay_p95()
     print(
         f"held-out films: {films} films, {frames} frames, {seen.plays} cards played "
-        f"(with {films} hands passing and {films} lamp changes): read right "
+        f"(with {films} hands passing over, {films} resting on the pile, {films} lamp changes): "
+        f"read right "
         f"{seen.right_rate:.1%} [≥ 95 %: {verdict(seen.right_rate >= 0.95)}], "
         f"{seen.extra} card(s) not played [0: {verdict(seen.extra == 0)}], "
         f"decision after the hand left p95 {p95} ms [≤ 1000: {verdict(p95 <= 1000)}]"

@@ -251,3 +251,17 @@ def test_a_hand_resting_over_the_pile_is_not_a_play():
         watcher = Watcher(model)
         made += [d for i, f in enumerate(film) if (d := watcher.feed(TimedFrame(i * 100, f)))]
     assert made == []
+
+
+def test_the_default_model_is_made_from_the_renderer_and_calibrated():
+    """The builder of the shipped model, on a tiny deck: trained, then calibrated on other
+    styles (the shipped one: ``python -m companion.vision.build``)."""
+    from companion.vision.build import LOWEST_SURE, TRAIN_SEED, build
+
+    deck = (*(Card("3", c) for c in ("red", "yellow", "green", "blue")), Card("reverse", "green"))
+    model = build(styles=1, deck=(*deck, Card("wild", "")), checking=8)
+    assert model.kinds == ("3", "reverse", "wild")
+    assert model.origin == "renderer: 1 styles × 6 faces × 1 scenes, looks 3"
+    assert LOWEST_SURE <= model.sure_at < 1 and model.temperature > 1
+    drawn = render.still_set(1, 8, render.styles(1, TRAIN_SEED), (Card("reverse", "green"),))
+    assert model.read(drawn[0].image).card == Card("reverse", "green")

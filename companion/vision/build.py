@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from . import render
-from .kinds import faces
+from .kinds import Card, faces
 from .model import DEFAULT_MODEL, Model, examples, train
 
 TRAIN_SEED, CALIBRATION_SEED = 11, 22
@@ -70,8 +70,17 @@ def _with(model: Model, temperature: float, sure_at: float) -> Model:
     )
 
 
-def build(styles: int = 10, scenes: int = 1, looks: int = 3, *, log: bool = False) -> Model:
-    deck = faces()
+def build(
+    styles: int = 14,
+    scenes: int = 1,
+    looks: int = 3,
+    *,
+    deck: tuple[Card, ...] = faces(),
+    checking: int = 300,
+    log: bool = False,
+) -> Model:
+    """The model learned from ``styles`` drawing styles, each face of ``deck`` in ``scenes``
+    random scenes, calibrated on ``checking`` stills in other styles."""
     training = render.styles(styles, TRAIN_SEED)
     stills = render.still_set(len(deck) * styles * scenes, 1, training, deck * (styles * scenes))
     found, missed = examples((s.image, s.card) for s in stills)
@@ -79,8 +88,8 @@ def build(styles: int = 10, scenes: int = 1, looks: int = 3, *, log: bool = Fals
         print(f"{len(stills)} training stills, {missed} without a card found", file=sys.stderr)
     origin = f"renderer: {styles} styles × {len(deck)} faces × {scenes} scenes, looks {looks}"
     model = train(found, looks=looks, seed=1, temperature=1.0, sure_at=0.9, origin=origin)
-    checking = render.still_set(300, 2, render.styles(3, CALIBRATION_SEED), deck)
-    temperature, sure_at = calibrate(model, checking)
+    stills = render.still_set(checking, 2, render.styles(3, CALIBRATION_SEED), deck)
+    temperature, sure_at = calibrate(model, stills)
     if log:
         print(f"temperature {temperature}, sure at {sure_at:.3f}", file=sys.stderr)
     return _with(model, temperature, sure_at)
@@ -89,7 +98,7 @@ def build(styles: int = 10, scenes: int = 1, looks: int = 3, *, log: bool = Fals
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
-    parser.add_argument("--styles", type=int, default=10)
+    parser.add_argument("--styles", type=int, default=14)
     parser.add_argument("--scenes", type=int, default=1)
     args = parser.parse_args(argv)
     build(args.styles, args.scenes, log=True).save(args.out)

@@ -265,3 +265,13 @@ def test_the_default_model_is_made_from_the_renderer_and_calibrated():
     assert LOWEST_SURE <= model.sure_at < 1 and model.temperature > 1
     drawn = render.still_set(1, 8, render.styles(1, TRAIN_SEED), (Card("reverse", "green"),))
     assert model.read(drawn[0].image).card == Card("reverse", "green")
+
+
+def test_a_knocked_camera_is_not_a_play():
+    _, image = pile(Card("4", "yellow"), seed=11)
+    knocked = np.ascontiguousarray(np.roll(image, (25, 30), axis=(0, 1)))
+    watcher = Watcher(default_model())
+    film = [image] * 6 + [knocked] * 70  # 7 s: past the wait for a still arm
+    made = [d for i, f in enumerate(film) if (d := watcher.feed(TimedFrame(i * 100, f)))]
+    assert made == []
+    assert watcher.reads == 2 and watcher.top == Card("4", "yellow")

@@ -102,6 +102,7 @@ class Watcher:
         self._armed = False
         still = self._still
         changed = None
+        share = 0.0
         if still is not None:
             changed = _changed(small, still)
             share = np.count_nonzero(changed) / changed.size
@@ -121,8 +122,16 @@ class Watcher:
         if read.card is None or read.found is None:
             return None  # a hand over the pile: wait for it to go
         pose = _pose(read)
-        if read.card == self.top and self._pose is not None and not _moved(self._pose, pose):
-            self._still = small  # the same card where it was: the light changed
+        before = self._pose if read.card == self.top else None
+        if before is not None and (
+            not _moved(before, pose)
+            or changed is None
+            or share >= LIGHT_SHARE
+            or _changed_around(changed, read.found.hull, frame.image.shape[1])
+        ):
+            # The same card where it was (the light changed), or the whole picture moved with
+            # it (the camera was knocked): a card laid changes the picture only where it lies.
+            self._still, self._pose = small, pose
             return None
         width = frame.image.shape[1]
         if changed is not None and changed_share(changed, read.found.hull, width) < LAID_SHARE:
@@ -135,6 +144,17 @@ class Watcher:
         """The table settled what the top card is (an unsure read answered on a phone, a wrong
         one mended): the next read is ranked against it."""
         self.top = card
+
+
+def _changed_around(changed: Image, hull: Image, frame_width: int) -> bool:
+    """Whether the picture changed about as much around the card as where it lies."""
+    scale = changed.shape[1] / frame_width
+    lying: Image = np.zeros(changed.shape[:2], np.uint8)
+    cv2.fillConvexPoly(lying, np.round(hull.reshape(-1, 2) * scale).astype(np.int32), 1)
+    inside: Image = cv2.dilate(lying, np.ones((5, 5), np.uint8))  # and its shadow
+    within = int(np.count_nonzero(changed & inside))
+    around = int(np.count_nonzero(changed & (1 - inside)))
+    return around > 0.5 * within
 
 
 def _edge_pixels(changed: np.ndarray) -> int:

@@ -152,13 +152,18 @@ def _candidate(group: list[tuple[int, Image]], white: Image, image: Image) -> Ca
     return score, ref, ring_share, squareness, hull
 
 
+def field_mask(hull: Image, mask: Image, frame_width: int) -> Image:
+    """1 where the field ``hull`` (frame pixels) lies, in a smaller mask of the frame."""
+    scale = mask.shape[1] / frame_width
+    inside: Image = np.zeros(mask.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(hull.reshape(-1, 2) * scale).astype(np.int32), 1)
+    return inside
+
+
 def changed_share(changed: Image, hull: Image, frame_width: int) -> float:
     """The share of the field ``hull`` (frame pixels) lying where ``changed`` (a smaller mask
     of the frame, non-zero where the picture changed) marks a change."""
-    scale = changed.shape[1] / frame_width
-    inside = np.zeros(changed.shape[:2], np.uint8)
-    points = np.round(hull.reshape(-1, 2) * scale).astype(np.int32)
-    cv2.fillConvexPoly(inside, points, 1)
+    inside = field_mask(hull, changed, frame_width)
     total = int(np.count_nonzero(inside))
     return int(np.count_nonzero(inside & (changed > 0))) / max(1, total)
 

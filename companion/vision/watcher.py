@@ -18,7 +18,7 @@ import numpy as np
 
 from .kinds import Card
 from .model import Model, Read
-from .reader import changed_share
+from .reader import changed_share, field_mask
 from .sources import TimedFrame
 from .types import Floats, Image
 
@@ -148,9 +148,7 @@ class Watcher:
 
 def _changed_around(changed: Image, hull: Image, frame_width: int) -> bool:
     """Whether the picture changed about as much around the card as where it lies."""
-    scale = changed.shape[1] / frame_width
-    lying: Image = np.zeros(changed.shape[:2], np.uint8)
-    cv2.fillConvexPoly(lying, np.round(hull.reshape(-1, 2) * scale).astype(np.int32), 1)
+    lying = field_mask(hull, changed, frame_width)
     inside: Image = cv2.dilate(lying, np.ones((5, 5), np.uint8))  # and its shadow
     within = int(np.count_nonzero(changed & inside))
     around = int(np.count_nonzero(changed & (1 - inside)))

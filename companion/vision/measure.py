@@ -22,8 +22,8 @@ def held_out_styles(count: int = 3) -> list[render.Style]:
     return render.styles(count, HELD_OUT_SEED, held_out=True)
 
 
-def held_out_stills(count: int, seed: int = 3) -> list[Still]:
-    return render.still_set(count, seed, held_out_styles(), faces())
+def held_out_stills(count: int, seed: int = 3, styles: int = 3) -> list[Still]:
+    return render.still_set(count, seed, held_out_styles(styles), faces())
 
 
 def held_out_sequences(
@@ -34,12 +34,13 @@ def held_out_sequences(
     passes: int = 1,
     lamp_changes: int = 1,
     rests: int = 0,
+    styles: int = 3,
 ) -> list[Sequence]:
-    styles = held_out_styles()
+    drawn = held_out_styles(styles)
     return [
         render.sequence(
             seed + i,
-            styles[i % len(styles)],
+            drawn[i % len(drawn)],
             faces(),
             plays=plays,
             passes=passes,

@@ -147,8 +147,9 @@ def _candidate(group: list[tuple[int, Image]], white: Image, image: Image) -> Ca
     if patch.size == 0:
         return None
     ref = np.median(patch.reshape(-1, 3), axis=0).astype(np.float32)
-    # Every card is the same size: the top one's field is whole, those under it are cut.
-    score = filled * (0.5 + 0.5 * ring_share)
+    # Every card is the same size: the top one's field is whole and wholly ringed with white,
+    # those under it are cut (and two pieces of different cards are not wholly ringed).
+    score = filled * ring_share**4
     return score, ref, ring_share, squareness, hull
 
 

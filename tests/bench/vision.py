@@ -22,6 +22,8 @@ from companion.vision.measure import (
 )
 from companion.vision.render import FPS
 
+STYLES = 6  # held-out printings, all in the font no training style uses
+
 
 def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
@@ -67,8 +69,10 @@ def main() -> None:
     print(f"model: {model.origin}; sure at p ≥ {model.sure_at:.3f}")
     count = int(os.environ.get("VISION_STILLS", "600"))
     start = time.perf_counter()
-    stills = held_out_stills(count, seed=7)
-    print(f"{count} held-out stills drawn in {time.perf_counter() - start:.0f} s")
+    stills = held_out_stills(count, seed=7, styles=STYLES)
+    print(
+        f"{count} held-out stills in {STYLES} styles drawn in {time.perf_counter() - start:.0f} s"
+    )
     read_speed(model, stills[:200])
     watch_cost(model)
     score = score_stills(model, stills)
@@ -82,7 +86,9 @@ def main() -> None:
     for mistake in score.mistakes[:12]:
         print(f"  {mistake}")
     films = int(os.environ.get("VISION_FILMS", "20"))
-    sequences = held_out_sequences(films, seed=300, plays=3, passes=1, lamp_changes=1, rests=1)
+    sequences = held_out_sequences(
+        films, seed=300, plays=3, passes=1, lamp_changes=1, rests=1, styles=STYLES
+    )
     seen = score_sequences(model, sequences)
     frames = sum(len(s.frames) for s in sequences)
     p95 = seen.delay_p95()

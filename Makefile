@@ -25,7 +25,7 @@ $(RUNTIME): pyproject.toml
 	touch $(RUNTIME)
 
 $(STAMP): $(RUNTIME)
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,camera]'
 	touch $(STAMP)
 
 simulate: $(RUNTIME)

@@ -14,7 +14,13 @@ from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
-ADAPTERS = ("companion.devices", "companion.speech", "companion.web", "companion.storage")
+ADAPTERS = (
+    "companion.devices",
+    "companion.speech",
+    "companion.web",
+    "companion.storage",
+    "companion.vision",
+)
 # Every module's room. A new package (the camera's) must be placed here before it can pass.
 ROOMS: dict[str, tuple[str, ...]] = {
     "core": ("companion.core",),

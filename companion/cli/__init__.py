@@ -18,7 +18,17 @@ from typing import ClassVar
 from companion import __version__
 
 # Subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("run", "simulate", "calibrate", "score", "say", "sounds", "doctor", "safe-stop")
+SUBCOMMANDS = (
+    "run",
+    "simulate",
+    "calibrate",
+    "score",
+    "say",
+    "sounds",
+    "doctor",
+    "safe-stop",
+    "vision",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,32 @@
+"""The reader measured on drawings in a style it was never tuned on (a font no training style
+uses, its own strokes, sizes, hues and layouts): a small sample here, the full figures in
+``make bench`` (tests/bench/vision.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.vision import default_model
+from companion.vision.measure import (
+    held_out_sequences,
+    held_out_stills,
+    score_sequences,
+    score_stills,
+)
+
+
+@pytest.mark.slow
+def test_stills_in_an_unseen_style_are_read_and_sure_reads_are_right():
+    score = score_stills(default_model(), held_out_stills(60, seed=5))
+    assert score.kind_right >= 57, score.mistakes
+    assert score.sure >= 0.85 * score.stills, score.mistakes
+    assert score.sure - score.sure_right <= 1, score.mistakes
+
+
+@pytest.mark.slow
+def test_films_in_an_unseen_style_show_each_play_once_soon_after_the_hand_left():
+    films = held_out_sequences(2, seed=200, plays=1, passes=1, lamp_changes=1)
+    score = score_sequences(default_model(), films)
+    assert score.plays == 2
+    assert (score.right, score.extra) == (2, 0)
+    assert max(score.delays_ms) <= 1000

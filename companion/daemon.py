@@ -22,7 +22,8 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -86,14 +87,18 @@ class DaemonOptions:
     inputs: Sequence[InputSource] = field(default_factory=tuple)  # more sources (a camera)
 
 
-def table_engine(config: Config, seed: int) -> TableEngine:
-    """The table engine for ``config``: its players, dealer, rules and launcher options."""
+def table_engine(
+    config: Config, seed: int, clock: Callable[[], float] | None = None
+) -> TableEngine:
+    """The table engine for ``config``: its players, dealer, rules and launcher options;
+    ``clock`` (e.g. ``time.time``) dates each line of the round's log."""
     return TableEngine(
         config.table.players,
         dealer=config.table.dealer or None,
         rules=config.rules,
         launcher=config.launcher,
         seed=seed,
+        clock=clock,
     )
 
 
@@ -124,7 +129,8 @@ class Daemon:
         self.config = config
         self.options = options
         self.catalog = Catalog.load()
-        self.engine = table_engine(config, options.seed)  # the services reach it by the hub
+        # The services reach the engine by the hub; the log's lines carry the wall-clock time.
+        self.engine = table_engine(config, options.seed, time.time)
         self.hub = Hub(self.engine, check_thread=options.check_thread)
         self.door = InputDoor(self.hub)  # the one way in for every input source
         self.scores: ScoreStorage | None = None

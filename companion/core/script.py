@@ -61,6 +61,7 @@ CARD_ALIASES = {
     "coup-extreme": "coup_extreme",
     "+2": "draw2",
     "+4": "draw4",
+    "wild_draw4": "draw4",  # the Super Joker +4 under its printed name
     "+1": "draw1",
     "+5": "draw5",
     "draw_colour": "wild_draw_colour",

@@ -160,13 +160,14 @@ class DeviceActions:
         as dropped (429, ``press_dropped``), not as done."""
         if self._simulate:
             button = self.hardware.hit_button
+            pin = button.pin  # held: the release may come after the daemon closed the button
             before = button.presses
-            button.pin.drive_low()  # the mock calls the button back at once, in this thread
+            pin.drive_low()  # the mock calls the button back at once, in this thread
             accepted = button.presses != before
 
             def release() -> None:
                 time.sleep(0.005)
-                button.pin.drive_high()
+                pin.drive_high()
 
             threading.Thread(target=release, name="virtual-hit", daemon=True).start()
             if not accepted:

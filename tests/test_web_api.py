@@ -68,6 +68,7 @@ def make_hub() -> Hub:
     hub.register_status("settings", lambda: dict(settings_section))
     hub.register_status("device", lambda: dict(device))
     hub.register_status("score", lambda: json.loads(json.dumps(score)))
+    hub.register_query("score.sheet", lambda _: json.loads(json.dumps(score)))
     hub.register_status("options", lambda: {"languages": ["fr", "en"]})
     hub.register_action(
         "settings.update",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -40,6 +41,9 @@ class WebContext:
     # Each part of the last state encoded (by the part's identity): see state_json.
     _parts: dict[str, tuple[object, bytes]] = field(default_factory=dict, init=False, repr=False)
     _parts_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    # The last charts drawn, by (game, revision, language, colours): see api.get_chart.
+    charts: Drawn = field(default_factory=lambda: Drawn(8))
 
     def init_app(self, app: Flask) -> None:
         app.extensions[EXTENSION] = self
@@ -119,6 +123,29 @@ class WebContext:
 
     def text(self, key: str, params: dict[str, Any] | None = None, lang: str | None = None) -> str:
         return self.catalog.text(key, lang or self.language(), params)
+
+
+class Drawn:
+    """The last ``size`` pictures made, by key (thread-safe; the oldest is forgotten first)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._made: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> str | None:
+        with self._lock:
+            made = self._made.get(key)
+            if made is not None:
+                self._made.move_to_end(key)
+            return made
+
+    def put(self, key: Hashable, picture: str) -> None:
+        with self._lock:
+            self._made[key] = picture
+            self._made.move_to_end(key)
+            while len(self._made) > self._size:
+                self._made.popitem(last=False)
 
 
 def _dumps(value: Any) -> bytes:

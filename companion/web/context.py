@@ -86,9 +86,8 @@ class WebContext:
 
     def state_json(self, state: dict[str, Any]) -> bytes:
         """``state`` as compact JSON, each part encoded once while it is the same object: the
-        hub keeps a part that did not change (the score of a long game), so a press's answer
-        re-encodes the table, not a history of thousands of rounds. A value that carries its
-        own encoding (a ``json`` attribute holding bytes) is spliced in as it is."""
+        hub keeps a part that did not change (the score), so a press's answer re-encodes the
+        table, not the score sheet."""
         pieces = []
         with self._parts_lock:
             for key, value in state.items():
@@ -96,7 +95,7 @@ class WebContext:
                 if cached is not None and cached[0] is value:
                     encoded = cached[1]
                 else:
-                    encoded = _encoded(value)
+                    encoded = _dumps(value)
                     self._parts[key] = (value, encoded)
                 pieces.append(_dumps(key) + b":" + encoded)
         return b"{" + b",".join(pieces) + b"}"
@@ -150,18 +149,6 @@ class Drawn:
 
 def _dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def _own_json(value: Any) -> bytes | None:
-    encoded = getattr(value, "json", None)
-    return encoded if isinstance(encoded, bytes) else None
-
-
-def _encoded(value: Any) -> bytes:
-    if not isinstance(value, dict) or all(_own_json(v) is None for v in value.values()):
-        return _dumps(value)
-    items = (_dumps(str(k)) + b":" + (_own_json(v) or _dumps(v)) for k, v in value.items())
-    return b"{" + b",".join(items) + b"}"
 
 
 def web() -> WebContext:

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from companion.app.hub import Hub
 from companion.core.scoring import ScoreBook
+from companion.web import chart
 from tests.test_scoring_import import long_game
 from tests.test_storage_faults import box, post
 from tests.test_web_api import make_app
@@ -93,9 +94,18 @@ def test_the_downloads_hold_every_round(long_box: tuple[Hub, FlaskClient, ScoreB
     assert chart.status_code == 200 and len(chart.get_data()) < STATE_BOUND
 
 
-def test_a_round_far_back_is_read_and_edited(tmp_path: Path) -> None:
+def test_a_round_far_back_is_read_and_edited_and_the_chart_drawn_once_a_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     hub, scores, _ = box_with(tmp_path, 120)
     client = make_app(hub).test_client()
+    drawn: list[int] = []
+    real = chart.totals_svg
+    monkeypatch.setattr(chart, "totals_svg", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    for _ in range(2):  # presses in between: the same game, the same chart
+        assert client.get("/api/chart.svg?lang=fr").status_code == 200
+        assert post(client, "table.play", {"card": "skip"}).status_code == 200
+    assert len(drawn) == 1
     old = client.get("/api/score/rounds?before=4&limit=1").get_json()
     assert old["rounds"][0]["number"] == 3
     hands = {"Ana": {"points": 0}, "Bo": {"points": 12}, "Cy": {"points": 11}}
@@ -106,4 +116,5 @@ def test_a_round_far_back_is_read_and_edited(tmp_path: Path) -> None:
     assert {h["player"]: h["points"] for h in again["hands"]}["Cy"] == 11
     score = answer.get_json()["score"]
     assert score["history_count"] == 120 and score["history"][0]["number"] == 71
+    assert client.get("/api/chart.svg?lang=fr").status_code == 200 and len(drawn) == 2
     scores.close()

@@ -293,7 +293,8 @@ def create_api() -> Blueprint:
         # Drawn once per revision of the game (and language, colours): a long game's chart is
         # not gone through again while nothing in it changes.
         key = (game.get("id"), sheet.get("revision"), lang, repr(colours))
-        svg = ctx.charts.get(key)
+        kept = key[0] is not None and key[1] is not None  # a game that says its revision
+        svg = ctx.charts.get(key) if kept else None
         if svg is None:
             svg = chart.totals_svg(
                 scoreview.parties_of(sheet),
@@ -305,7 +306,8 @@ def create_api() -> Blueprint:
                 # The players' colours chosen at setup: a line has its player's colour.
                 colours=colours,
             )
-            ctx.charts.put(key, svg)
+            if kept:
+                ctx.charts.put(key, svg)
         response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
         # The chart styles itself for light and dark pages: an inline <style>, and nothing else.

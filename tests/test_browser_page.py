@@ -1,16 +1,21 @@
 """The phone page in Debian's Chromium, driven by Playwright, against the real daemon: set up a
 table, play a turn sequence and press HIT until cards fly, enter and edit a round by card counts,
-the device screen, a language switch. Two phones at 390x844: one acts, the other must follow live
-without reloading. Fixtures and what they run: ``tests/browser.py``.
+a long game's history read page by page, the device screen, a language switch. Two phones at
+390x844: one acts, the other must follow live without reloading. Fixtures and what they run:
+``tests/browser.py``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.request
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from companion.core.scoring.formats import game_to_json
+from tests.test_scoring_import import long_game
 
 pytest.register_assert_rewrite("tests.browser")
 from tests.browser import (  # noqa: E402
@@ -210,9 +215,47 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
     tab(other, "score")
     expect(other.locator("#standings li").first).to_contain_text("Chloé")
     expect(other.locator("#standings")).to_contain_text("Alice10")
-    revision = api.state()["revision"]
-    until_in_page(other, f"document.getElementById('chart').src.endsWith('rev={revision}')")
+    revision = api.state()["score"]["revision"]
+    until_in_page(other, f"document.getElementById('chart').src.includes('&rev={revision}&')")
     assert len(charts) == 1, charts
+    a_long_game_shows_its_latest_rounds_and_loads_older_ones(page, api)
+
+
+def a_long_game_shows_its_latest_rounds_and_loads_older_ones(page: Page, api: Api) -> None:
+    """A 120-round game on the Score screen: the latest rounds show at once (the state carries
+    the last 50), older ones come page by page from the box, and a round far back is edited."""
+    rounds = 120
+    api.act("score.import", text=game_to_json(long_game(rounds)))
+    expect(page.locator("#history li").last).to_have_attribute("data-round", str(rounds))
+    assert rounds_shown(page) == list(range(rounds - 49, rounds + 1))
+    expect(page.locator("#stats dd").first).to_have_text(str(rounds))  # rounds played: all
+    older = page.locator("#older-rounds")
+    expect(older).to_have_text("Manches précédentes")
+    older.click()
+    expect(page.locator("#history li").first).to_have_attribute("data-round", "21")
+    older.click()
+    expect(page.locator("#history li").first).to_have_attribute("data-round", "1")
+    assert rounds_shown(page) == list(range(1, rounds + 1))
+    expect(older).to_be_hidden()
+    # Round 5, far before the state's last rounds, is edited like any other.
+    page.click('#history [data-edit="5"]')
+    expect(page.locator("#entry-title")).to_have_text("Modifier la manche 5")
+    page.click('#entry-players [data-entry="Cy"]')
+    page.fill("#points-input", "42")
+    page.click("#save-round")
+    expect(page.locator("#toast")).to_have_text("Enregistré.")
+    with urllib.request.urlopen(f"{api.url}api/score/rounds?before=6&limit=1", timeout=5) as r:
+        edited = json.load(r)["rounds"][0]
+    assert {h["player"]: h["points"] for h in edited["hands"]}["Cy"] == 42
+    # The rounds read before the change are read again: round 5 shows its new points, and every
+    # round is still on screen.
+    expect(page.locator('#history [data-round="5"] .round-text')).to_contain_text("Cy 42")
+    assert rounds_shown(page) == list(range(1, rounds + 1))
+
+
+def rounds_shown(page: Page) -> list[int]:
+    numbers = page.locator("#history li").evaluate_all("lis => lis.map(li => li.dataset.round)")
+    return [int(n) for n in numbers]
 
 
 def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api) -> None:

@@ -197,8 +197,8 @@ def test_the_table_answers_while_a_game_file_is_read(
 def test_the_page_history_follows_every_kind_of_change(
     keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A round recorded after the last adds one line to the page's history and its JSON; any
-    other change makes them again: either way they are the book's history."""
+    """A round recorded after the last adds one line to the page's history and its tally; any
+    other change makes them again: either way they are the book's history and statistics."""
     hub, book_keeper, _ = keeper
     hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
     steps: list[tuple[str, dict[str, Any]]] = [
@@ -219,10 +219,17 @@ def test_the_page_history_follows_every_kind_of_change(
         lambda views, pause=None: made_whole.append(action) or whole(views),
     )
     for action, payload in steps:
-        history = hub.dispatch(action, payload)["score"]["history"]
+        score = hub.dispatch(action, payload)["score"]
         assert book_keeper.book is not None
-        assert history == [view.to_dict() for view in book_keeper.book.history()], action
-        assert json.loads(history.json) == history, action
+        views = book_keeper.book.history()
+        assert score["history"] == [view.to_dict() for view in views], action
+        assert score["history_count"] == len(views)
+        for row in book_keeper.book.standings().rows:
+            held = [{p: pts or 0 for p, _, pts in view.hands} for view in views]
+            assert score["game_stats"][row.party] == {
+                "played": sum(1 for hands in held if set(hands) & set(row.members)),
+                "costliest": max((h.get(m, 0) for h in held for m in row.members), default=0),
+            }, action
     # A round recorded after the last takes the short way (bar the first: nothing to extend).
     assert made_whole.count("score.record_round") == 1 and "score.correct_round" in made_whole
 

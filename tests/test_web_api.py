@@ -68,6 +68,7 @@ def make_hub() -> Hub:
     hub.register_status("settings", lambda: dict(settings_section))
     hub.register_status("device", lambda: dict(device))
     hub.register_status("score", lambda: json.loads(json.dumps(score)))
+    hub.register_query("score.sheet", lambda _: json.loads(json.dumps(score)))
     hub.register_status("options", lambda: {"languages": ["fr", "en"]})
     hub.register_action(
         "settings.update",
@@ -283,8 +284,10 @@ def test_chart_and_export_follow_the_rounds(client: FlaskClient) -> None:
         "David": {"points": 4},
     }
     assert post_action(client, "score.record_round", {"hands": hands}).status_code == 200
-    svg = client.get("/api/chart.svg").get_data(True)
+    svg = client.get("/api/chart.svg?lang=en").get_data(True)
     assert svg.count("<polyline") == 4 and "1. Chloé — 30" in svg
+    # A box that keeps no pages of rounds says so (the daemon's does: tests/test_score_paging.py).
+    assert_refused(client.get("/api/score/rounds"), 404)
     csv_text = client.get("/api/export.csv?lang=en").get_data(True)
     # A byte-order mark first, so a spreadsheet reads the accents; the sheet score.import reads.
     assert csv_text.splitlines()[0] == "\ufeffgame,date,target,mode,ruleset,teams"

@@ -46,6 +46,7 @@ CHECK_THREAD_ENV = "UNO_COMPANION_CHECK_THREAD"  # "1": every hub guards its eng
 ActionHandler = Callable[[dict[str, Any]], None]
 RefusalListener = Callable[[ActionError, Source], None]
 StatusProvider = Callable[[], dict[str, Any]]
+QueryProvider = Callable[[dict[str, Any]], Any]
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class Hub:
         self._subs_lock = threading.Lock()
         self._actions: dict[str, RegisteredAction] = {}
         self._status: dict[str, StatusProvider] = {}
+        self._queries: dict[str, QueryProvider] = {}
         self._thread: threading.Thread | None = None
         self._state_cache: dict[str, Any] | None = None
         self._state_lock = threading.Lock()
@@ -393,6 +395,21 @@ class Hub:
     def register_status(self, section: str, provider: StatusProvider) -> None:
         """Add a part of the state (``device``, ``score``, ``settings``...)."""
         self._register(lambda: self._status.__setitem__(section, provider))
+
+    def register_query(self, name: str, provider: QueryProvider) -> None:
+        """Add a read that is not part of the state (older score rounds, page by page):
+        ``provider(params)`` runs on the hub thread, so it must be short (slice, never build)."""
+        self._register(lambda: self._queries.__setitem__(name, provider))
+
+    def query(self, name: str, params: dict[str, Any]) -> Any:
+        """Run the registered read ``name`` on the hub thread (at once on a hub never started).
+        An unknown name is an :class:`ActionError` (404); a hub too busy raises TimeoutError."""
+        provider = self._queries.get(name)
+        if provider is None:
+            raise ActionError("unknown_query", f"nothing to read as {name[:40]!r}", status=404)
+        if threading.current_thread() is self._thread:
+            return provider(params)
+        return self.call(lambda: provider(params)).result(self._dispatch_timeout)
 
     def changed(self, section: str) -> None:
         """Something in ``section`` changed: wake every reader.

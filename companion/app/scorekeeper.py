@@ -52,6 +52,8 @@ CURRENT_GAME = "score.current_game"
 # How long an import stands aside between pieces of its work, so presses get through at once.
 IMPORT_PAUSE = 0.001
 IMPORT_SWITCH_INTERVAL = 0.0005  # seconds: see _collector_held
+HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
+PAGE_LIMIT = 200  # the most rounds one page of history holds
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
@@ -161,6 +163,8 @@ class ScoreKeeper:
                 _translated(prepare[name]) if name in prepare else None,
             )
         hub.register_status("score", self.status)
+        hub.register_query("score.rounds", self.rounds_page)
+        hub.register_query("score.sheet", self.sheet)
 
     # ------------------------------------------------------------------ actions
 
@@ -307,15 +311,22 @@ class ScoreKeeper:
                 pause=_stand_aside,
                 rulesets=self.storage.custom_rulesets(),
             )
-        game_id = self.storage.import_game(book, pause=_stand_aside)
+        return self.stored(book, changes, _stand_aside)
+
+    def stored(
+        self, book: ScoreBook, changes: int, pause: Callable[[], None] | None = None
+    ) -> dict[str, Any]:
+        """Store ``book`` as a new game and make what the page reads of it (its history, the
+        statistics), off the hub thread, for :meth:`open_imported`; ``changes``: the keeper's
+        count of changes when the work began."""
+        game_id = self.storage.import_game(book, pause=pause)
         shares = dict(self._shares)  # its own copy: the hub thread may change the keeper's
-        history = History.of(book.history(), _stand_aside)
-        history.encode(_stand_aside)
+        history = History.of(book.history(), pause)
         return {
             "game_id": game_id,
             "book": book,
             "history": history,
-            "stats": self._compute_stats(_stand_aside, shares),
+            "stats": self._compute_stats(pause, shares),
             "shares": shares,
             "changes": changes,
         }
@@ -448,16 +459,50 @@ class ScoreKeeper:
         if book is not None:
             setup = book.setup.to_dict()
             setup["id"] = self.game_id
+            history = self._history_of(book)
+            standings = book.standings()
             status.update(
                 game=setup,
                 revision=book.revision,
-                standings=book.standings().to_dict(),
-                history=self._history_of(book),
+                standings=standings.to_dict(),
+                # The last rounds only, whatever the game's length: older ones are read page
+                # by page (the ``score.rounds`` query, GET /api/score/rounds).
+                history=history.page(None, HISTORY_TAIL),
+                history_count=len(history),
+                game_stats={
+                    row.party: history.party_stats(row.members or (row.party,))
+                    for row in standings.rows
+                },
                 can_undo=book.can_undo,
                 can_redo=book.can_redo,
                 stats=self.stats(),
             )
         return status
+
+    def rounds_page(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The ``score.rounds`` query (on the hub thread): at most ``limit`` rounds before
+        round ``before`` of the game open now, oldest first, with the game's revision."""
+        book = self.book
+        if book is None:
+            return {"game": None, "revision": None, "total": 0, "rounds": []}
+        history = self._history_of(book)
+        limit = max(1, min(int(params.get("limit") or PAGE_LIMIT), PAGE_LIMIT))
+        return {
+            "game": self.game_id,
+            "revision": book.revision,
+            "total": len(history),
+            "rounds": history.page(params.get("before"), limit),
+        }
+
+    def sheet(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The ``score.sheet`` query (on the hub thread): the game open now with every round,
+        for the chart and the export, which the web thread then goes through (the history is
+        never changed once made, so it is handed over as it is)."""
+        status = self.status()
+        book = self.book
+        if book is None or status.get("game") is None:
+            return {"game": None, "history": [], "revision": None}
+        return {**status, "history": self._history_of(book)}
 
     def _history_of(self, book: ScoreBook) -> History:
         key = (self.game_id, book.revision)
@@ -514,39 +559,53 @@ class ScoreKeeper:
 
 
 class History(list[dict[str, Any]]):
-    """A game's rounds as the page gets them, which carry their own JSON encoding: a long
-    game's history (megabytes) is encoded once (an import does it in pieces, off the hub
-    thread), every answer and live update reuses the bytes (see
-    ``companion.web.context.WebContext.state_json``), and a round recorded after the last adds
-    its own line to them (:meth:`extended`) instead of the whole history being made again."""
+    """A game's rounds as the page reads them (one dict per round, oldest first), with a tally
+    of who held a hand in how many rounds and each player's costliest hand: the Score screen's
+    statistics over the whole game, which the state carries instead of the rounds. A round
+    recorded after the last adds its own line and tally (:meth:`extended`) instead of the whole
+    history being made again."""
 
     last_view: object = None  # the round (RoundView) the last line was made from
-    _json: bytes | None = None
 
-    @property
-    def json(self) -> bytes:
-        return self.encode()
+    def __init__(self, lines: Sequence[dict[str, Any]] = ()) -> None:
+        super().__init__(lines)
+        # How many rounds each set of hand holders played, and each player's costliest hand.
+        self.holders: dict[tuple[str, ...], int] = {}
+        self.costliest: dict[str, int] = {}
 
-    def encode(self, pause: Callable[[], None] | None = None, piece: int = 64) -> bytes:
-        """The list as compact JSON, ``pause()`` between pieces of ``piece`` rounds."""
-        if self._json is None:
-            parts = []
-            for start in range(0, len(self), piece):
-                if pause is not None and start:
-                    pause()
-                parts.append(_compact(self[start : start + piece])[1:-1])
-            self._json = ("[" + ",".join(parts) + "]").encode()
-        return self._json
+    def _count(self, line: dict[str, Any]) -> None:
+        hands = line.get("hands") or []
+        holders = tuple(sorted(str(h["player"]) for h in hands))
+        self.holders[holders] = self.holders.get(holders, 0) + 1
+        for hand in hands:
+            points = hand.get("points") or 0
+            if points > self.costliest.get(hand["player"], 0):
+                self.costliest[hand["player"]] = points
+            else:
+                self.costliest.setdefault(hand["player"], 0)
 
     def extended(self, line: dict[str, Any], view: object) -> History:
         """A new history: this one and ``line`` (made from ``view``) after it."""
         longer = History(self)
+        longer.holders, longer.costliest = dict(self.holders), dict(self.costliest)
         longer.append(line)
+        longer._count(line)
         longer.last_view = view
-        if self._json is not None:
-            tail = _compact(line).encode()
-            longer._json = self._json[:-1] + (b"," if self else b"") + tail + b"]"
         return longer
+
+    def party_stats(self, members: Sequence[str]) -> dict[str, int]:
+        """The rounds a party (one player, or a team's ``members``) held a hand in, and the
+        most points left in one hand of its own."""
+        return {
+            "played": sum(n for held, n in self.holders.items() if any(m in held for m in members)),
+            "costliest": max((self.costliest.get(m, 0) for m in members), default=0),
+        }
+
+    def page(self, before: int | None, limit: int) -> list[dict[str, Any]]:
+        """At most ``limit`` rounds numbered below ``before`` (all: after the last), oldest
+        first; rounds are numbered from 1 in order."""
+        end = len(self) if before is None else max(0, min(before - 1, len(self)))
+        return self[max(0, end - limit) : end]
 
     @classmethod
     def of(cls, views: Sequence[Any], pause: Callable[[], None] | None = None) -> History:
@@ -555,7 +614,9 @@ class History(list[dict[str, Any]]):
         for number, view in enumerate(views, start=1):
             if pause is not None and number % 256 == 0:
                 pause()
-            history.append(view.to_dict())
+            line = view.to_dict()
+            history.append(line)
+            history._count(line)
         history.last_view = views[-1] if views else None
         return history
 

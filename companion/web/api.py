@@ -40,6 +40,8 @@ PAGE_DOMAINS = ("web.", "storage.")
 # A phone refused a live stream reads the state this often, and asks for a stream again after.
 POLL_SECONDS = 5
 STREAM_RETRY_SECONDS = 10
+# Rounds in one page of the score history (GET /api/score/rounds): by default, at most.
+PAGE_DEFAULT, PAGE_LIMIT = 50, 200
 # Fields of the hub's settings the page must never see.
 SECRET_SETTINGS = ("pin",)
 
@@ -282,20 +284,30 @@ def create_api() -> Blueprint:
 
     @api.get("/chart.svg")
     def get_chart() -> Response:
-        """Running totals over the rounds of the current game."""
+        """Running totals over every round of the current game."""
         ctx = web()
-        state = ctx.hub.state()
-        score = state.get("score") or {}
-        svg = chart.totals_svg(
-            scoreview.parties_of(score),
-            scoreview.round_points(score),
-            ctx.text("web.chart_title"),
-            ctx.text("web.chart_empty"),
-            scoreview.target_of(score),
-            to_go=ctx.text("web.chart_to_go"),
-            # The players' colours chosen at setup, so a line has its player's colour on the page.
-            colours=(state.get("page") or {}).get("colours") or None,
-        )
+        sheet = _query(ctx, "score.sheet", {})
+        colours = (ctx.hub.state().get("page") or {}).get("colours") or None
+        lang = ctx.language()
+        game = sheet.get("game") or {}
+        # Drawn once per revision of the game (and language, colours): a long game's chart is
+        # not gone through again while nothing in it changes.
+        key = (game.get("id"), sheet.get("revision"), lang, repr(colours))
+        kept = key[0] is not None and key[1] is not None  # a game that says its revision
+        svg = ctx.charts.get(key) if kept else None
+        if svg is None:
+            svg = chart.totals_svg(
+                scoreview.parties_of(sheet),
+                scoreview.round_points(sheet),
+                ctx.text("web.chart_title", lang=lang),
+                ctx.text("web.chart_empty", lang=lang),
+                scoreview.target_of(sheet),
+                to_go=ctx.text("web.chart_to_go", lang=lang),
+                # The players' colours chosen at setup: a line has its player's colour.
+                colours=colours,
+            )
+            if kept:
+                ctx.charts.put(key, svg)
         response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
         # The chart styles itself for light and dark pages: an inline <style>, and nothing else.
@@ -304,13 +316,23 @@ def create_api() -> Blueprint:
         )
         return response
 
+    @api.get("/score/rounds")
+    def get_score_rounds() -> Response:
+        """A page of the current game's rounds, oldest first: at most ``limit`` (1 to 200,
+        default 50) of those numbered below ``before`` (default: up to the last)."""
+        ctx = web()
+        before = _int_arg(ctx, "before", 1, 10**9)
+        limit = _int_arg(ctx, "limit", 1, PAGE_LIMIT)
+        return jsonify(
+            _query(ctx, "score.rounds", {"before": before, "limit": limit or PAGE_DEFAULT})
+        )
+
     @api.get("/export.csv")
     def get_export() -> Response:
         """The current game as a score sheet in the phone's language (French: French headers
-        and ';' between columns), which score.import reads back."""
+        and ';' between columns), which score.import reads back: every round of it."""
         ctx = web()
-        score = ctx.hub.state().get("score") or {}
-        text = scoreview.export_csv(score, ctx.language())
+        text = scoreview.export_csv(_query(ctx, "score.sheet", {}), ctx.language())
         response = Response(text.encode("utf-8"), mimetype="text/csv")
         response.headers["Content-Type"] = "text/csv; charset=utf-8"
         response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'
@@ -351,6 +373,26 @@ def _once(ctx: WebContext, run: Callable[[], Response], again: Callable[[], Resp
         return response
     finally:
         ctx.remembered.finish(scope, key, status, error)
+
+
+def _query(ctx: WebContext, name: str, params: dict[str, Any]) -> Any:
+    try:
+        return ctx.hub.query(name, params)
+    except ActionError as exc:
+        raise _refused(ctx, exc) from exc
+
+
+def _int_arg(ctx: WebContext, name: str, low: int, high: int) -> int | None:
+    """The query string's whole number ``name`` within [low, high], or None when absent."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+        raise ApiError("web.error_field", field=name, problem=ctx.text("web.problem_type"))
+    value = int(raw)
+    if not low <= value <= high:
+        raise ApiError("web.error_field", field=name, problem=ctx.text("web.problem_value"))
+    return value
 
 
 def _json_state(ctx: WebContext, state: dict[str, Any]) -> Response:

@@ -29,6 +29,9 @@ DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "6 2 2 2")
 WIDTH, PLOT_HEIGHT = 360, 200
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 24
 LEGEND_ROW = 18
+# A long game's line is drawn through at most this many of its rounds (about one per pixel
+# across), and this many of them carry a marker: the picture stays small whatever the length.
+MAX_POINTS, MAX_MARKERS = 300, 40
 
 
 def running_totals(players: Sequence[str], rounds: Sequence[Mapping[str, int]]) -> list[list[int]]:
@@ -123,15 +126,17 @@ def totals_svg(
         )
     final = totals[-1]
     order = sorted(range(rows), key=lambda p: -final[p])
+    drawn = _spread(steps, MAX_POINTS)
+    marked = _spread(steps, MAX_MARKERS)
     for p, name in enumerate(players):
         index = (colours or {}).get(name, p) % len(PALETTE)
-        points = " ".join(f"{x(i):.1f},{y(row[p]):.1f}" for i, row in enumerate(totals))
+        points = " ".join(f"{x(i):.1f},{y(totals[i][p]):.1f}" for i in drawn)
         quoted_name = escape(name, {'"': "&quot;"})
         parts.append(
             f'<polyline class="line s{index}" data-player="{quoted_name}" points="{points}"'
             f"{_dash(p)}/>"
         )
-        parts.extend(_marker(p, x(i), y(row[p]), f"f{index}") for i, row in enumerate(totals))
+        parts.extend(_marker(p, x(i), y(totals[i][p]), f"f{index}") for i in marked)
     legend_top = TOP + PLOT_HEIGHT + BOTTOM + 4
     for place, p in enumerate(order):
         index = (colours or {}).get(players[p], p) % len(PALETTE)
@@ -147,6 +152,13 @@ def totals_svg(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _spread(steps: int, most: int) -> list[int]:
+    """The indices 0..steps, or ``most`` of them evenly spread (first and last included)."""
+    if steps < most:
+        return list(range(steps + 1))
+    return sorted({round(k * steps / (most - 1)) for k in range(most)})
 
 
 def _dash(p: int) -> str:

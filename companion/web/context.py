@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -40,6 +41,9 @@ class WebContext:
     # Each part of the last state encoded (by the part's identity): see state_json.
     _parts: dict[str, tuple[object, bytes]] = field(default_factory=dict, init=False, repr=False)
     _parts_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    # The last charts drawn, by (game, revision, language, colours): see api.get_chart.
+    charts: Drawn = field(default_factory=lambda: Drawn(8))
 
     def init_app(self, app: Flask) -> None:
         app.extensions[EXTENSION] = self
@@ -82,9 +86,8 @@ class WebContext:
 
     def state_json(self, state: dict[str, Any]) -> bytes:
         """``state`` as compact JSON, each part encoded once while it is the same object: the
-        hub keeps a part that did not change (the score of a long game), so a press's answer
-        re-encodes the table, not a history of thousands of rounds. A value that carries its
-        own encoding (a ``json`` attribute holding bytes) is spliced in as it is."""
+        hub keeps a part that did not change (the score), so a press's answer re-encodes the
+        table, not the score sheet."""
         pieces = []
         with self._parts_lock:
             for key, value in state.items():
@@ -92,7 +95,7 @@ class WebContext:
                 if cached is not None and cached[0] is value:
                     encoded = cached[1]
                 else:
-                    encoded = _encoded(value)
+                    encoded = _dumps(value)
                     self._parts[key] = (value, encoded)
                 pieces.append(_dumps(key) + b":" + encoded)
         return b"{" + b",".join(pieces) + b"}"
@@ -121,20 +124,31 @@ class WebContext:
         return self.catalog.text(key, lang or self.language(), params)
 
 
+class Drawn:
+    """The last ``size`` pictures made, by key (thread-safe; the oldest is forgotten first)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._made: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> str | None:
+        with self._lock:
+            made = self._made.get(key)
+            if made is not None:
+                self._made.move_to_end(key)
+            return made
+
+    def put(self, key: Hashable, picture: str) -> None:
+        with self._lock:
+            self._made[key] = picture
+            self._made.move_to_end(key)
+            while len(self._made) > self._size:
+                self._made.popitem(last=False)
+
+
 def _dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def _own_json(value: Any) -> bytes | None:
-    encoded = getattr(value, "json", None)
-    return encoded if isinstance(encoded, bytes) else None
-
-
-def _encoded(value: Any) -> bytes:
-    if not isinstance(value, dict) or all(_own_json(v) is None for v in value.values()):
-        return _dumps(value)
-    items = (_dumps(str(k)) + b":" + (_own_json(v) or _dumps(v)) for k, v in value.items())
-    return b"{" + b",".join(items) + b"}"
 
 
 def web() -> WebContext:

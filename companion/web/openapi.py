@@ -34,6 +34,26 @@ MEDIA = {
     "/api/export.csv": "text/csv",
 }
 
+# The query strings a GET takes.
+QUERIES: dict[str, list[dict[str, Any]]] = {
+    "/api/score/rounds": [
+        {
+            "name": "before",
+            "in": "query",
+            "required": False,
+            "description": "rounds numbered below this one (default: up to the last)",
+            "schema": {"type": "integer", "minimum": 1, "maximum": 10**9},
+        },
+        {
+            "name": "limit",
+            "in": "query",
+            "required": False,
+            "description": "at most this many rounds, the latest of them (default 50)",
+            "schema": {"type": "integer", "minimum": 1, "maximum": 200},
+        },
+    ],
+}
+
 
 def _error(description: str) -> dict[str, Any]:
     return {
@@ -94,6 +114,7 @@ def openapi_document(app: Flask, action_schemas: dict[str, dict[str, Any]]) -> d
                 }
                 operation["responses"] = _write_responses(path)
             else:
+                operation["parameters"] += QUERIES.get(path, [])
                 operation["responses"] = {
                     "200": _ok(path),
                     "400": _error("a Host header that is not this box"),

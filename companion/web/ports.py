@@ -1,7 +1,7 @@
 """The one port the web adapter talks through: the *hub* of the daemon.
 
 The page never reaches devices, speech or storage itself. The composition root builds an object
-with these four methods (the real one is :class:`companion.app.hub.Hub`) and hands it to
+with these methods (the real one is :class:`companion.app.hub.Hub`) and hands it to
 :func:`companion.web.create_app`. Tests hand in a small fake with the same methods.
 """
 
@@ -36,6 +36,11 @@ class Hub(Protocol):
     def dispatch(
         self, action: str, payload: dict[str, Any], expected_revision: int | None = None
     ) -> dict[str, Any]: ...
+
+    def query(self, name: str, params: dict[str, Any]) -> Any:
+        """A read beyond the state (``score.rounds``: a page of older rounds; ``score.sheet``:
+        the whole game, for the chart and the export)."""
+        ...
 
     def subscribe(self) -> Subscription: ...
 

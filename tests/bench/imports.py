@@ -7,13 +7,16 @@ phone presses HIT 20 times a second through the page's API:
   another phone imports a 26,000-round game file (the goal: p99 within twice the idle p99);
   idle presses and imports take turns, three times, so both see the machine's load alike;
 - the time one import takes for games of 1,000, 10,000 and 26,000 rounds, and per round (the
-  goal: the same per round, linear in the rounds).
+  goal: the same per round, linear in the rounds);
+- once the 26,000-round game is open, a press's answer: its size (the state, encoded JSON: the
+  goal is that it stays as small as with a short game) and its p50/p99.
 
 ``BENCH_IMPORT_ROUNDS`` sets the sizes (comma-separated; the largest is the one pressed through).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import tempfile
@@ -66,11 +69,15 @@ def game_file(rounds: int) -> str:
 
 
 def press_while(
-    port: int, running: threading.Event | None, count: int, after: list[float] | None = None
+    port: int,
+    running: threading.Event | None,
+    count: int,
+    after: list[float] | None = None,
+    sizes: list[int] | None = None,
 ) -> list[float]:
     """HIT presses at 20 a second: ``count`` of them, or as long as ``running`` is set. With
-    ``after``, a press answered once the imported game is open (its answer holds the whole
-    game) goes there instead."""
+    ``after``, a press answered once the imported game is open goes there instead; ``sizes``
+    gets each answer's size (bytes of compact JSON)."""
     phone = Phone(port)
     took: list[float] = []
     due = time.monotonic()
@@ -85,6 +92,8 @@ def press_while(
             raise SystemExit(f"a press was answered {status}")
         opened = ((answer.get("score") or {}).get("standings") or {}).get("rounds", 0) > 100
         (after if after is not None and opened else took).append(seconds)
+        if sizes is not None:
+            sizes.append(len(json.dumps(answer, ensure_ascii=False, separators=(",", ":"))))
         time.sleep(max(0.0, due - time.monotonic()))
     return took
 
@@ -127,6 +136,12 @@ def run(port: int) -> None:
         assert status == 200, answer
         spans.append(took)
     times[largest] = min(spans)
+    # The largest game stays open: presses now, each answer with the state of a long game.
+    sizes: list[int] = []
+    opened = press_while(port, None, IDLE_PRESSES, sizes=sizes)
+    small_sizes: list[int] = []
+    assert setup.act("score.new_game", small)[0] == 200
+    press_while(port, None, 5, sizes=small_sizes)
     revision = (answer.get("score") or {}).get("revision")
     print(f"imports: game files of {', '.join(f'{n:,}' for n in SIZES)} rounds (JSON, one line)")
     for rounds in SIZES:
@@ -143,9 +158,14 @@ def run(port: int) -> None:
     print(f"p99 during / p99 idle: {ratio:.2f} (goal: at most 2)")
     if after:
         print(
-            f"HIT press answer, once the {largest:,}-round game is open: {ms(after)} "
-            f"({len(after)} presses; each answer carries the whole game)"
+            f"HIT press answer, during the import once its game is open: {ms(after)} "
+            f"({len(after)} presses)"
         )
+    print(f"HIT press answer, the {largest:,}-round game open: {ms(opened)} ({len(opened)})")
+    print(
+        f"HIT press answer's size, the {largest:,}-round game open: {max(sizes) / 1e3:.1f} KB "
+        f"(a new game open: {max(small_sizes) / 1e3:.1f} KB)"
+    )
 
 
 def main() -> None:

@@ -1,12 +1,15 @@
 // Score screen: new game, round entry by card kinds or raw points, standings, history with edit
 // and delete, the chart (an SVG drawn by the box), statistics and CSV export.
 //
-// The score snapshot: {game: {name, players, mode, target, teams, ruleset: {kinds}}, revision,
-// standings: {rows: [{party, total, rank, eliminated_in}]}, history: [{number, winner,
-// hands: [{player, hand: {cards}|{points}, points}], credited, totals}], can_undo, can_redo}.
+// The score snapshot: {game: {id, name, players, mode, target, teams, ruleset: {kinds}}, revision,
+// standings: {rows: [{party, members, total, rank, eliminated_in}]}, history: the last rounds
+// [{number, winner, hands: [{player, hand: {cards}|{points}, points}], credited, totals}],
+// history_count (every round), game_stats: {party: {played, costliest}}, can_undo, can_redo}.
+// Older rounds are read page by page (GET /api/score/rounds) when asked for: the state stays
+// small however long the game.
 
 import { $, el, fill, toast } from "../dom.js";
-import { act, players, score, standings, store, t, table } from "../store.js";
+import { act, players, request, score, standings, store, t, table } from "../store.js";
 import {
   countedPoints, gameName, gameOver, roundRecorded, scoreKinds, standingsList,
 } from "../components/flow.js";
@@ -67,6 +70,7 @@ const markup = `
   </div>
   <div class="card">
     <h3 data-i18n="history"></h3>
+    <button type="button" id="older-rounds" class="secondary" data-i18n="older_rounds" hidden></button>
     <ol id="history" class="history"></ol>
     <div class="cards">
       <button type="button" id="score-undo" class="secondary" data-i18n="undo"></button>
@@ -88,6 +92,63 @@ const HAND_CARDS = "cards";  // payload field of a hand given as card counts
 
 const scorePlayers = () => (score().game && score().game.players) || [];
 const history = () => score().history || [];
+const roundCount = () => score().history_count ?? history().length;
+const gameId = () => (score().game && score().game.id) || null;
+
+// Rounds before the state's last ones, read from the box on demand (oldest first), for the game
+// and score revision they were read at: after a change they are read again (same count).
+const PAGE = 50;
+const older = { game: null, revision: null, rounds: [], busy: false };
+
+/** Every round on screen: the older ones read so far, then the state's last ones. */
+function shownRounds() {
+  const tail = history();
+  const first = tail.length ? tail[0].number : Infinity;
+  const kept = older.game === gameId() ? older.rounds.filter((r) => r.number < first) : [];
+  return kept.concat(tail);
+}
+
+/** Read `extra` more rounds before those shown (0: the same ones again, after a change). */
+async function loadOlder(extra) {
+  if (older.busy) return;
+  const game = gameId();
+  const revision = score().revision;
+  const wanted = (older.game === game ? older.rounds.length : 0) + extra;
+  let before = (history()[0] || {}).number || 1;
+  let rounds = [];
+  let current = true;  // false: the game changed on the box meanwhile (its state comes next)
+  older.busy = true;
+  try {
+    while (rounds.length < wanted && before > 1) {
+      const limit = Math.min(200, wanted - rounds.length);
+      const r = await request("/api/score/rounds?before=" + before + "&limit=" + limit,
+        { headers: { "Accept-Language": store.lang } });
+      const page = await r.json();
+      if (!r.ok) throw new Error((page.error && page.error.message) || r.statusText);
+      current = page.game === game && page.revision === revision;
+      if (!current || !page.rounds.length) break;
+      rounds = page.rounds.concat(rounds);
+      before = page.rounds[0].number;
+    }
+    if (current) Object.assign(older, { game, revision, rounds });
+  } catch (err) {
+    toast(err.message);
+  } finally {
+    older.busy = false;
+  }
+  // The state changed while the pages were read: read them again for it.
+  if (current && score().revision !== older.revision && older.rounds.length) loadOlder(0);
+  renderHistory();
+}
+
+/** One round as it is now, read from the box when it is not on screen. */
+async function roundNow(number) {
+  const known = shownRounds().find((r) => r.number === number);
+  if (known) return known;
+  const r = await request("/api/score/rounds?before=" + (number + 1) + "&limit=1");
+  const page = r.ok ? await r.json() : { rounds: [] };
+  return page.rounds.find((x) => x.number === number) || null;
+}
 
 /** {player: {points, hand}} of one round. */
 function roundHands(r) {
@@ -161,7 +222,7 @@ function render() {
   const saved = Boolean(table().round_over) && roundRecorded() && !entry.editing && !entry.another;
   $("entry-saved").hidden = !saved || over;
   if (saved) {
-    $("entry-saved-text").textContent = t("round_saved", { round: history().length });
+    $("entry-saved-text").textContent = t("round_saved", { round: roundCount() });
   }
   $("entry").hidden = (over || saved) && !entry.editing;
   if (over) {
@@ -169,9 +230,15 @@ function render() {
   }
   renderEntry();
   const chart = $("chart");
-  const src = "/api/chart.svg?lang=" + store.lang + "&rev=" + store.revision;
+  // Drawn again when the game, its rounds or the players' colours change (not at each press).
+  const colours = Object.values((store.state.page || {}).colours || {}).join("");
+  const src = "/api/chart.svg?lang=" + store.lang + "&game=" + encodeURIComponent(game.id || "")
+    + "&rev=" + sc.revision + "&colours=" + colours;
   if (chart.getAttribute("src") !== src) chart.src = src;
   chart.alt = t("chart_title");
+  if (older.game === gameId() && older.revision !== sc.revision && older.rounds.length) {
+    loadOlder(0);
+  }
   renderHistory();
   renderStats();
   $("score-undo").disabled = sc.can_undo === false;
@@ -223,7 +290,9 @@ function renderEntry() {
 function renderHistory() {
   const list = $("history");
   list.textContent = "";
-  history().forEach((r, i) => {
+  const rounds = shownRounds();
+  $("older-rounds").hidden = !rounds.length || rounds[0].number <= 1;
+  rounds.forEach((r, i) => {
     const number = r.number || i + 1;
     const hands = roundHands(r);
     const li = el("li", { "data-round": String(number) });
@@ -265,15 +334,14 @@ function startEdit(r, number) {
 function renderStats() {
   const stats = $("stats");
   stats.textContent = "";
-  const rounds = history();
   const add = (name, value) => { stats.append(el("dt", {}, name), el("dd", {}, value)); };
-  add(t("rounds_played"), String(rounds.length));
+  add(t("rounds_played"), String(roundCount()));
+  // Counted by the box over the whole game (the page holds only the last rounds).
+  const perParty = score().game_stats || {};
   (standings().rows || []).forEach((row) => {
-    const members = row.members && row.members.length ? row.members : [row.party];
-    const played = rounds.filter((r) => members.some((m) => m in roundHands(r))).length;
-    const worst = Math.max(0, ...rounds.flatMap((r) => members.map((m) => (roundHands(r)[m] || {}).points || 0)));
+    const { played = 0, costliest = 0 } = perParty[row.party] || {};
     add(row.party, t("stats_line", { wins: row.rounds_won ?? 0,
-      average: played ? Math.round(row.total / played) : 0, best: worst }));
+      average: played ? Math.round(row.total / played) : 0, best: costliest }));
   });
 }
 
@@ -304,7 +372,7 @@ async function saveRound() {
     : await act("score.record_round", payload, { revision: false, refused });
   if (ok) { resetEntry(); render(); toast(t("saved"), "ok"); return; }
   if (!stale) return;
-  const now = history().find((r) => r.number === editing);
+  const now = editing ? await roundNow(editing) : null;
   if (editing && now) {
     startEdit(now, editing);
     toast(t("stale_correction", { round: editing }));
@@ -349,6 +417,7 @@ function wire() {
   $("save-round").addEventListener("click", saveRound);
   $("entry-another").addEventListener("click", () => { entry.another = true; render(); });
   $("import-file").addEventListener("change", importFile);
+  $("older-rounds").addEventListener("click", () => loadOlder(PAGE));
   $("cancel-edit").addEventListener("click", () => { resetEntry(); render(); });
   $("clear-entry").addEventListener("click", () => { resetEntry(); render(); });
   $("winner").addEventListener("change", (e) => { startEntry(); entry.winner = e.target.value || null; });

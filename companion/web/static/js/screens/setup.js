@@ -162,7 +162,7 @@ export function whatEnds(plan) {
   const ends = [];
   if (plan.reseat && roundInProgress()) ends.push(t("ends_round", { round: table().round }));
   const game = score().game;
-  const rounds = (score().history || []).length;
+  const rounds = score().history_count ?? (score().history || []).length;
   if (plan.newGame && game && rounds) ends.push(t("ends_game", { name: gameName(game), rounds }));
   if (plan.deck && !plan.reseat && roundInProgress()) {
     ends.push(t("ends_deck", { round: table().round }));

@@ -18,7 +18,7 @@ from companion.vision.kinds import deck_faces
 pytest.register_assert_rewrite("tests.browser", "tests.camera_double")
 from tests.browser import Api, screenshot_schemes, seat_four, shot, tab  # noqa: E402
 from tests.camera_double import FakeCamera  # noqa: E402
-from tests.test_browser_layout import SIZES, turn_faults  # noqa: E402
+from tests.test_browser_layout import SIZES, check_screen, turn_faults  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
 
@@ -47,6 +47,7 @@ def test_which_card_is_asked_on_every_phone_and_one_tap_settles_it(
         box = question.locator(".cam-candidates").bounding_box()
         hit = player.locator("#hit").bounding_box()
         assert box and hit and box["y"] > 0 and box["y"] + box["height"] < hit["y"], (size, box)
+    faults += check_screen(player, "whichcard-fr")  # thumb-sized, nothing wider, no raw key
     assert faults == [], "\n".join(faults)
     for size in SIZES if screenshot_schemes() else ():
         display.set_viewport_size({"width": size["height"], "height": size["width"]})
@@ -124,11 +125,13 @@ def test_the_camera_screen_shows_the_live_picture_and_teaches_a_deck(
     expect(card).to_have_text(said[1])
     expect(phone.locator("#cam-teach-count")).to_have_text(f"1 sur {len(faces)}")
     phone.evaluate("window.scrollTo(0, 0)")
+    faults = check_screen(phone, "camera-fr")
+    assert faults == [], "\n".join(faults)
     for size in SIZES:
         phone.set_viewport_size(size)
         for scheme in screenshot_schemes():
             phone.emulate_media(color_scheme=scheme)
-            shot(phone, f"camera-screen-{size['width']}-{scheme}")
+            shot(phone, f"camera-screen-{size['width']}-{scheme}", full_page=False)
     phone.emulate_media(color_scheme="light")
     phone.click("#cam-teach-skip")
     expect(card).to_have_text(said[2])

@@ -22,18 +22,23 @@ const markup = `
 </figure>
 <div class="card" id="cam-teach">
   <h3 data-i18n="cam_teach"></h3>
-  <p class="muted" data-i18n="cam_teach_help"></p>
   <div id="cam-teach-idle">
+    <p class="muted" data-i18n="cam_teach_help"></p>
     <label><span data-i18n="cam_teach_deck"></span> <select id="cam-deck"></select></label>
     <button type="button" id="cam-teach-start" class="primary" data-i18n="cam_teach_start"></button>
     <p id="cam-teach-result" role="status"></p>
   </div>
   <div id="cam-teach-active" hidden>
-    <p class="cam-teach-next"><span data-i18n="cam_teach_next"></span> <span id="cam-teach-card"></span></p>
-    <p><progress id="cam-teach-progress" max="1" value="0"></progress>
-      <span id="cam-teach-count" aria-live="polite"></span></p>
+    <div class="cam-teach-now">
+      <div id="cam-teach-card"></div>
+      <div>
+        <p class="cam-teach-next" data-i18n="cam_teach_next"></p>
+        <progress id="cam-teach-progress" max="1" value="0"></progress>
+        <p id="cam-teach-count" aria-live="polite"></p>
+      </div>
+    </div>
     <div class="row">
-      <button type="button" id="cam-teach-skip" class="secondary" data-i18n="cam_teach_skip"></button>
+      <button type="button" id="cam-teach-skip" class="secondary" data-i18n="cam_skip"></button>
       <button type="button" id="cam-teach-finish" class="primary" data-i18n="cam_teach_finish"></button>
       <button type="button" id="cam-teach-cancel" class="secondary" data-i18n="cancel"></button>
     </div>
@@ -77,6 +82,7 @@ function render() {
 
 function renderTeach(teach) {
   const active = Boolean(teach && teach.active);
+  $("screen-camera").classList.toggle("teaching", active);
   $("cam-teach-idle").hidden = active;
   $("cam-teach-active").hidden = !active;
   if (document.activeElement !== $("cam-deck")) {

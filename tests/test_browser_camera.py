@@ -16,7 +16,7 @@ from companion.daemon import Daemon
 from companion.vision.kinds import deck_faces
 
 pytest.register_assert_rewrite("tests.browser", "tests.camera_double")
-from tests.browser import Api, screenshot_schemes, seat_four, shot, tab  # noqa: E402
+from tests.browser import Api, axe_check, screenshot_schemes, seat_four, shot, tab  # noqa: E402
 from tests.camera_double import FakeCamera  # noqa: E402
 from tests.test_browser_layout import SIZES, check_screen, turn_faults  # noqa: E402
 
@@ -127,6 +127,7 @@ def test_the_camera_screen_shows_the_live_picture_and_teaches_a_deck(
     phone.evaluate("window.scrollTo(0, 0)")
     faults = check_screen(phone, "camera-fr")
     assert faults == [], "\n".join(faults)
+    assert axe_check(phone) == []
     for size in SIZES:
         phone.set_viewport_size(size)
         for scheme in screenshot_schemes():
@@ -144,12 +145,22 @@ def test_the_camera_screen_shows_the_live_picture_and_teaches_a_deck(
         "camera.teach_finish",
     ]
     assert cam.sent[0][1] == {"deck": "extreme"}
-    # Off: no picture asked any more; and none once the screen is left.
-    phone.click("#cam-on")
-    expect(phone.locator("#cam-status")).to_have_text("Caméra éteinte")
-    assert cam.sent[-1] == ("camera.enable", {"on": False})
+    # Once the screen is left no picture is asked any more (one may be on its way).
     phone.click("#cam-close")
     expect(phone.locator("#screen-device")).to_be_visible()
     seen = cam.frames
-    phone.wait_for_timeout(600)
+    phone.wait_for_timeout(3 * 250)  # three frames' time
     assert cam.frames <= seen + 1
+    phone.click("#open-camera")
+    phone.click("#cam-on")
+    expect(phone.locator("#cam-status")).to_have_text("Caméra éteinte")
+    assert cam.sent[-1] == ("camera.enable", {"on": False})
+    expect(phone.locator("#cam-live")).to_be_hidden()
+    # A box without a camera: only the line saying how to add one.
+    cam.set(configured=False, enabled=False, status="off")
+    expect(phone.locator("#cam-none")).to_be_visible()
+    expect(phone.locator("#cam-teach")).to_be_hidden()
+    phone.click("#cam-close")
+    expect(phone.locator("#cam-how")).to_contain_text("[camera]")
+    expect(phone.locator("#open-camera")).to_be_hidden()
+    expect(phone.locator("#sim-read")).to_be_hidden()

@@ -15,6 +15,7 @@ const DECKS = ["extreme", "classic"];
 const markup = `
 <h2 data-i18n="camera"></h2>
 <p id="cam-status" class="cam-status" role="status"></p>
+<p id="cam-none" class="muted" data-i18n="cam_how_to"></p>
 <label class="switch"><input type="checkbox" id="cam-on"> <span data-i18n="cam_on"></span></label>
 <figure class="card cam-live">
   <img id="cam-live" alt="" width="640" height="480">
@@ -63,6 +64,11 @@ function frameDone() {
 
 function render() {
   const cam = camera();
+  // A box without a camera: only how to add one (an address may still lead here).
+  $("screen-camera").querySelectorAll(":scope > :not(h2, #cam-none, #cam-close)").forEach((part) => {
+    part.hidden = !cam.configured;
+  });
+  $("cam-none").hidden = Boolean(cam.configured);
   const status = cam.configured ? cam.status || "off" : "off";
   $("cam-status").textContent = t("cam_status_" + status);
   $("cam-status").className = "cam-status " + status;

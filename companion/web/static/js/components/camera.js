@@ -26,7 +26,7 @@ export const percent = (confidence) => new Intl.NumberFormat(store.lang, { style
 
 /** A card drawn as the page draws cards: its colour (four colours for a wild) and its words. */
 export function cardFace(read, tag, attrs) {
-  const face = el(tag || "span", { ...attrs, class: "cam-card " + (read.colour || "wild") });
+  const face = el(tag || "span", { ...attrs, class: "cam-card " + (read.colour || "colourless") });
   face.append(el("span", { class: "cam-card-what" }, readLabel(read)));
   return face;
 }

@@ -122,15 +122,18 @@ function renderCameraRead() {
     return;
   }
   tray.removeAttribute("hidden");
-  tray.setAttribute("class", "sim-read " + (read.colour || "wild"));
-  tray.append(svg("title", {}, readLabel(read)));
-  tray.append(svg("rect", { x: 104, y: 66, width: 34, height: 50, rx: 5, class: "sim-read-card" }),
-    svg("text", { x: 121, y: 96, "text-anchor": "middle" },
-      TRAY_MARKS[read.kind] || read.kind));
+  tray.setAttribute("class", "sim-read " + (read.colour || "colourless"));
+  tray.append(svg("title", {}, readLabel(read)),
+    svg("rect", { x: 100, y: 62, width: 40, height: 56, rx: 5, class: "sim-read-card" }));
+  // A number's figure, large; another card's name from the card table, a word a line.
+  const number = /^\d$/.test(read.kind);
+  const words = number ? [read.kind] : readLabel({ kind: read.kind, colour: "" }).split(/\s+/);
+  const text = svg("text", { x: 120, "text-anchor": "middle", class: number ? "figure" : "" });
+  words.slice(0, 3).forEach((word, i) => {
+    text.append(svg("tspan", { x: 120, y: number ? 96 : 84 + i * 10 + (3 - words.length) * 5 }, word));
+  });
+  tray.append(text);
 }
-// The drawn card's mark: the figure a number shows, a sign for the others.
-const TRAY_MARKS = { reverse: "⇄", skip: "⊘", hit2: "2×", discard_all: "✱", draw2: "+2", draw4: "+4",
-  wild: "★", coup_extreme: "⚡" };
 
 function renderSession() {
   const session = store.session;

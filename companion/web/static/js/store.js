@@ -100,6 +100,8 @@ export const score = () => (store.state && store.state.score) || {};
 export const settings = () => (store.state && store.state.settings) || {};
 export const device = () => (store.state && store.state.device) || {};
 export const evening = () => (store.state && store.state.evening) || {};
+/** The camera over the discard pile (absent, or `configured: false`, when the box has none). */
+export const camera = () => (store.state && store.state.camera) || {};
 /** The score game's standings; `finished` once someone passed the target. */
 export const standings = () => score().standings || {};
 /** Names of the players still in the round, in seat order. */

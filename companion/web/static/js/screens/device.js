@@ -1,11 +1,14 @@
 // Device screen: a drawing of the table with the turret and the cards it fires, test fire,
-// reload, volume, voice, turret calibration, the page's addresses and QR code, PIN lock.
+// reload, volume, voice, turret calibration, the page's addresses and QR code, PIN lock; the
+// camera's last read beside the drawn launcher and the way to the Camera screen (or, with no
+// camera, how to add one).
 
 import { $, el, fill, replay, svg } from "../dom.js";
 import {
-  act, device, hasAction, post, refreshSession, settings, store, t, table, tn,
+  act, camera, device, hasAction, post, refreshSession, settings, store, t, table, tn,
 } from "../store.js";
 import { sound } from "../sound.js";
+import { cameraHere, percent, readLabel } from "../components/camera.js";
 
 let firedSeen = null;  // the launcher's count of cards fired, as last drawn (null: not open)
 
@@ -18,10 +21,16 @@ const markup = `
     <g id="sim-turret"><rect x="-18" y="-18" width="36" height="36" rx="6" class="turret"/>
       <polygon points="-8,-18 8,-18 0,-48" class="nozzle"/>
       <g id="sim-cards"></g></g>
+    <g id="sim-read" hidden></g>
   </svg>
   <figcaption id="sim-caption"></figcaption>
 </figure>
 <p id="fire-note" class="fire-note" role="status"></p>
+<div id="cam-device" class="row">
+  <span id="cam-device-read" class="cam-device-read"></span>
+  <button type="button" id="open-camera" class="secondary" data-i18n="camera"></button>
+</div>
+<p id="cam-how" class="muted" data-i18n="cam_how_to"></p>
 <div class="cards">
   <button type="button" id="test-fire" data-i18n="test_fire"></button>
   <button type="button" id="reload2" data-i18n="reload"></button>
@@ -92,8 +101,38 @@ function render() {
   $("volume").disabled = !hasAction("device.volume");
   $("voice").disabled = !hasAction("device.voice");
   $("test-fire").disabled = !hasAction("device.test_fire");
+  renderCameraRead();
   renderSession();
   renderCalibration(list, dv.seat_angles || [], dv.turret_range || [0, 360]);
+}
+
+// The camera's last read, as the card lying in the tray beside the drawn launcher.
+function renderCameraRead() {
+  const here = cameraHere();
+  const read = here ? camera().last_read : null;
+  $("cam-device").hidden = !here;
+  $("cam-how").hidden = here;
+  $("cam-device-read").textContent = !here ? "" : read
+    ? t("cam_last_read", { card: readLabel(read), percent: percent(read.confidence) })
+    : t("cam_status_" + (camera().status || "off"));
+  const tray = $("sim-read");
+  tray.textContent = "";
+  if (!read) {
+    tray.setAttribute("hidden", "");
+    return;
+  }
+  tray.removeAttribute("hidden");
+  tray.setAttribute("class", "sim-read " + (read.colour || "colourless"));
+  tray.append(svg("title", {}, readLabel(read)),
+    svg("rect", { x: 100, y: 62, width: 40, height: 56, rx: 5, class: "sim-read-card" }));
+  // A number's figure, large; another card's name from the card table, a word a line.
+  const number = /^\d$/.test(read.kind);
+  const words = number ? [read.kind] : readLabel({ kind: read.kind, colour: "" }).split(/\s+/);
+  const text = svg("text", { x: 120, "text-anchor": "middle", class: number ? "figure" : "" });
+  words.slice(0, 3).forEach((word, i) => {
+    text.append(svg("tspan", { x: 120, y: number ? 96 : 84 + i * 10 + (3 - words.length) * 5 }, word));
+  });
+  tray.append(text);
 }
 
 function renderSession() {
@@ -148,7 +187,8 @@ export function animateFire(count) {
   replay($("sim-turret"), "firing");
 }
 
-function wire() {
+function wire(showScreen) {
+  $("open-camera").addEventListener("click", () => showScreen("camera"));
   $("test-fire").addEventListener("click", async () => {
     $("fire-note").textContent = t("test_firing");
     await act("device.test_fire", {}, { revision: false });

@@ -6,6 +6,7 @@ import { $, replay } from "../dom.js";
 import { recent, standings, store, t, table } from "../store.js";
 import { paint } from "../components/colours.js";
 import { gameOver, renderActor } from "../components/flow.js";
+import { renderQuestion } from "../components/camera.js";
 import { sound } from "../sound.js";
 import { firingText } from "./table.js";
 
@@ -16,6 +17,7 @@ let awake = null;  // the screen wake lock, while the display is shown
 
 const markup = `
 <div class="display">
+  <div id="display-cam-question" class="card cam-question" role="group" aria-live="polite" hidden></div>
   <div class="display-actor">
     <span id="display-name" class="display-name"></span>
     <span id="display-what" class="display-what"></span>
@@ -67,6 +69,7 @@ function render() {
   // Redrawn every time: the last press stays on show, in the table's language of the moment.
   if (lastPress) $("display-fired").textContent = firingText(lastPress);
   $("display-sound").setAttribute("aria-pressed", String(sound.enabled));
+  renderQuestion($("display-cam-question"));
 }
 
 function shown() {

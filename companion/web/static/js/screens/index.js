@@ -15,5 +15,6 @@ import device from "./device.js";
 import evening from "./evening.js";
 import display from "./display.js";
 import rules from "./rules.js";
+import camera from "./camera.js";
 
-export default [table, score, evening, setup, device, display, rules];
+export default [table, score, evening, setup, device, display, rules, camera];

@@ -6,7 +6,7 @@
 import { $, el, replay } from "../dom.js";
 import { elision } from "../message.js";
 import {
-  act, device, hasAction, players, recent, score, store, t, table, tn,
+  act, camera, device, hasAction, players, recent, score, store, t, table, tn,
 } from "../store.js";
 import { paint } from "../components/colours.js";
 import {
@@ -15,8 +15,10 @@ import {
 import { animateFire } from "./device.js";
 import { card, cardLabel, colours, lowestNumber, playable, rules } from "../components/deck.js";
 import { renderRoundLog, roundLogMarkup, wireRoundLog } from "../components/roundlog.js";
+import { cameraHere, renderCameraAsks, renderQuestion } from "../components/camera.js";
 
-const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0, banner: null, lacked: [] };
+const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0, banner: null, lacked: [],
+  asked: null };
 
 // One screen per turn: who acts and what they owe at the top, HIT at the bottom (the thumb's
 // place), and between them the players and the card pad, which scroll on their own when the
@@ -41,6 +43,8 @@ const markup = `
 </div>
 <div class="table-body">
 <div id="table-scroll" class="table-scroll">
+<div id="cam-question" class="card cam-question" role="group" aria-live="polite" hidden></div>
+<div id="cam-asks" class="card asks" hidden></div>
 ${roundOverMarkup}
 <div id="play">
 <div id="target-picker" class="card" hidden>
@@ -190,6 +194,7 @@ function render() {
   renderColours();
   renderCardButtons();
   renderAsks(tb);
+  renderCamera();
   renderRoundLog();
   if (local.banner && !$("fired-banner").hidden) $("fired-banner").textContent = firingText(local.banner);
   // No press while the launcher cannot fire (empty or jammed): reload first.
@@ -199,6 +204,15 @@ function render() {
   $("table-undo").disabled = !tb.can_undo;
   // Once a round is over, the round-over panel leads to the next one (when there is a score game).
   $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));
+}
+
+// The camera's "Which card?" comes first in the pad, above the cards, HIT still under it.
+function renderCamera() {
+  renderQuestion($("cam-question"));
+  renderCameraAsks($("cam-asks"));
+  const question = cameraHere() && camera().question ? camera().question.id : null;
+  if (question !== null && question !== local.asked) $("table-scroll").scrollTop = 0;
+  local.asked = question;
 }
 
 // "Au tour d'Ana" / "Ana's turn": the message decides the words around the name (elision

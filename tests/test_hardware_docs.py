@@ -9,8 +9,14 @@ from hardware.tools import scad
 
 ROOT = Path(__file__).resolve().parents[1]
 HARDWARE = ROOT / "hardware"
-# the documents that name the box's supply (power.md and wiring.md say the same once merged)
-SUPPLY_DOCS = [HARDWARE / "README.md", HARDWARE / "bom.md", ROOT / "README.md"]
+# the documents that name the box's supply
+SUPPLY_DOCS = [
+    HARDWARE / "README.md",
+    HARDWARE / "bom.md",
+    HARDWARE / "power.md",
+    HARDWARE / "wiring.md",
+    ROOT / "README.md",
+]
 
 
 def table_rows(text: str, heading: str) -> list[list[str]]:
@@ -62,6 +68,19 @@ def test_one_supply_rating_everywhere() -> None:
     assert ratings and {rating for _, rating in ratings} == {"5"}, ratings
     supplies = [row for row in bom_parts() if row[1] == "Supply"]
     assert len(supplies) == 1 and supplies[0][0] == "1" and "5 V 5 A" in supplies[0][2]
+
+
+SERVO_MODEL = re.compile(r"\b(?:MG|SG|FS|DS|HS)\d{2,4}[A-Z]*\b")
+
+
+def test_the_turret_servo_is_named_the_same_in_every_guide() -> None:
+    models = {row[1]: SERVO_MODEL.findall(row[2]) for row in bom_parts() if "servo" in row[1]}
+    turret, feed = models["Turret servo"], models["Feed servo"]
+    assert len(turret) == 1 and len(feed) == 1, models
+    for name in ("power.md", "wiring.md", "calibration.md", "README.md"):
+        named = set(SERVO_MODEL.findall((HARDWARE / name).read_text()))
+        assert turret[0] in named, f"{name} does not name the turret's {turret[0]}"
+        assert named <= {turret[0], feed[0]}, f"{name} names {named - {turret[0], feed[0]}}"
 
 
 def test_the_horn_screw_is_one_size_in_the_readme_the_bom_and_the_model() -> None:

@@ -136,3 +136,26 @@ def test_the_readme_shows_pictures_of_every_part_and_they_exist() -> None:
     guides = "".join(p.read_text() for p in [*HARDWARE.glob("*.md"), ROOT / "README.md"])
     for picture in (HARDWARE / "pictures").glob("*.png"):
         assert f"pictures/{picture.name}" in guides, f"{picture.name} is shown nowhere"
+
+
+# the camera's wired parts and the fit.scad value that gives each its printed place
+CAMERA_PLACES = {"Camera": "mount", "Camera cable": "cable_slot", "LED strip": "led"}
+
+
+def test_the_camera_bom_adds_up_and_each_wired_part_has_a_place() -> None:
+    text = (HARDWARE / "bom.md").read_text()
+    rows = table_rows(text, "## The camera (optional")
+    for qty, part, _, unit, line, *_ in rows:
+        assert abs(int(qty) * euros(unit) - euros(line)) < 0.005, part
+    stated = re.search(r"Camera total: \*\*([\d.]+) €\*\*", text)
+    assert stated is not None
+    assert abs(float(stated.group(1)) - sum(euros(row[4]) for row in rows)) < 0.005
+    fit = scad.fit_values()
+    parts = {row[1] for row in rows}
+    for part, place in CAMERA_PLACES.items():
+        assert part in parts and fit[place], part
+    # the light's current is the same in the model, the budget and the wiring
+    amperes = fit["led"][2]
+    total = f"{2 * amperes:.2f} A"
+    for name in ("power.md", "wiring.md", "README.md"):
+        assert total in (HARDWARE / name).read_text(), name

@@ -182,7 +182,8 @@ install_program() {
         changed "created the virtual environment $VENV"
     fi
     local wanted missing_pip=() library
-    wanted=$(source_hash)
+    # The camera's extra (OpenCV, numpy) when [camera] is on is part of what pip installs.
+    wanted="$(source_hash) ${PIP_EXTRAS}"
     for library in $PIP_PACKAGES; do
         "$VENV/bin/python" -c "import $library" 2>/dev/null || missing_pip+=("$library")
     done
@@ -194,10 +195,10 @@ install_program() {
         say "installing the program into $VENV (a minute or two)"
         run_logged "installing the program with pip (check the network)" \
             "$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade \
-            "$build" "${missing_pip[@]}"
+            "$build${PIP_EXTRAS:+[$PIP_EXTRAS]}" "${missing_pip[@]}"
         rm -rf "$build"
         echo "$wanted" >"$SOURCE_STAMP"
-        changed "installed uno-companion and ${missing_pip[*]:-no extra library} into $VENV"
+        changed "installed uno-companion${PIP_EXTRAS:+[$PIP_EXTRAS]} and ${missing_pip[*]:-no extra library} into $VENV"
     fi
     # `uno-companion doctor`, `score`... typed as is.
     if [ "$(readlink "$COMMAND_LINK" 2>/dev/null)" != "$VENV/bin/uno-companion" ]; then
@@ -208,7 +209,7 @@ install_program() {
 
 install_user() {
     local group
-    for group in gpio audio; do
+    for group in $SERVICE_GROUPS; do
         if ! getent group "$group" >/dev/null; then
             groupadd --system "$group"
             changed "created group $group"
@@ -216,10 +217,10 @@ install_user() {
     done
     if ! id "$SERVICE_USER" >/dev/null 2>&1; then
         useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
-            --shell /usr/sbin/nologin --groups gpio,audio "$SERVICE_USER"
-        changed "created the service user $SERVICE_USER (groups gpio, audio)"
+            --shell /usr/sbin/nologin --groups "${SERVICE_GROUPS// /,}" "$SERVICE_USER"
+        changed "created the service user $SERVICE_USER (groups ${SERVICE_GROUPS// /, })"
     fi
-    for group in gpio audio; do
+    for group in $SERVICE_GROUPS; do
         if ! id -nG "$SERVICE_USER" | tr ' ' '\n' | grep -qx "$group"; then
             usermod -aG "$group" "$SERVICE_USER"
             changed "added $SERVICE_USER to group $group"
@@ -340,6 +341,14 @@ main() {
     say "board: $BOARD_MODEL; GPIO library: $GPIO_LIBRARY (from ${PIP_PACKAGES:+PyPI: $PIP_PACKAGES, }Debian: the rest)"
     # shellcheck disable=SC2086  # a list of package names
     apt_install $APT_PACKAGES
+    if [ -n "$CAMERA" ]; then
+        say "camera: [camera] source = $CAMERA${PIP_EXTRAS:+; OpenCV and numpy from the $PIP_EXTRAS extra (64-bit OS)}"
+    fi
+    if [ -n "$APT_MISSING" ]; then
+        say "camera: $APT_MISSING is not in this system's package archive; Raspberry Pi OS has it," \
+            "and on a Raspberry Pi this step installs it (sudo apt install $APT_MISSING)." \
+            "Until then doctor names it and the box plays with taps and buttons"
+    fi
     install_user
     install_program
     install_config

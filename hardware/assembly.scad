@@ -12,6 +12,7 @@ launcher_shown = true;
 tray_shown = true;
 deck_shown = true;
 cards = cards_full;
+camera = "cm3";         // [cm3, usb, none]: the camera on its arm over the discard tray
 
 module launcher() {
     color("#f2c14e") turntable();
@@ -68,6 +69,16 @@ module box() {
         }
     }
     if (launcher_shown) rotate(home_heading + turret) translate([0, 0, explode]) launcher();
+    if (camera != "none" && tray_shown) camera_arm_shown(camera == "usb");
+}
+module camera_arm_shown(webcam) {
+    color("#3d405b") translate([0, -explode, 0]) camera_mast();
+    translate([0, -explode, -(webcam ? joint_drop : 0) + explode]) {
+        color("#3d405b") translate([explode, 0, 0]) camera_arm();
+        color("#f2c14e") translate([0, 0, -explode]) if (webcam) camera_mount_usb(); else camera_mount_cm3();
+        if (stand_ins) translate([0, 0, -explode]) camera_stand_ins(webcam);
+    }
+    color("#2b2d42") translate([0, -2 * explode, -explode]) discard_tray();
 }
 module rotate_about(p, a) translate([p[0], p[1], 0]) rotate(a) translate([-p[0], -p[1], 0]) children();
 

@@ -48,7 +48,21 @@ _ = [
         ["turret servo", [t_body_cx - turret_servo[5] / 2, -sv_w(turret_servo) / 2, t_body_bot_z], [t_body_cx + turret_servo[5] / 2, sv_w(turret_servo) / 2, gear_z0 - 0.01]],
         ["servo gear", [servo_gear_xy[0] - gear_tip_r(gear_teeth[1]), -gear_tip_r(gear_teeth[1]), gear_z0], [servo_gear_xy[0] + gear_tip_r(gear_teeth[1]), gear_tip_r(gear_teeth[1]), gear_z1]],
         ["cable loop", [-15, -15, tray_z0 + wall], [15, 15, gear_z0 - 0.01]],
+        ["camera mast nuts", [mast_x - 5, -base_w / 2 + wall, mast_screw_z[0] - 4], [mast_x + 5, -base_w / 2 + wall + m3_nut_h + 1.4, mast_screw_z[1] + 4]],
     ]),
+    // the camera arm, its tray and its light
+    fit("camera_optics", [frame_px, card_px, cm3_fov, webcam_hfov, lens_h, webcam_depth]),
+    fit("tray", [tray_c, tray_in, tray_rim, tray_floor, tray_rim_h]), fit("table_z", table_z),
+    fit("mast", [mast_x, mast_w, mast_y0, mast_y1, mast_top, mast_holes, mast_screw_z]),
+    fit("arm", [arm_x0, arm_t, leg_z0, leg_holes, boom_z0, boom_t, boom_y1, lens_z, joint_drop]),
+    fit("mount", [mount_t, mount_boss, mount_holes]),
+    fit("led", [led_len, led_off, led_current]), fit("cable_slot", cable_slot),
+    // what stands on the table: the base's feet and the tray screwed to the mast
+    fit("feet", concat(base_corners, [for (sx = [-1, 1], sy = [-1, 1]) tray_c + [sx * (tray_in[0] / 2 + tray_rim), sy * (tray_in[1] / 2 + tray_rim)]])),
+    fit("tray_tab", [tray_tab_t, mast_z0]),
+    fit("camera_parts", ["camera_mast", "camera_arm", "camera_mount_usb", "discard_tray", "webcam", "LED light"]),
+    // parts printed lying on their side: [name, x of their print origin] (print z = assembly x)
+    fit("laid_on_side", [["camera_mast", mast_x - mast_w / 2], ["camera_arm", arm_x0]]),
     // corners of what turns with the launcher but is not printed: the feed servo, the exit motor
     fit("turning_stand_ins", [
         for (sx = [-1, 1]) [feed_body_cx + sx * micro_servo[5] / 2, feed_tab_y + sv_tab_z(micro_servo)],
@@ -61,7 +75,8 @@ _ = [
         ["base_tray", tray_z0, false, false], ["deck", -deck_t, false, false],
         ["turret_bracket", t_tab_z - bracket_t, false, false],
         ["turntable", launcher_z0, true, true], ["chassis", launcher_z0, false, true],
-        ["magazine", floor_z0, false, true],
+        ["magazine", floor_z0, false, true], ["camera_mount_usb", lens_z, false, false],
+        ["discard_tray", table_z, false, false],
     ]),
     // the small parts' places in the assembly (their centres)
     fit("centres", [
@@ -83,5 +98,8 @@ _ = [
         ["HIT button", mass_button, [button_x, 0, -10], false],
         ["distribution board", mass_dist, [dist_xy[0], dist_xy[1], tray_z0 + wall + standoff_h + 6], false],
         ["amplifier", mass_amp, [amp_xy[0], amp_xy[1], tray_z0 + wall + 10], false],
+        // the heaviest common webcam where it hangs, and the light (the arm counted at its highest)
+        ["webcam", mass_webcam, [tray_c[0], tray_c[1], lens_z - joint_drop - webcam_depth / 2], false],
+        ["LED light", mass_led, [tray_c[0], tray_c[1], boom_z0 - 4], false],
     ]),
 ];

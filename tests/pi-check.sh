@@ -239,6 +239,49 @@ expect_missing_overlay_named() { # doctor names the overlay when a maker removed
     echo "$detail"
 }
 
+set_camera() { # set_camera ROOT SOURCE: the maker turns the camera on in the service's config
+    local config=$1/etc/uno-companion/config.toml
+    local kept
+    kept=$(awk '/^\[/ { skip = ($0 == "[camera]") } !skip' "$config") || return 1
+    printf '%s\n\n[camera]\nenabled = true\nsource = "%s"\n' "$kept" "$2" >"$config"
+}
+
+expect_camera_install() { # a Camera Module configured: its packages, group and devices
+    local root=$1 log=$LOGS/install-camera.log dropin=$1/etc/systemd/system/uno-companion.service.d/10-install.conf
+    set_camera "$root" picamera2
+    run_install "$root" --no-doctor >"$log" 2>&1 || { tail -n 5 "$log"; return 1; }
+    # Debian's archive has no python3-picamera2 (Raspberry Pi OS's has): the installer says so
+    grep -q 'camera: python3-picamera2 is not in this system.s package archive' "$log" \
+        || { grep camera "$log"; return 1; }
+    grep -q 'installed uno-companion\[camera\]' "$log" || { tail -n 5 "$log"; return 1; }
+    in_root "$root" /opt/uno-companion/venv/bin/python -c "import cv2, numpy" || return 1
+    in_root "$root" id -nG uno | grep -qw video || { echo "uno is not in group video"; return 1; }
+    grep -qx 'SupplementaryGroups=video' "$dropin" && grep -qx 'DeviceAllow=char-video4linux rw' "$dropin" \
+        || { cat "$dropin"; return 1; }
+    expect_verify "$root" >/dev/null || { expect_verify "$root"; return 1; }
+    echo "venv imports cv2 and numpy (aarch64 wheels), uno in video; python3-picamera2: a real Pi's step"
+}
+
+expect_camera_read() { # doctor's test read, through the installed venv, from a folder of frames
+    local root=$1 out
+    mkdir -p "$root/tmp/frames"
+    (cd "$REPO" && "$HOST_PYTHON" -c '
+import json, sys, cv2
+from companion.vision import render
+from companion.vision.kinds import Card
+from companion.vision.measure import held_out_styles
+(still,) = render.still_set(1, 41, held_out_styles(), (Card("skip", "red"),))
+cv2.imwrite(sys.argv[1] + "/frame_0.jpg", still.image)
+open(sys.argv[1] + "/frames.json", "w").write(json.dumps({"frames": [{"file": "frame_0.jpg", "t_ms": 0}]}))
+' "$root/tmp/frames") || return 1
+    chmod -R a+rX "$root/tmp/frames"
+    out=$(in_root "$root" runuser -u uno -- /opt/uno-companion/venv/bin/python -c '
+from companion.pi.doctor import System
+print(System().camera_read({"enabled": True, "source": "folder:/tmp/frames"}))') || { echo "$out"; return 1; }
+    grep -q 'test read: red skip' <<<"$out" || { echo "$out"; return 1; }
+    echo "$out"
+}
+
 expect_idempotent() {
     local root=$1 before after out
     before=$(snapshot "$root")
@@ -286,6 +329,8 @@ main() {
             check "$board: amplifier after pigpio, same end" expect_any_order "$root"
         fi
         check "$board: scripted session replays" expect_replay "$root"
+        check "$board: camera packages installed" expect_camera_install "$root"
+        check "$board: doctor's camera test read" expect_camera_read "$root"
         check "$board: second install changes nothing" expect_idempotent "$root"
         check "$board: uninstall keeps the scores" expect_uninstall "$root"
         cleanup

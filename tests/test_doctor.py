@@ -123,7 +123,7 @@ def test_a_healthy_pi4_is_ready(tmp_path: Path) -> None:
     assert {c.id: c.status for c in results if c.status != OK} == {"backend": WARN}
     report = report_json(results, found.board)
     assert report["ready"] is True and report["board"] == PI4
-    assert len(report["checks"]) == 16
+    assert len(report["checks"]) == 17
     assert json.loads(json.dumps(report)) == report
     assert "ready for a game" in report_text(results)
 
@@ -306,3 +306,42 @@ def test_a_speaker_hat_needs_pigpiod_on_the_pwm_clock(tmp_path: Path) -> None:
     fixed = doctor(tmp_path, cards=[HAT], pigpiod_command="/usr/bin/pigpiod -l -t 0")
     assert statuses(fixed)["audio"] == OK
     assert statuses(doctor(tmp_path, cards=[JACK]))["audio"] == OK  # the jack wants PCM
+
+
+def test_the_camera_is_checked_and_shows_a_test_read(tmp_path: Path) -> None:
+    import cv2
+
+    from companion.vision import render
+    from companion.vision.kinds import Card
+    from companion.vision.measure import held_out_styles
+
+    assert statuses(doctor(tmp_path))["camera"] == OK  # off by default: nothing to check
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    (still,) = render.still_set(1, 41, held_out_styles(), (Card("skip", "red"),))
+    cv2.imwrite(str(folder / "frame_0.jpg"), still.image)
+    (folder / "frames.json").write_text(
+        json.dumps({"frames": [{"file": "frame_0.jpg", "t_ms": 0}]})
+    )
+    camera = {"enabled": True, "source": f"folder:{folder}"}
+    found = doctor(tmp_path)
+    found.config.extra["camera"] = camera
+    (check,) = [c for c in found.run() if c.id == "camera"]
+    assert check.status == OK and "test read: red skip" in check.detail and "(sure)" in check.detail
+    # an empty tray: a warning, no read
+    cv2.imwrite(str(folder / "frame_0.jpg"), still.image * 0 + 60)
+    (check,) = [c for c in found.run() if c.id == "camera"]
+    assert check.status == WARN and "no whole card" in check.detail
+
+    class NoPicamera(FakeSystem):
+        def camera_read(self, section: dict[str, Any]) -> str:
+            raise ImportError("No module named 'libcamera'")
+
+    missing = Doctor(found.config, found.config_path, found.state_dir, system=NoPicamera(tmp_path))
+    missing.config.extra["camera"] = {"enabled": True, "source": "picamera2"}
+    (check,) = [c for c in missing.run() if c.id == "camera"]
+    assert check.status == FAIL and "python3-picamera2 is missing" in check.detail
+    assert "install.sh" in check.fix
+    found.config.extra["camera"] = {"enabled": True, "source": f"folder:{tmp_path / 'nowhere'}"}
+    (check,) = [c for c in found.run() if c.id == "camera"]
+    assert check.status == FAIL and check.detail.startswith("no frame from folder:")

@@ -9,8 +9,14 @@ from hardware.tools import scad
 
 ROOT = Path(__file__).resolve().parents[1]
 HARDWARE = ROOT / "hardware"
-# the documents that name the box's supply (power.md and wiring.md say the same once merged)
-SUPPLY_DOCS = [HARDWARE / "README.md", HARDWARE / "bom.md", ROOT / "README.md"]
+# the documents that name the box's supply
+SUPPLY_DOCS = [
+    HARDWARE / "README.md",
+    HARDWARE / "bom.md",
+    HARDWARE / "power.md",
+    HARDWARE / "wiring.md",
+    ROOT / "README.md",
+]
 
 
 def table_rows(text: str, heading: str) -> list[list[str]]:
@@ -62,6 +68,19 @@ def test_one_supply_rating_everywhere() -> None:
     assert ratings and {rating for _, rating in ratings} == {"5"}, ratings
     supplies = [row for row in bom_parts() if row[1] == "Supply"]
     assert len(supplies) == 1 and supplies[0][0] == "1" and "5 V 5 A" in supplies[0][2]
+
+
+SERVO_MODEL = re.compile(r"\b(?:MG|SG|FS|DS|HS)\d{2,4}[A-Z]*\b")
+
+
+def test_the_turret_servo_is_named_the_same_in_every_guide() -> None:
+    models = {row[1]: SERVO_MODEL.findall(row[2]) for row in bom_parts() if "servo" in row[1]}
+    turret, feed = models["Turret servo"], models["Feed servo"]
+    assert len(turret) == 1 and len(feed) == 1, models
+    for name in ("power.md", "wiring.md", "calibration.md", "README.md"):
+        named = set(SERVO_MODEL.findall((HARDWARE / name).read_text()))
+        assert turret[0] in named, f"{name} does not name the turret's {turret[0]}"
+        assert named <= {turret[0], feed[0]}, f"{name} names {named - {turret[0], feed[0]}}"
 
 
 def test_the_horn_screw_is_one_size_in_the_readme_the_bom_and_the_model() -> None:
@@ -117,3 +136,26 @@ def test_the_readme_shows_pictures_of_every_part_and_they_exist() -> None:
     guides = "".join(p.read_text() for p in [*HARDWARE.glob("*.md"), ROOT / "README.md"])
     for picture in (HARDWARE / "pictures").glob("*.png"):
         assert f"pictures/{picture.name}" in guides, f"{picture.name} is shown nowhere"
+
+
+# the camera's wired parts and the fit.scad value that gives each its printed place
+CAMERA_PLACES = {"Camera": "mount", "Camera cable": "cable_slot", "LED strip": "led"}
+
+
+def test_the_camera_bom_adds_up_and_each_wired_part_has_a_place() -> None:
+    text = (HARDWARE / "bom.md").read_text()
+    rows = table_rows(text, "## The camera (optional")
+    for qty, part, _, unit, line, *_ in rows:
+        assert abs(int(qty) * euros(unit) - euros(line)) < 0.005, part
+    stated = re.search(r"Camera total: \*\*([\d.]+) €\*\*", text)
+    assert stated is not None
+    assert abs(float(stated.group(1)) - sum(euros(row[4]) for row in rows)) < 0.005
+    fit = scad.fit_values()
+    parts = {row[1] for row in rows}
+    for part, place in CAMERA_PLACES.items():
+        assert part in parts and fit[place], part
+    # the light's current is the same in the model, the budget and the wiring
+    amperes = fit["led"][2]
+    total = f"{2 * amperes:.2f} A"
+    for name in ("power.md", "wiring.md", "README.md"):
+        assert total in (HARDWARE / name).read_text(), name

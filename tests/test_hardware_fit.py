@@ -43,7 +43,8 @@ def test_every_part_is_one_closed_solid_lying_on_a_220_mm_bed(
     assert set(meshes) == {
         "base_tray", "deck", "turret_bracket", "turntable", "servo_gear", "chassis", "magazine",
         "gate", "separator", "follower", "feed_wheel", "feed_hub", "exit_roller", "idler_roller",
-        "retrofit_plate",
+        "retrofit_plate", "camera_mast", "camera_arm", "camera_mount_cm3", "camera_mount_usb",
+        "discard_tray",
     }  # fmt: skip
     for name, mesh in meshes.items():
         assert mesh.open_edges() == 0, f"{name}: edges not shared by exactly two triangles"
@@ -92,9 +93,11 @@ def test_no_part_needs_supports(meshes: dict[str, scad.Mesh]) -> None:
 
 
 def test_the_assembly_evaluates_cleanly_in_every_variant(tmp_path: Path) -> None:
-    for variant in ("feed", "retrofit"):
+    for variant, camera in (("feed", "cm3"), ("retrofit", "usb")):
         target = tmp_path / f"{variant}.echo"
-        scad.run_openscad(scad.ASSEMBLY, target, "-D", f'variant="{variant}"')
+        scad.run_openscad(
+            scad.ASSEMBLY, target, "-D", f'variant="{variant}"', "-D", f'camera="{camera}"'
+        )
         assert target.exists()
 
 
@@ -276,11 +279,16 @@ def test_the_box_stays_upright_full_and_empty_at_every_turret_angle(
     meshes: dict[str, scad.Mesh], fit: dict[str, Any]
 ) -> None:
     worst = fitcheck.check_stays_upright(fit, meshes)
-    assert set(worst) == {"full", "empty"}
+    assert set(worst) == {"full", "empty", "full, camera arm", "empty, camera arm"}
     # the full magazine's weight is part of the model: it moves the centre of gravity
     full = fitcheck.centre_of_gravity(fitcheck.masses(fit, meshes, fit["cards_full"]), 0)
     empty = fitcheck.centre_of_gravity(fitcheck.masses(fit, meshes, 0), 0)
     assert full[Z] > empty[Z] + 5
+    # the camera's arm with the heaviest webcam is part of it, and leans the box toward the tray
+    names = {m.name for m in fitcheck.masses(fit, meshes, 0)}
+    assert set(fit["camera_parts"]) <= names
+    assert not set(fit["camera_parts"]) & {m.name for m in fitcheck.masses(fit, meshes, 0, False)}
+    assert empty[Y] < -5
 
 
 def test_the_upright_check_fails_when_set_wrong(meshes: dict[str, scad.Mesh]) -> None:
@@ -289,6 +297,9 @@ def test_the_upright_check_fails_when_set_wrong(meshes: dict[str, scad.Mesh]) ->
         fitcheck.check_stays_upright(scad.fit_values(base_w=60, base_x0=-30), meshes)
     with pytest.raises(fitcheck.FitError, match="cards, turret"):
         fitcheck.check_stays_upright(scad.fit_values(base_x0=-20), meshes)
+    # the camera's weight counts, over the tray screwed to the mast: 20 kg at the lens tips it
+    with pytest.raises(fitcheck.FitError, match="camera arm: 112 cards, turret"):
+        fitcheck.check_stays_upright(scad.fit_values(mass_webcam=20000), meshes)
 
 
 def test_mating_screw_holes_line_up(meshes: dict[str, scad.Mesh], fit: dict[str, Any]) -> None:
@@ -347,3 +358,68 @@ def test_the_turntable_sits_in_the_bearing(
     launcher_z0 = fit["turntable"][2]
     hub = turntable.material((0, 0.31, launcher_z0 - width / 2), X)
     assert bore - 0.3 <= hub[-1][1] - hub[0][0] <= bore  # polygon flats: a little under
+
+
+# ------------------------------------------------------------------ the camera arm and its tray
+
+
+def test_each_camera_sees_the_card_at_the_readers_size_and_the_whole_tray(
+    meshes: dict[str, scad.Mesh], fit: dict[str, Any]
+) -> None:
+    views = fitcheck.check_camera(fit)
+    assert set(views) == {"Camera Module 3", "webcam 60°", "webcam 70°"}
+    # the tray's floor and rim, as printed: a card at any angle lies inside
+    tray = meshes["discard_tray"]
+    (_, inside, rim, floor, rim_h) = fit["tray"]
+    width, depth, height = tray.size()
+    assert (width, height) == pytest.approx((inside[0] + 2 * rim, rim_h), abs=0.01)
+    assert depth > inside[1] + 2 * rim  # and the tab under the mast
+    low, _ = tray.bounds()
+    middle = (low[X] + rim + inside[0] / 2, low[Y] + rim + inside[1] / 2, 0)
+    assert tray.material(middle, Z) == [pytest.approx((0, floor), abs=0.01)]
+    # the Camera Module 3's lens looks down through its mount; the webcam's screw hole is open
+    for name in ("camera_mount_cm3", "camera_mount_usb"):
+        mount = meshes[name]
+        (mx0, my0, _), (mx1, my1, _) = mount.bounds()
+        assert free_along(mount, ((mx0 + mx1) / 2, (my0 + my1) / 2, 0), Z), name
+
+
+def test_the_camera_check_fails_when_set_wrong() -> None:
+    for setting, message in (
+        ({"lens_h": "[400, 245]"}, "Camera Module 3: a card is"),
+        ({"tray_in": "[200, 110]"}, "a card turned may not lie flat"),
+        ({"tray_in": "[300, 150]"}, "sees"),
+        ({"joint_drop": 40}, "webcam lens height"),
+    ):
+        with pytest.raises(fitcheck.FitError, match=message):
+            fitcheck.check_camera(scad.fit_values(**setting))
+
+
+def test_the_arm_clears_the_turning_launcher_and_the_thrown_cards(fit: dict[str, Any]) -> None:
+    low, high = fitcheck.check_arm_clear(fit)
+    assert -70 < low < high < -10 and high - low <= 60
+    # a card thrown along the blocked headings' middle meets the mast; one 10° outside does not
+    assert fitcheck.blocked_headings(fit) == (low, high)
+    for setting, message in (
+        ({"mast_x": 30}, "the mast is"),
+        ({"lens_h": "[100, 45]"}, "the boom"),
+        ({"mast_w": 80}, "the mast blocks"),
+    ):
+        with pytest.raises(fitcheck.FitError, match=message):
+            fitcheck.check_arm_clear(scad.fit_values(**setting))
+
+
+def test_the_mast_screws_into_the_base_wall_and_the_cable_slot_is_open(
+    meshes: dict[str, scad.Mesh], fit: dict[str, Any]
+) -> None:
+    base = meshes["base_tray"]
+    base_z0 = fit["z"][0]
+    mast_x, y0 = fit["mast"][0], fit["mast"][2]
+    in_wall = y0 + 1.2
+    assert base.solid_at((mast_x + 6, in_wall, fit["mast"][6][0] - base_z0), Y, in_wall)
+    for z in fit["mast"][6]:
+        assert not base.solid_at((mast_x, in_wall, z - base_z0), Y, in_wall), z
+    x, width, height = fit["cable_slot"]
+    deck = fit["z"][1]
+    slot = (x + width / 2, in_wall, deck - base_z0 - 3 - height / 2)
+    assert not base.solid_at(slot, Y, in_wall)

@@ -10,7 +10,7 @@ import pytest
 
 from companion.devices import Board
 from companion.devices.config import AMPLIFIERS
-from companion.pi.plan import AMPLIFIER_OVERLAYS, NotAPi, avahi_service, make_plan
+from companion.pi.plan import AMPLIFIER_OVERLAYS, NotAPi, avahi_service, camera_source, make_plan
 from companion.speech.audio import choose_audio, parse_cards
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -201,3 +201,40 @@ def test_polkit_rule_lets_only_the_service_user_power_off() -> None:
     assert "polkitd" in BASE_PACKAGES
     assert 'subject.user == "uno"' in POLKIT_RULE
     assert "login1.power-off" in POLKIT_RULE and "reboot" not in POLKIT_RULE
+
+
+def test_a_configured_camera_brings_its_packages_and_devices() -> None:
+    off = plan(PI4)
+    assert off.camera == "" and off.pip_extras == () and "video" not in off.groups
+    assert "python3-picamera2" not in off.apt_packages and "video" not in off.service_dropin()
+    pi_os = PI_OS | {"python3-picamera2", "python3-opencv", "python3-numpy"}
+    module = make_plan(Board(PI4), lambda name: name in pi_os, 252, "jack", camera="picamera2")
+    assert "python3-picamera2" in module.apt_packages and module.pip_extras == ("camera",)
+    assert module.apt_missing == () and module.groups == ("gpio", "audio", "video")
+    dropin = module.service_dropin()
+    assert "SupplementaryGroups=video\n" in dropin and "DeviceAllow=char-video4linux rw" in dropin
+    # a webcam needs no Picamera2; a 32-bit OS takes OpenCV from Debian (no armv7 wheels)
+    webcam = make_plan(
+        Board(PI4), lambda name: name in pi_os, 252, "jack", camera="0", machine="armv7l"
+    )
+    assert "python3-picamera2" not in webcam.apt_packages and webcam.pip_extras == ()
+    assert {"python3-opencv", "python3-numpy"} <= set(webcam.apt_packages)
+    # plain Debian has no Picamera2: the plan says so instead of failing
+    debian = make_plan(Board(PI4), lambda name: name in DEBIAN, 252, "jack", camera="picamera2")
+    assert (
+        debian.apt_missing == ("python3-picamera2",)
+        and "APT_MISSING=python3-picamera2" in debian.env()
+    )
+
+
+def test_the_camera_is_read_from_the_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    for text, source in (
+        ("", ""),
+        ("[camera]\nenabled = false\nsource = 'v4l2:/dev/video0'\n", ""),
+        ("[camera]\nenabled = true\n", "picamera2"),
+        ("[camera]\nenabled = true\nsource = 'v4l2:/dev/video0'\n", "v4l2:/dev/video0"),
+        ("[camera]\nenabled = 'yes'\n", ""),
+    ):
+        config.write_text(text)
+        assert camera_source(config) == source, text

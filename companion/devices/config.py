@@ -39,7 +39,7 @@ _MAX_BCM = 27
 # about 550..2400 µs and stall there, drawing their stall current. 600..2400 µs keeps every common
 # servo off its stops; widen it only after reading the data sheet (hardware/calibration.md).
 SAFE_PULSE_US = (600, 2400)
-# A positional servo's travel between its pulse limits: 180° (MG996R, MG90S); 270° servos exist.
+# A positional servo's travel between its pulse limits: 180° (MG90S, MG996R); 270° servos exist.
 MAX_SERVO_TRAVEL = 270.0
 
 
@@ -186,8 +186,9 @@ class TurretConfig:
     )
     min_pulse_us: int = option(SAFE_PULSE_US[0], "servo pulse at min_angle", min=400)
     max_pulse_us: int = option(SAFE_PULSE_US[1], "servo pulse at max_angle", max=2600)
-    # An MG996R turns 60° in about 0.17 s at 4.8 V (datasheet, unloaded): 350°/s, 700°/s for the
-    # launcher through the gear. 120°/s leaves it a wide margin of torque for a loaded launcher.
+    # An MG90S turns 60° in about 0.1 s at 4.8 V (datasheet, unloaded): 600°/s, 1200°/s for the
+    # launcher through the gear. 120°/s, a tenth of that, leaves its small torque (1.8 kg cm) a
+    # wide margin for a loaded launcher.
     slew_deg_s: float = option(
         120.0,
         "top turning speed of the launcher, degrees per second (gentle on a loaded launcher)",
@@ -198,7 +199,7 @@ class TurretConfig:
         [], "bearing facing each seat, in seat order (empty: seats spread all round)"
     )
     home_angle: float = option(180.0, "where the turret goes at start", min=-720, max=720)
-    # The servo trails its last pulse by at most one slew frame's 2.4° (MG996R: under 10 ms);
+    # The servo trails its last pulse by at most one slew frame's 2.4° (MG90S: about 4 ms);
     # 0.25 s also lets a loaded launcher stop swinging before the pulses stop.
     settle_s: float = option(
         0.25,

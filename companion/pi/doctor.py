@@ -127,6 +127,46 @@ class System:
     def has_module(self, name: str) -> bool:
         return self.probe().has_module(name)
 
+    def camera_read(self, section: dict[str, Any]) -> str:
+        """One frame from the configured camera, read with the configured (or default) model:
+        a sentence saying what it saw. Raises ImportError when a camera package is missing,
+        another error when no frame comes."""
+        from companion.vision import (  # the camera extra: only when a camera is configured
+            FolderSource,
+            FrameSource,
+            Model,
+            OpenCVSource,
+            PicameraSource,
+            default_model,
+        )
+
+        source = str(section.get("source", "picamera2"))
+        width, height = section.get("resolution", (640, 480))
+        camera: FrameSource
+        if source == "picamera2":
+            camera = PicameraSource((width, height))
+        elif source.startswith("folder:"):
+            camera = FolderSource(Path(source.removeprefix("folder:")))
+        elif source.startswith("v4l2:"):
+            camera = OpenCVSource(source.removeprefix("v4l2:"), (width, height))
+        else:
+            camera = OpenCVSource(int(source), (width, height))
+        try:
+            frame = next(iter(camera.frames()), None)
+        finally:
+            camera.close()
+        if frame is None:
+            raise OSError(f"{source} gave no frame")
+        model_path = str(section.get("model", ""))
+        model = Model.load(Path(model_path)) if model_path else default_model()
+        read = model.read(frame.image)
+        size = f"{frame.image.shape[1]}×{frame.image.shape[0]} frame from {source}"
+        if read.card is None:
+            return f"{size}; no whole card in it (lay one on the tray)"
+        name = " ".join(part for part in (read.card.colour, read.card.kind) if part)
+        sure = "sure" if read.sure else "unsure"
+        return f"{size}; test read: {name}, {read.confidence:.0%} ({sure})"
+
     def run(self, argv: list[str]) -> str | None:
         """The output of a command, or None when it is missing or fails."""
         try:
@@ -220,6 +260,7 @@ class Doctor:
             self.check_audio,
             self.check_amplifier,
             self.check_speech,
+            self.check_camera,
             self.check_config_file,
             self.check_database,
             self.check_port,
@@ -556,6 +597,37 @@ class Doctor:
                 "restart the service: it restores the newest backup by itself",
             )
         return Check("database", OK, "Score database", f"{database} (healthy)")
+
+    def check_camera(self) -> Check:
+        section = self.config.extra.get("camera", {})
+        if section.get("enabled") is not True:
+            return Check("camera", OK, "Camera", "off: turns are tapped or pressed")
+        source = str(section.get("source", "picamera2"))
+        try:
+            detail = self.system.camera_read(section)
+        except ImportError as exc:
+            package = "python3-picamera2" if source == "picamera2" else "the camera extra"
+            return Check(
+                "camera",
+                FAIL,
+                "Camera",
+                f"{source}: {exc} ({package} is missing)",
+                INSTALL_FIX + " (it adds the camera packages when [camera] enabled = true)",
+            )
+        except Exception as exc:  # a camera fails in many ways: say which, never crash doctor
+            return Check(
+                "camera",
+                FAIL,
+                "Camera",
+                f"no frame from {source}: {exc}",
+                "check the camera's ribbon or USB cable and [camera] source; "
+                "'rpicam-hello --list-cameras' lists a Camera Module",
+            )
+        if "no whole card" in detail:
+            return Check(
+                "camera", WARN, "Camera", detail, "lay a card on the tray and run doctor again"
+            )
+        return Check("camera", OK, "Camera", detail)
 
     def check_port(self) -> Check:
         port = self.web.port

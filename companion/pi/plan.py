@@ -17,6 +17,7 @@ Run ``python3 -m companion.pi.plan env`` for shell variables, or ``dropin``, ``p
 from __future__ import annotations
 
 import argparse
+import platform
 import shlex
 import subprocess
 import sys
@@ -68,6 +69,14 @@ RESTART_STEPS_SINCE = 254
 # The amplifiers of [hardware] amplifier and the config.txt overlay each needs.
 AMPLIFIER_OVERLAYS = {"max98357a": "max98357a", "none": ""}
 DEFAULT_AMPLIFIER = "max98357a"  # HardwareConfig's default: the BOM's amplifier
+# The camera ([camera] enabled = true): Picamera2 and libcamera come from Raspberry Pi OS's own
+# archive and the venv sees them through --system-site-packages; OpenCV and numpy come from the
+# `camera` extra on a 64-bit OS (opencv-python-headless has aarch64 wheels only), from Debian
+# on a 32-bit one. The service joins the video group and may open the camera's devices.
+PICAMERA_PACKAGE = "python3-picamera2"
+CAMERA_EXTRA = "camera"
+DEBIAN_OPENCV = ("python3-opencv", "python3-numpy")
+CAMERA_DEVICES = ("char-video4linux", "char-media", "char-dma_heap")
 RP1_PWM_DEVICES = (
     "/sys/devices/platform/axi/1000120000.pcie/1f00098000.pwm",
     "/sys/devices/platform/axi/1f00098000.pwm",
@@ -92,6 +101,14 @@ class InstallPlan:
     audio: str
     systemd_version: int
     amplifier: str = "none"
+    camera: str = ""  # the [camera] source when the camera is on, "" when off
+    pip_extras: tuple[str, ...] = ()
+    apt_missing: tuple[str, ...] = ()  # wanted, but not in this system's archive
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The service user's groups."""
+        return ("gpio", "audio", "video") if self.camera else ("gpio", "audio")
 
     @property
     def overlay(self) -> str:
@@ -119,6 +136,10 @@ class InstallPlan:
             "AUDIO_FOUND": self.audio,
             "AMPLIFIER": self.amplifier,
             "OVERLAY": self.overlay,
+            "CAMERA": self.camera,
+            "PIP_EXTRAS": ",".join(self.pip_extras),
+            "APT_MISSING": " ".join(self.apt_missing),
+            "SERVICE_GROUPS": " ".join(self.groups),
         }
         return "".join(f"{key}={shlex.quote(value)}\n" for key, value in values.items())
 
@@ -135,6 +156,9 @@ class InstallPlan:
         if self.family == "5":
             # Hardware PWM (pwm-2chan overlay) writes under /sys, which the unit makes read-only.
             lines += [f"ReadWritePaths=-{path}" for path in RP1_PWM_DEVICES]
+        if self.camera:
+            lines.append("SupplementaryGroups=video")
+            lines += [f"DeviceAllow={device} rw" for device in CAMERA_DEVICES]
         if self.systemd_version >= RESTART_STEPS_SINCE:
             lines += ["RestartSteps=6", "RestartMaxDelaySec=60"]
         return "\n".join(lines) + "\n"
@@ -161,10 +185,13 @@ def make_plan(
     systemd_version: int,
     audio_kind: str,
     amplifier: str = "none",
+    camera: str = "",
+    machine: str = "aarch64",
 ) -> InstallPlan:
     """The plan for ``board``; ``available(package)`` says whether apt can install a package,
     ``audio_kind`` is the sound output the configuration picks now (usb, hat, jack, hdmi, none),
-    ``amplifier`` the configured I2S amplifier (``[hardware] amplifier``).
+    ``amplifier`` the configured I2S amplifier (``[hardware] amplifier``), ``camera`` the
+    ``[camera] source`` when the camera is on ("" when off), ``machine`` the OS's architecture.
 
     pigpiod gets ``-t 0`` whenever an I2S amplifier is configured *or* an I2S card is there: the
     decision does not depend on what was installed or booted first, so every order of install
@@ -187,6 +214,16 @@ def make_plan(
     pigpiod = "pigpio" in libraries and available(PIGPIO_DAEMON_PACKAGE)
     if pigpiod:
         apt.append(PIGPIO_DAEMON_PACKAGE)
+    extras: list[str] = []
+    missing: list[str] = []
+    if camera:
+        wanted = [PICAMERA_PACKAGE] if camera == "picamera2" else []
+        if machine == "aarch64":
+            extras.append(CAMERA_EXTRA)
+        else:
+            wanted += DEBIAN_OPENCV
+        for package in wanted:
+            (apt if available(package) else missing).append(package)
     return InstallPlan(
         board=board,
         family=family,
@@ -200,6 +237,9 @@ def make_plan(
         audio=audio_kind,
         systemd_version=systemd_version,
         amplifier=amplifier,
+        camera=camera,
+        pip_extras=tuple(extras),
+        apt_missing=tuple(missing),
     )
 
 
@@ -227,6 +267,13 @@ def configured(config_path: Path, section: str, key: str, default: str) -> str:
         return default
     value = data.get(section, {}).get(key, default)
     return str(value)
+
+
+def camera_source(config_path: Path) -> str:
+    """``[camera] source`` when ``[camera] enabled = true``, else ""."""
+    if configured(config_path, "camera", "enabled", "False") != "True":
+        return ""
+    return configured(config_path, "camera", "source", "picamera2")
 
 
 def apt_has(package: str) -> bool:
@@ -282,6 +329,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             systemd_version(),
             audio.card.kind if audio.card else "none",
             amplifier,
+            camera_source(args.config),
+            platform.machine(),
         )
     except NotAPi as exc:
         print(f"install.sh: {exc}", file=sys.stderr)

@@ -21,14 +21,18 @@ SIZE = "--imgsize=1000,750"
 STYLE = "--colorscheme=Tomorrow"
 # name: (camera tx,ty,tz,rx,ry,rz,distance, OpenSCAD -D settings)
 VIEWS: dict[str, tuple[str, list[str]]] = {
-    "box": ("30,0,40,62,0,40,700", []),
-    "box_turned": ("30,0,40,62,0,40,700", ["turret=-120"]),
-    "retrofit": ("30,0,40,62,0,40,700", ['variant="retrofit"']),
-    "exploded": ("30,0,85,70,0,40,1380", ["explode=45"]),
-    "cutaway": ("0,0,25,80,0,0,330", ["cut=true", "cards=40"]),
-    "mouth": ("-40,0,50,85,0,180,170", ["cards=40"]),
+    "box": ("30,0,40,62,0,40,700", ['camera="none"']),
+    "box_turned": ("30,0,40,62,0,40,700", ["turret=-120", 'camera="none"']),
+    "retrofit": ("30,0,40,62,0,40,700", ['variant="retrofit"', 'camera="none"']),
+    "exploded": ("30,0,85,70,0,40,1380", ["explode=45", 'camera="none"']),
+    "cutaway": ("0,0,25,80,0,0,330", ["cut=true", "cards=40", 'camera="none"']),
+    "mouth": ("-40,0,50,85,0,180,170", ["cards=40", 'camera="none"']),
     "base_inside": ("30,0,-30,50,0,20,560", ["launcher_shown=false", "deck_shown=false"]),
     "under_deck": ("-20,0,-10,125,0,30,330", ["tray_shown=false"]),
+    # the camera's arm over the discard tray: Camera Module 3, a webcam, and from above
+    "camera_arm": ("40,-80,90,62,0,130,1100", ['camera="cm3"', "turret=-150"]),
+    "camera_webcam": ("40,-80,90,62,0,130,1100", ['camera="usb"', "turret=-150"]),
+    "camera_top": ("50,-70,0,0,0,0,900", ['camera="cm3"', "turret=-150"]),
 }
 
 

@@ -138,9 +138,12 @@ class Mass:
     turns: bool
 
 
-def masses(fit: Fit, meshes: Mapping[str, Mesh], cards: int) -> list[Mass]:
+def masses(fit: Fit, meshes: Mapping[str, Mesh], cards: int, camera: bool = True) -> list[Mass]:
     """Every part's mass and centre in the assembly at home: printed parts weighed from their
-    STLs (volume x density x the fraction printed solid), stand-ins from ``dims.scad``."""
+    STLs (volume x density x the fraction printed solid), stand-ins from ``dims.scad``; without
+    the camera's arm, tray and light when ``camera`` is false."""
+    if not camera:
+        return [m for m in masses(fit, meshes, cards) if m.name not in fit["camera_parts"]]
     grams_per_mm3 = fit["density"] / 1000 * fit["print_fill"]
     out = []
     for name, dz, mirrored, turns in fit["placements"]:
@@ -148,6 +151,9 @@ def masses(fit: Fit, meshes: Mapping[str, Mesh], cards: int) -> list[Mass]:
         out.append(
             Mass(name, volume * grams_per_mm3, (x, y, dz - z if mirrored else z + dz), turns)
         )
+    for name, x0 in fit.get("laid_on_side", []):
+        volume, (px, py, pz) = meshes[name].volume_centroid()
+        out.append(Mass(name, volume * grams_per_mm3, (pz + x0, py, -px), False))
     for name, at, turns in fit["centres"]:
         volume, _ = meshes[name].volume_centroid()
         out.append(Mass(name, volume * grams_per_mm3, tuple(at), turns))
@@ -180,12 +186,37 @@ def centre_of_gravity(parts: list[Mass], heading_deg: float) -> tuple[float, flo
     return (sums[0] / total, sums[1] / total, sums[2] / total)
 
 
-def tip_angle(fit: Fit, cog: tuple[float, float, float]) -> float:
-    """Degrees the box can lean before its centre of gravity passes the nearest foot line
-    (negative: it is already outside the feet)."""
-    corners = fit["base_corners"]
-    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-    inside = min(cog[0] - min(xs), max(xs) - cog[0], cog[1] - min(ys), max(ys) - cog[1])
+def hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Convex hull, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(set(points))
+
+    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while (
+                len(out) >= 2
+                and (
+                    (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                    - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+                )
+                <= 0
+            ):
+                out.pop()
+            out.append(p)
+        return out[:-1]
+
+    return half(pts) + half(pts[::-1])
+
+
+def tip_angle(fit: Fit, cog: tuple[float, float, float], camera: bool = False) -> float:
+    """Degrees the box can lean before its centre of gravity passes the nearest edge of what
+    stands on the table (the base's feet, and with the camera the tray screwed to its mast;
+    negative: already outside)."""
+    feet = hull([(p[0], p[1]) for p in fit["feet" if camera else "base_corners"]])
+    inside = min(
+        ((b[0] - a[0]) * (cog[1] - a[1]) - (b[1] - a[1]) * (cog[0] - a[0])) / math.dist(a, b)
+        for a, b in zip(feet, feet[1:] + feet[:1], strict=True)
+    )
     height = cog[2] - (fit["z"][0] - fit["z"][2])  # above the table, on the feet
     return math.degrees(math.atan2(inside, height))
 
@@ -193,15 +224,114 @@ def tip_angle(fit: Fit, cog: tuple[float, float, float]) -> float:
 def check_stays_upright(
     fit: Fit, meshes: Mapping[str, Mesh], least_tip_deg: float = 20
 ) -> dict[str, float]:
-    """With a full and an empty magazine at every turret angle (5° steps), the centre of gravity
-    stays over the feet with at least ``least_tip_deg`` of lean to spare. Returns the worst."""
+    """With a full and an empty magazine at every turret angle (5° steps), with and without the
+    camera's arm and tray, the centre of gravity stays over what stands on the table with at
+    least ``least_tip_deg`` of lean to spare. Returns the worst of each."""
     worst: dict[str, float] = {}
     home = fit["home_heading"]
-    for cards in (fit["cards_full"], 0):
-        parts = masses(fit, meshes, cards)
-        for step in range(72):
-            angle = tip_angle(fit, centre_of_gravity(parts, home + step * 5))
-            require(angle >= least_tip_deg, f"{cards} cards, turret {step * 5}°: {angle:.1f}°")
-            key = "full" if cards else "empty"
-            worst[key] = min(worst.get(key, 90.0), angle)
+    for camera in (False, True):
+        for cards in (fit["cards_full"], 0):
+            parts = masses(fit, meshes, cards, camera)
+            key = ("full" if cards else "empty") + (", camera arm" if camera else "")
+            for step in range(72):
+                angle = tip_angle(fit, centre_of_gravity(parts, home + step * 5), camera)
+                require(
+                    angle >= least_tip_deg,
+                    f"{key}: {cards} cards, turret {step * 5}°: {angle:.1f}°",
+                )
+                worst[key] = min(worst.get(key, 90.0), angle)
     return worst
+
+
+def card_px(fit: Fit, distance: float, across_deg: float, across_px: float) -> float:
+    """A card's length in pixels at ``distance`` mm from a lens seeing ``across_deg`` over
+    ``across_px`` pixels."""
+    field = 2 * distance * math.tan(math.radians(across_deg / 2))
+    return float(fit["card"][1] * across_px / field)
+
+
+def camera_views(fit: Fit) -> dict[str, tuple[float, float, float]]:
+    """For each camera: the card's length in pixels on the tray's floor and the frame's width and
+    height there (mm). The Camera Module 3 gives a 4:3 frame from its 16:9 sensor by cropping the
+    sides: its whole height (41°) is kept."""
+    (width_px, height_px), _, (_, cm3_v), hfovs, heights, _ = fit["camera_optics"]
+    views = {}
+    v_field = 2 * heights[0] * math.tan(math.radians(cm3_v / 2))
+    views["Camera Module 3"] = (
+        card_px(fit, heights[0], cm3_v, height_px),
+        v_field * width_px / height_px,
+        v_field,
+    )
+    for hfov in hfovs:
+        h_field = 2 * heights[1] * math.tan(math.radians(hfov / 2))
+        views[f"webcam {hfov}°"] = (
+            card_px(fit, heights[1], hfov, width_px),
+            h_field,
+            h_field * height_px / width_px,
+        )
+    return views
+
+
+def check_camera(fit: Fit, margin: float = 10) -> dict[str, tuple[float, float, float]]:
+    """Each camera sees a card at the size the reader was measured at, the whole tray in its
+    frame, from straight over the tray's middle; the tray holds a card at any angle."""
+    (centre, inside, rim, floor, _), table = fit["tray"], fit["table_z"]
+    low, high = fit["camera_optics"][1]
+    heights, depth = fit["camera_optics"][4], fit["camera_optics"][5]
+    views = camera_views(fit)
+    outer = (inside[0] + 2 * rim, inside[1] + 2 * rim)
+    for name, (px, width, height) in views.items():
+        require(low <= px <= high, f"{name}: a card is {px:.0f} px long, not {low}-{high}")
+        require(outer[0] <= width and outer[1] <= height, f"{name} sees {width:.0f} × {height:.0f}")
+    card_w, card_l = fit["card"][:2]
+    require(
+        min(inside) >= math.hypot(card_w, card_l) + 2 * margin, "a card turned may not lie flat"
+    )
+    arm_x0, arm_t, *_, lens_z, drop = fit["arm"]
+    require(abs(arm_x0 + arm_t / 2 - centre[0]) < 0.01, "the lens is not over the tray's middle")
+    require(abs(lens_z - (table + floor + heights[0])) < 0.01, "Camera Module 3 lens height")
+    webcam_lens = lens_z - drop - depth
+    require(abs(webcam_lens - (table + floor + heights[1])) < 0.01, "webcam lens height")
+    mast_holes, (leg_low, leg_high) = fit["mast"][5], fit["arm"][3]
+    for shift in (0, drop):
+        for z in (leg_low - shift, leg_high - shift):
+            require(any(abs(z - h) < 0.01 for h in mast_holes), f"no mast hole for the arm at {z}")
+    return views
+
+
+def blocked_headings(fit: Fit, margin: float = 5) -> tuple[float, float]:
+    """The launcher's headings (degrees, as bearings from +X) whose thrown card would meet the
+    mast or the arm's leg: a card flies flat from the nip, ``card_w / 2 + margin`` either side of
+    its line, lower than the mast's top."""
+    mast_x, mast_w, y0, y1 = fit["mast"][:4]
+    arm_x0, arm_t = fit["arm"][:2]
+    x_low, x_high = mast_x - mast_w / 2, arm_x0 + arm_t
+    half = fit["card"][0] / 2 + margin
+    # the band meets the footprint (a rectangle, narrower than the band) where it meets its edge
+    edge = [(x_low + (x_high - x_low) * i / 20, y) for i in range(21) for y in (y0, y1)]
+    edge += [(x, y1 + (y0 - y1) * j / 10) for j in range(11) for x in (x_low, x_high)]
+    blocked = []
+    for step in range(-720, 720):
+        ux, uy = math.cos(math.radians(step / 4)), math.sin(math.radians(step / 4))
+        if any(x * ux + y * uy > 0 and abs(y * ux - x * uy) <= half for x, y in edge):
+            blocked.append(step / 4)
+    return (min(blocked), max(blocked)) if blocked else (0.0, 0.0)
+
+
+def check_arm_clear(fit: Fit, least_gap: float = 5, widest: float = 60) -> tuple[float, float]:
+    """The mast and the arm stay clear of the turning launcher over its whole turn, the boom
+    passes high over every card thrown, and the mast takes at most ``widest`` degrees of the
+    table: the place the tray takes, where no seat is set. Returns those headings."""
+    mast_x, mast_w, y0 = fit["mast"][:3]
+    boom_z0 = fit["arm"][4]
+    nearest = math.hypot(mast_x - mast_w / 2, y0)
+    require(nearest >= fit["sweep_r"] + least_gap, f"the mast is {nearest:.0f} mm from the axis")
+    require(boom_z0 >= fit["wall_top"] + 50, "the boom is low over the launcher")
+    # the boom (only it reaches out of the mast's headings) is far over any card thrown
+    require(boom_z0 >= fit["path_z"] + 100, "the boom is in the cards' way")
+    low, high = blocked_headings(fit)
+    require(high - low <= widest, f"the mast blocks {high - low:.0f}° of the table")
+    centre = fit["tray"][0]
+    bearing = math.degrees(math.atan2(centre[1], centre[0]))
+    require(low <= bearing <= high, "the tray is not in front of the mast: two places lost")
+    return low, high

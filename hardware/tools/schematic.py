@@ -32,7 +32,7 @@ BUTTONS = {
 }
 SERVOS = {
     "ejector": "FEED servo\nFS90R (continuous)",
-    "turret": "TURRET servo\nMG996R (2:1 gear)",
+    "turret": "TURRET servo\nMG90S (2:1 gear)",
 }
 
 

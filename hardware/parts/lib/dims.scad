@@ -213,3 +213,49 @@ launcher_d = 100;           // the real launcher's base, measured, + 1 mm
 retrofit_t = 4;
 retrofit_rim_h = 8;
 ch_screw = [[px0 + 18, 20], [px0 + 18, -20], [px1 - 14, 20], [px1 - 14, -20]];  // chassis into the turntable
+
+/* [Camera arm, discard tray and light] */
+// The camera looks straight down at a discard tray beside the box. The reader measures a card
+// 150 to 210 px long in a 640 x 480 frame (docs/vision.md); the heights below put it near the
+// middle of that range (hardware/README.md, "The camera arm", gives the sums).
+frame_px = [640, 480];
+card_px = [150, 210];       // the card's length in the frame the reader was measured at
+cm3_fov = [66, 41];         // Camera Module 3 (standard lens), whole 16:9 sensor, degrees
+webcam_hfov = [60, 70];     // common USB webcams, 4:3
+lens_h = [300, 245];        // lens over the tray's floor: Camera Module 3, USB webcam
+webcam_depth = 25;          // a webcam's lens below its back (the face on the mount)
+tray_in = [200, 150];       // inside the rim: a card lies at any angle with room round it
+tray_rim = 5;
+tray_floor = 2;
+tray_rim_h = 12;
+table_z = -(foot_h + tray_h + deck_t);
+mast_x = 88;                // the mast against the base's -Y wall, clear of the piezo's cradle
+mast_w = 20;
+mast_d = 14;
+mast_len = 200;
+mast_y0 = -base_w / 2;
+mast_y1 = mast_y0 - mast_d;
+tray_tab_t = 3;             // the tray's tab under the mast's foot: tray and mast are one stand
+mast_z0 = table_z + tray_tab_t;
+mast_top = mast_z0 + mast_len;
+mast_screw_z = [-deck_t - tray_h + 12, -deck_t - tray_h + 38];   // M3 x 20 through the base's wall, nuts inside
+cable_slot = [56, 20, 9];   // the camera's ribbon or USB cable leaves the base: x, width, height
+arm_t = 16;                 // the arm beside the mast (+X), one L: leg up, boom out over the tray
+arm_x0 = mast_x + mast_w / 2;
+tray_c = [arm_x0 + arm_t / 2, mast_y1 - 2 - tray_rim - tray_in[1] / 2];
+lens_z = table_z + tray_floor + lens_h[0];
+mount_t = 3;
+mount_boss = 8;             // room for the camera board and its cable over the mount
+mount_holes = [-10, 10];    // along Y, from the lens
+boom_t = 12;
+boom_z0 = lens_z + mount_t + mount_boss;
+led_len = 50;               // one 3-LED piece of 5 V strip (60 LED/m) each side of the lens
+led_off = 45;               // its middle from the lens, along the boom
+led_current = 0.06;         // amperes per 3-LED piece at 5 V (6 W/m strip)
+boom_y1 = tray_c[1] - led_off - led_len / 2 - 8;
+joint_drop = lens_h[0] - lens_h[1] - webcam_depth;   // the arm sits this much lower for a webcam
+leg_holes = [mast_top - 40, mast_top - 10];           // the arm's leg on the mast (Camera Module 3)
+mast_holes = concat([leg_holes[0] - joint_drop], leg_holes[1] - joint_drop == leg_holes[0] ? [] : [leg_holes[1] - joint_drop], leg_holes);
+leg_z0 = leg_holes[0] - 10;
+mass_webcam = 160;          // the heaviest common webcam with its cable (Logitech C920: 162 g)
+mass_led = 12;              // two strip pieces in their aluminium profiles

@@ -68,6 +68,11 @@ module base_tray() {
                 translate([base_x0, 0]) square([base_len, tray_h]);
                 for (i = [0 : 4]) translate([pi_x0 + 8 + i * 9, vent_z[0]]) square([3.5, vent_z[1] - vent_z[0]]);
                 translate([s > 0 ? jack_x : shutdown_x, tray_h / 2]) circle(d = s > 0 ? jack_hole_d : shutdown_hole_d);
+                // the camera mast's screws and the camera's cable (-Y)
+                if (s < 0) {
+                    for (z = mast_screw_z) translate([mast_x, z - tray_z0]) circle(d = m3_hole);
+                    translate([cable_slot[0], tray_h - 3 - cable_slot[2]]) square([cable_slot[1], cable_slot[2]]);
+                }
             }
             // front and back walls, between the side walls, into them
             for (x = [base_x0, base_x1 - wall]) translate([x, 0, z0]) along_x(wall) difference() {
@@ -427,5 +432,79 @@ module retrofit_plate() {
             // the screws' heads sink into the plate (and the rim)
             slab(launcher_z0 + retrofit_t - 3, launcher_z0 + top + 2) for (p = ch_screw) translate(p) circle(d = m3_head_d + 0.4);
         }
+    }
+}
+
+// ---------------------------------------------------------------- camera mast, arm, mounts, tray
+// The mast stands on the table against the base's -Y wall (two M3 x 20 through the wall, nuts
+// inside); the arm, one L, is screwed beside it: its leg up the mast, its boom out over the
+// discard tray. Holes in the mast at three heights: the arm's upper pair of positions carries the
+// Camera Module 3, the lower the webcam (joint_drop lower). Both are extrusions along X of an
+// outline in the YZ plane, so the parts files print them lying on that outline.
+module mast_outline() difference() {
+    translate([mast_y1, mast_z0]) square([mast_d, mast_len]);
+    for (z = mast_holes) translate([(mast_y0 + mast_y1) / 2, z]) circle(d = m3_hole);
+}
+module camera_mast() difference() {
+    translate([mast_x - mast_w / 2, 0, 0]) along_x(mast_w) mast_outline();
+    for (z = mast_screw_z) translate([mast_x, mast_y0 + 1, z]) rotate([90, 0, 0]) cylinder(d = m3_hole, h = mast_d + 2);
+    // the screw up through the tray's tab
+    translate([mast_x, (mast_y0 + mast_y1) / 2, mast_z0 - 1]) cylinder(d = m3_pilot, h = 13);
+}
+module arm_outline() difference() {
+    union() {
+        translate([mast_y1, leg_z0]) square([mast_d, boom_z0 + boom_t - leg_z0]);
+        translate([boom_y1, boom_z0]) square([mast_y0 - boom_y1, boom_t]);
+    }
+    for (z = leg_holes) translate([(mast_y0 + mast_y1) / 2, z]) circle(d = m3_hole);
+}
+module camera_arm() difference() {
+    translate([arm_x0, 0, 0]) along_x(arm_t) arm_outline();
+    // the camera mount's two screws, up through the boom
+    for (dy = mount_holes) translate([tray_c[0], tray_c[1] + dy, boom_z0 - 1]) cylinder(d = m3_pilot, h = boom_t + 2);
+}
+// a camera mount: a plate under the boom on two bosses, drawn in place (plate on the bed when printed)
+module mount_plate(size) {
+    slab(lens_z, lens_z + mount_t) difference() {
+        translate(tray_c) square(size, center = true);
+        translate(tray_c) children();
+        for (dy = mount_holes) translate([tray_c[0], tray_c[1] + dy]) circle(d = m3_hole);
+    }
+    slab(lens_z + mount_t / 2, boom_z0) for (dy = mount_holes) translate([tray_c[0], tray_c[1] + dy]) difference() {
+        circle(d = 8);
+        circle(d = m3_hole);
+    }
+}
+// Camera Module 3: its four M2 holes (21 x 12.5 mm), the lens through the plate, facing down
+module camera_mount_cm3() mount_plate([34, 40]) {
+    square([12, 16], center = true);
+    for (x = [-10.5, 10.5], y = [-6.25, 6.25]) translate([x, y]) circle(d = m2_pilot);
+}
+// a USB webcam: a 1/4" screw into its tripod thread, or a strap through the two slots
+module camera_mount_usb() mount_plate([34, 40]) {
+    circle(d = 6.6);
+    for (x = [-12, 12]) translate([x, 0]) square([3, 24], center = true);
+}
+// the discard tray on the table, a dark print; its tab runs under the mast's foot and is screwed
+// to it (M3 x 12 up into the mast), so the tray, the mast and the box stand as one
+module discard_tray() {
+    outer = tray_in + 2 * [tray_rim, tray_rim];
+    difference() {
+        union() {
+            translate([tray_c[0] - outer[0] / 2, tray_c[1] - outer[1] / 2, table_z]) cube([outer[0], outer[1], tray_rim_h]);
+            slab(table_z, table_z + tray_tab_t) translate([mast_x - mast_w / 2, mast_y1 - 3]) square([mast_w, mast_d + 1]);
+        }
+        union() {
+            translate([tray_c[0] - tray_in[0] / 2, tray_c[1] - tray_in[1] / 2, table_z + tray_floor]) cube([tray_in[0], tray_in[1], tray_rim_h]);
+            translate([mast_x, (mast_y0 + mast_y1) / 2, table_z - 1]) cylinder(d = m3_hole, h = tray_tab_t + 2);
+        }
+    }
+}
+module camera_stand_ins(webcam = false) {
+    {
+        // the LED pieces in their opal profiles, under the boom either side of the lens
+        for (s = [-1, 1]) color("#fff", 0.9) translate([tray_c[0] - 8.5, tray_c[1] + s * led_off - led_len / 2, boom_z0 - 8]) cube([17, led_len, 8]);
+        if (webcam) color("#222") translate([tray_c[0] - 40, tray_c[1] - 15, lens_z - webcam_depth]) cube([80, 30, webcam_depth]);
+        else color("#1a6") translate([tray_c[0] - 12.5, tray_c[1] - 12, lens_z + mount_t]) cube([25, 24, 2]);
     }
 }

@@ -51,7 +51,7 @@ def check_separator(fit: Fit) -> None:
 
 def check_handover(fit: Fit, margin: float = 15) -> None:
     """The exit pinch grips the card before the feed tyre lets go of it, and the stack rests on
-    the tyre and the back roller only."""
+    the two tyres only."""
     card_l = fit["card"][1]
     feed_x, feed_zc, tyre_r = fit["feed"][:3]
     pinch_x, exit_zc, exit_r = fit["exit"][:3]

@@ -1,0 +1,257 @@
+"""The camera as a table input, on a camera double: sure reads play, unsure ones ask, a camera
+lost or dark is said once and taken back; the press path goes on meanwhile."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.app import camera as camera_module
+from companion.app.hub import Announcement
+from companion.config import Config, ConfigError
+from companion.core.errors import ActionError
+from companion.daemon import Daemon
+from companion.sections import load_checked
+from tests.helpers import wait_for
+from tests.test_daemon import options, press
+
+
+@dataclass(frozen=True)
+class FakeFrame:
+    t_ms: int
+    level: float = 120.0
+    mark: bytes = b""
+    sighting: Any = None
+
+
+@dataclass(frozen=True)
+class FakeSighting:
+    kind: str
+    colour: str
+    confidence: float
+    sure: bool
+    candidates: tuple[tuple[str, str, float], ...] = ()
+
+
+@dataclass
+class FakeCamera:
+    """Frames handed in by the test; ``unplug()`` ends the stream as a lost camera does."""
+
+    frames_in: queue.Queue[FakeFrame | None] = field(default_factory=queue.Queue)
+    opened: int = 0
+    refuse_open: int = 0
+    corrected: list[tuple[str, str]] = field(default_factory=list)
+    t_ms: int = 0
+    unplugged_for_good: bool = False
+
+    def show(self, sighting: Any = None, *, level: float = 120.0, step: int = 100) -> None:
+        self.t_ms += step
+        self.frames_in.put(FakeFrame(self.t_ms, level, str(self.t_ms).encode(), sighting))
+
+    def unplug(self) -> None:
+        self.frames_in.put(None)
+
+    def frames(self) -> Iterator[FakeFrame]:
+        if self.refuse_open:
+            self.refuse_open -= 1
+            raise OSError("camera 0 does not open")
+        self.opened += 1
+        while True:
+            try:
+                frame = self.frames_in.get(timeout=0.05)
+            except queue.Empty:
+                if self.unplugged_for_good:
+                    return
+                continue
+            if frame is None:
+                return
+            yield frame
+
+    def release(self) -> None:
+        pass
+
+    def look(self, frame: FakeFrame) -> Any:
+        return frame.sighting
+
+    def brightness(self, frame: FakeFrame) -> float:
+        return frame.level
+
+    def fingerprint(self, frame: FakeFrame) -> bytes:
+        return frame.mark
+
+    def jpeg(self, frame: FakeFrame) -> bytes:
+        return b"\xff\xd8 frame %d \xff\xd9" % frame.t_ms
+
+    def correct(self, kind: str, colour: str) -> None:
+        self.corrected.append((kind, colour))
+
+    def teach_start(self, deck: str) -> list[tuple[str, str]]:
+        return [("1", "red"), ("2", "red")]
+
+    def teach_show(self, frame: FakeFrame, kind: str, colour: str) -> bool:
+        return True
+
+    def teach_finish(self) -> str:
+        return "taught.npz"
+
+    def teach_cancel(self) -> None:
+        pass
+
+
+@pytest.fixture
+def camera_daemon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(camera_module, "FIRST_RETRY_S", 0.05)
+    made: list[Daemon] = []
+    cameras: list[FakeCamera] = []
+
+    def make(camera: FakeCamera) -> Daemon:
+        cameras.append(camera)
+        config = Config(extra={"hardware": {"pins": {"card_sensor": -1}}})
+        daemon = Daemon(config, options(tmp_path, seed=5, camera=camera)).start()
+        made.append(daemon)
+        heard: list[str] = []
+        daemon.hub.add_listener(_Heard(heard))
+        daemon.heard = heard  # type: ignore[attr-defined]
+        return daemon
+
+    yield make
+    for camera in cameras:
+        camera.unplugged_for_good = True
+    for daemon in made:
+        daemon.stop()
+
+
+class _Heard:
+    def __init__(self, heard: list[str]) -> None:
+        self.heard = heard
+
+    def on_outcome(self, outcome: Any) -> None:
+        if isinstance(outcome, Announcement):
+            self.heard.append(outcome.event)
+
+
+def camera_state(daemon: Daemon) -> dict[str, Any]:
+    return dict(daemon.hub.state()["camera"])
+
+
+def test_a_sure_read_plays_for_the_active_player_and_the_turret_turns(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    active = daemon.engine.snapshot()["active"]
+    camera.show()
+    camera.show(FakeSighting("7", "red", 0.99, True))
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    last = daemon.engine.snapshot()["last_event"]
+    assert last["source"] == "camera" and last["player"] == active
+    assert last["card"] == {"kind": "number", "colour": "red"}
+    assert daemon.hardware.wait_idle(timeout=10)
+    assert daemon.hardware.turret.seat == 2  # the next player faced
+    state = camera_state(daemon)
+    assert state["status"] == "ok" and state["question"] is None
+    assert state["last_read"]["kind"] == "7" and state["last_read"]["sure"] is True
+
+
+def test_an_unsure_read_asks_once_and_a_tap_settles_it(camera_daemon, tmp_path):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    candidates = (("reverse", "blue", 0.6), ("skip", "blue", 0.3))
+    camera.show(FakeSighting("reverse", "blue", 0.6, False, candidates))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    assert daemon.engine.events_handled == 0  # nothing moved
+    assert [c["kind"] for c in question["candidates"]] == ["reverse", "skip"]
+    assert question["player"] == daemon.engine.snapshot()["active"]
+    number = question["id"]
+    assert question["picture"] == f"/api/camera/pictures/{number}.jpg"
+    assert (tmp_path / "camera-pictures" / f"{number}.jpg").is_file()
+    assert daemon.heard.count("camera.question") == 1
+    with pytest.raises(ActionError):
+        daemon.hub.dispatch("camera.answer", {"id": number + 1, "kind": "skip", "colour": "blue"})
+    state = daemon.hub.dispatch("camera.answer", {"id": number, "kind": "skip", "colour": "blue"})
+    assert state["camera"]["question"] is None
+    last = state["table"]["last_event"]
+    assert last["source"] == "phone" and last["card"] == {"kind": "skip", "colour": "blue"}
+    assert ("skip", "blue") in camera.corrected  # the next read is ranked against the answer
+
+
+def test_a_dismissed_question_moves_nothing(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    camera.show(FakeSighting("3", "green", 0.5, False, (("3", "green", 0.5),)))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    state = daemon.hub.dispatch("camera.dismiss", {"id": question["id"]})
+    assert state["camera"]["question"] is None and daemon.engine.events_handled == 0
+
+
+def test_a_lost_camera_is_said_once_the_buttons_go_on_and_it_comes_back(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    camera.show()
+    assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
+    camera.refuse_open = 3  # unplugged: it will not open again for a while
+    camera.unplug()
+    assert wait_for(lambda: camera_state(daemon)["status"] == "lost")
+    press(daemon)  # the press path never waits for the camera
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    camera.show()
+    camera.show(FakeSighting("5", "yellow", 0.99, True))
+    assert wait_for(lambda: daemon.engine.events_handled == 2)
+    assert camera_state(daemon)["status"] == "ok"
+    assert daemon.heard.count("camera.lost") == 1
+
+
+def test_darkness_is_said_once_and_reads_wait_for_light(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    for _ in range(30):
+        camera.show(level=3.0)
+    assert wait_for(lambda: camera_state(daemon)["status"] == "dark")
+    camera.show(FakeSighting("5", "yellow", 0.99, True), level=3.0)
+    for _ in range(10):
+        camera.show(level=3.0)
+    camera.show()
+    assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
+    assert daemon.engine.events_handled == 0  # nothing was read in the dark
+    assert daemon.heard.count("camera.dark") == 1
+
+
+def test_switched_off_it_reads_nothing(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    state = daemon.hub.dispatch("camera.enable", {"on": False})
+    assert state["camera"]["enabled"] is False and state["camera"]["status"] == "off"
+    camera.show(FakeSighting("5", "yellow", 0.99, True))
+    daemon.hub.dispatch("camera.enable", {"on": True})
+    camera.show(FakeSighting("6", "yellow", 0.99, True))
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    assert daemon.engine.snapshot()["last_event"]["payload"]["value"] == 6
+
+
+def test_without_a_camera_the_box_says_so(tmp_path):
+    daemon = Daemon(Config(), options(tmp_path)).start()
+    try:
+        state = camera_state(daemon)
+        assert state["configured"] is False and state["status"] == "off"
+        with pytest.raises(ActionError, match="no camera"):
+            daemon.hub.dispatch("camera.enable", {"on": True})
+    finally:
+        daemon.stop()
+
+
+def test_camera_section_is_checked_with_every_problem(tmp_path):
+    path = tmp_path / "box.toml"
+    path.write_text('[camera]\nenabled = "yes"\nfps = 99\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_checked(path)
+    text = str(error.value)
+    assert "camera.enabled" in text and "camera.fps" in text
+    path.write_text('[camera]\nsource = "webcam"\nresolution = "big"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_checked(path)
+    assert "camera.source" in str(error.value) and "camera.resolution" in str(error.value)
+    path.write_text('[camera]\nenabled = true\nsource = "v4l2:/dev/video0"\n', encoding="utf-8")
+    assert load_checked(path).extra["camera"]["enabled"] is True

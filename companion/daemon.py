@@ -331,6 +331,7 @@ class Daemon:
             taught_path=taught,
             sure_at=section.sure_confidence,
             realtime=self.options.camera_realtime,
+            first_round_waits=self.options.camera_gate is not None,
         )
 
     def _long_presses(self, sections: Sections) -> LongPresses:

@@ -90,6 +90,12 @@ class FakeCamera:
     def correct(self, kind: str, colour: str) -> None:
         self.corrected.append((kind, colour))
 
+    def new_pile(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
     def teach_start(self, deck: str) -> list[tuple[str, str]]:
         return [("1", "red"), ("2", "red")]
 

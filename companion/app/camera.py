@@ -95,6 +95,12 @@ class Camera(Protocol):
         """The table settled the top card: the next read is ranked against it."""
         ...
 
+    def new_pile(self) -> None:
+        """A round starts: the pile's first card is learned, not played."""
+        ...
+
+    def stop(self) -> None: ...
+
     # The guided teach.
     def teach_start(self, deck: str) -> list[tuple[str, str]]: ...
 
@@ -185,6 +191,7 @@ class CameraService:
         self._teach_cards: list[tuple[str, str]] = []
         self.sweeping = False
         self.decisions = 0  # sightings handed on (tests, the bench)
+        self._epoch = 0  # rounds started: a play seen before the round started is dropped
         self.settled = threading.Condition()
 
     def _first_id(self) -> int:
@@ -233,6 +240,10 @@ class CameraService:
         """A card laid by anyone else than the camera (a phone, a mend) is the new top card:
         the camera ranks its next read against it."""
         if isinstance(outcome, Announcement) or self._camera is None:
+            return
+        if outcome.event == "start_round":
+            self._epoch += 1
+            self._camera.new_pile()
             return
         last = outcome.snapshot.get("last_event")
         if outcome.source == "camera" or not last or not last.get("card"):
@@ -370,6 +381,8 @@ class CameraService:
 
     def close(self) -> None:
         self._stop.set()
+        if self._camera is not None:
+            self._camera.stop()
         self._wake.set()
         with self.settled:
             self.settled.notify_all()
@@ -447,11 +460,13 @@ class CameraService:
             if self._teach is not None:
                 self._teach_frame(frame)
                 continue
+            epoch = self._epoch
             sighting = camera.look(frame)
             if sighting is not None:
                 if self._gate is not None and not self._gate():
                     return seen
-                self._decided(camera, frame, sighting)
+                if epoch == self._epoch:
+                    self._decided(camera, frame, sighting)
         return seen
 
     def _decided(self, camera: Camera, frame: Frame, sighting: Sighting) -> None:
@@ -471,7 +486,6 @@ class CameraService:
             future = door.take(card_read(sighting.kind, sighting.colour))
             with self._lock:
                 self.last_read = read
-            self.decisions += 1
             if future is not None:
                 try:
                     future.result(timeout=10.0)
@@ -479,8 +493,10 @@ class CameraService:
                     # The rules refused what was read (a Coup Extrême needs its target): ask.
                     log.info("camera read refused by the table: %s", exc)
                     self._ask(camera, frame, sighting, number, read)
+                    return
                 except Exception:
                     log.exception("camera read not handled")
+            self.decisions += 1
             door.changed("camera")
             return
         self._ask(camera, frame, sighting, number, read)

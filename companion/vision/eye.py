@@ -38,6 +38,15 @@ class Sighting:
     candidates: tuple[tuple[str, str, float], ...]
 
 
+def round_folders(folder: Path) -> list[Path]:
+    """A folder of frames (``frames.json``), or a folder of such folders, one a round, in name
+    order: a replayed evening."""
+    if (folder / "frames.json").is_file() or not folder.is_dir():
+        return [folder]
+    rounds = sorted(p for p in folder.iterdir() if (p / "frames.json").is_file())
+    return rounds or [folder]
+
+
 def open_source(source: str, size: tuple[int, int]) -> FrameSource:
     """The frame source a ``[camera] source`` names (``SourceError`` when it cannot open)."""
     if source == "picamera2":
@@ -62,6 +71,7 @@ class Eye:
         taught_path: Path,
         sure_at: float = 0.0,
         realtime: bool = True,
+        first_round_waits: bool = False,
         opener: Callable[[str, tuple[int, int]], FrameSource] = open_source,
     ) -> None:
         self._source_name = source
@@ -71,21 +81,53 @@ class Eye:
         self._sure_at = sure_at
         self._taught_path = taught_path
         self._realtime = realtime and source.startswith("folder:")
+        self._first_round_waits = first_round_waits  # a scripted replay: the script starts it
         self._opener = opener
         self._source: FrameSource | None = None
         self._watcher = Watcher(self.model)
         self._lesson: Lesson | None = None
         self._lock = threading.Lock()
+        self._new_pile = threading.Event()
+        self._closing = threading.Event()
 
     def frames(self) -> Iterator[TimedFrame]:
-        self._source = self._opener(self._source_name, self._size)
-        start = time.monotonic()
-        for frame in self._source.frames():
-            if self._realtime:  # a replay at the pace it was filmed
-                delay = frame.t_ms / 1000 - (time.monotonic() - start)
-                if delay > 0:
-                    time.sleep(delay)
-            yield frame
+        if not self._source_name.startswith("folder:"):
+            self._source = self._opener(self._source_name, self._size)
+            yield from self._source.frames()
+            return
+        # A replay: each round's folder once the table has started that round.
+        offset = 0
+        for number, folder in enumerate(round_folders(Path(self._source_name[7:]))):
+            if (number or self._first_round_waits) and not self._wait_new_pile():
+                return
+            self._source = FolderSource(folder)
+            start = time.monotonic()
+            last = 0
+            for frame in self._source.frames():
+                if self._realtime:  # at the pace it was filmed
+                    delay = frame.t_ms / 1000 - (time.monotonic() - start)
+                    if delay > 0:
+                        time.sleep(delay)
+                last = frame.t_ms
+                yield TimedFrame(offset + frame.t_ms, frame.image)
+            offset += last + 1000
+
+    def _wait_new_pile(self) -> bool:
+        while not self._new_pile.wait(0.1):
+            if self._closing.is_set():
+                return False
+        self._new_pile.clear()
+        return True
+
+    def new_pile(self) -> None:
+        """A new round: the pile starts again, its first card is learned, not played."""
+        with self._lock:
+            self._watcher = Watcher(self.model)
+        self._new_pile.set()
+
+    def stop(self) -> None:
+        """The service is closing: a replay waiting for its next round gives up."""
+        self._closing.set()
 
     def release(self) -> None:
         source, self._source = self._source, None

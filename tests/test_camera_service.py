@@ -231,6 +231,7 @@ def test_switched_off_it_reads_nothing(camera_daemon):
     state = daemon.hub.dispatch("camera.enable", {"on": False})
     assert state["camera"]["enabled"] is False and state["camera"]["status"] == "off"
     camera.show(FakeSighting("5", "yellow", 0.99, True))
+    assert wait_for(lambda: daemon.camera.status == "off")  # the camera's thread let go
     daemon.hub.dispatch("camera.enable", {"on": True})
     camera.show(FakeSighting("6", "yellow", 0.99, True))
     assert wait_for(lambda: daemon.engine.events_handled == 1)

@@ -417,6 +417,8 @@ class CameraService:
                 camera.release()
             if self._stop.is_set():
                 return
+            if not self._enabled:  # switched off: not lost
+                continue
             if self._gate is not None:  # a replay: its frames are over
                 self._set_status("lost", say=False)
                 return

@@ -420,7 +420,7 @@ class PhonePage:
             config = replace(config, host=daemon.options.host)
         if daemon.options.port is not None:
             config = replace(config, port=daemon.options.port)
-        app = create_app(daemon.hub, config, daemon.catalog)
+        app = create_app(daemon.hub, config, daemon.catalog, camera=daemon.camera)
         try:
             self._server = serve(app, config)
         except OSError as exc:

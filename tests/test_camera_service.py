@@ -262,3 +262,74 @@ def test_camera_section_is_checked_with_every_problem(tmp_path):
     assert "camera.source" in str(error.value) and "camera.resolution" in str(error.value)
     path.write_text('[camera]\nenabled = true\nsource = "v4l2:/dev/video0"\n', encoding="utf-8")
     assert load_checked(path).extra["camera"]["enabled"] is True
+
+
+def test_the_guided_teach_dings_for_each_card_and_keeps_the_deck(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    state = daemon.hub.dispatch("camera.teach_start", {"deck": "classic"})
+    teach = state["camera"]["teach"]
+    assert teach == {
+        "active": True,
+        "next": {"kind": "1", "colour": "red"},
+        "done": 0,
+        "total": 2,
+        "deck": "classic",
+    }
+    camera.show(FakeSighting("1", "red", 0.4, False))  # laid and still: taken as the card asked
+    assert wait_for(lambda: camera_state(daemon)["teach"]["done"] == 1)
+    assert wait_for(lambda: "camera.teach" in daemon.heard)  # the box dings
+    assert daemon.engine.events_handled == 0  # a card shown to teach is not played
+    state = daemon.hub.dispatch("camera.teach_skip", {})
+    assert state["camera"]["teach"]["done"] == 2 and state["camera"]["teach"]["next"] is None
+    state = daemon.hub.dispatch("camera.teach_finish", {})
+    assert state["camera"]["teach"] is None
+    with pytest.raises(ActionError):
+        daemon.hub.dispatch("camera.teach_skip", {})
+
+
+def test_the_page_gets_the_live_picture_and_the_kept_ones(camera_daemon, tmp_path):
+    from companion.i18n import Catalog
+    from companion.web import create_app
+    from companion.web.config import WebConfig
+
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    client = create_app(daemon.hub, WebConfig(), Catalog.load(), camera=daemon.camera).test_client()
+    assert client.get("/api/camera/pictures/1.jpg").status_code == 404
+    camera.show(FakeSighting("2", "blue", 0.5, False, (("2", "blue", 0.5),)))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    live = client.get("/api/camera/live.jpg")
+    assert live.status_code == 200 and live.mimetype == "image/jpeg"
+    assert live.data.startswith(b"\xff\xd8")
+    kept = client.get(question["picture"])
+    assert kept.status_code == 200 and kept.data == camera.jpeg(FakeFrame(camera.t_ms))
+    assert camera_state(daemon)["kept"] == 1
+    blind = create_app(daemon.hub, WebConfig(), Catalog.load()).test_client()
+    missing = blind.get("/api/camera/live.jpg")
+    assert missing.status_code == 404 and missing.is_json
+    locked = create_app(
+        daemon.hub, WebConfig(pin="4321"), Catalog.load(), camera=daemon.camera
+    ).test_client()
+    assert locked.get("/api/camera/live.jpg").status_code == 401
+
+
+def test_only_the_last_pictures_are_kept(tmp_path):
+    pictures = camera_module.Pictures(tmp_path / "kept")
+    for number in range(1, camera_module.KEPT + 6):
+        pictures.keep(number, b"%d" % number)
+    kept = pictures.kept()
+    assert len(kept) == camera_module.KEPT and kept[0].stem == "6"
+    assert pictures.read(5) is None and pictures.read(55) == b"55"
+
+
+def test_a_mended_camera_read_keeps_its_picture(camera_daemon, tmp_path):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    camera.show(FakeSighting("7", "red", 0.99, True))
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    seq = daemon.engine.snapshot()["last_event"]["seq"]
+    mend = {"card": "number", "value": 1, "colour": "red"}
+    daemon.hub.dispatch("table.replace", {"seq": seq, "action": "table.play", "payload": mend})
+    assert camera_state(daemon)["kept"] == 1
+    assert ("1", "red") in camera.corrected  # and the next read is ranked against the mend

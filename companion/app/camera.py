@@ -35,6 +35,7 @@ from .inputs import CardRead, InputDoor, PhoneAction
 log = logging.getLogger(__name__)
 
 KEPT = 50  # pictures of unsure or mended reads kept in the state directory
+REMEMBERED = 8  # frames of the last camera plays held, should one of them be mended
 DARK_LEVEL = 18.0  # mean brightness (0-255) under which the camera sees nothing
 DARK_MS = 2000  # ... for this long: "dark"
 FROZEN_MS = 3000  # the very same picture this long: "frozen"
@@ -191,6 +192,7 @@ class CameraService:
         self._teach_cards: list[tuple[str, str]] = []
         self.sweeping = False
         self.decisions = 0  # sightings handed on (tests, the bench)
+        self._played: dict[int, Frame] = {}  # the last camera plays' frames, by log line
         self._epoch = 0  # rounds started: a play seen before the round started is dropped
         self.settled = threading.Condition()
 
@@ -246,6 +248,8 @@ class CameraService:
             self._camera.new_pile()
             return
         last = outcome.snapshot.get("last_event")
+        if outcome.event == "replace" and last:
+            self._keep_mended(int(last["seq"]))
         if outcome.source == "camera" or not last or not last.get("card"):
             return
         card = last["card"]
@@ -256,6 +260,15 @@ class CameraService:
                 return
             kind = str(value)
         self._camera.correct(kind, card.get("colour") or "")
+
+    def _keep_mended(self, seq: int) -> None:
+        """A line the camera read was mended: its picture is kept, to teach again from."""
+        with self._lock:
+            frame = self._played.pop(seq, None)
+        if frame is not None and self._camera is not None:
+            number = self._next_id
+            self._next_id += 1
+            self.pictures.keep(number, self._camera.jpeg(frame))
 
     def _enable(self, payload: dict[str, Any]) -> None:
         if self._camera is None:
@@ -390,12 +403,17 @@ class CameraService:
             self._thread.join(timeout=5.0)
         self._thread = None
 
-    def latest_jpeg(self) -> bytes | None:
-        """The latest frame as JPEG (the page's live picture); ``None`` without a camera."""
+    def live_jpeg(self) -> bytes | None:
+        """The latest frame as JPEG (the page's live picture); ``None`` without a camera or
+        while it is off."""
         frame, camera = self._latest, self._camera
-        if frame is None or camera is None:
+        if frame is None or camera is None or not self._enabled:
             return None
         return camera.jpeg(frame)
+
+    def picture(self, number: int) -> bytes | None:
+        """A kept picture (an unsure or mended read), JPEG; ``None`` when not kept."""
+        return self.pictures.read(number)
 
     def _run(self) -> None:
         camera = self._camera
@@ -490,7 +508,8 @@ class CameraService:
                 self.last_read = read
             if future is not None:
                 try:
-                    future.result(timeout=10.0)
+                    outcome = future.result(timeout=10.0)
+                    self._remember(outcome, frame)
                 except ActionError as exc:
                     # The rules refused what was read (a Coup Extrême needs its target): ask.
                     log.info("camera read refused by the table: %s", exc)
@@ -502,6 +521,15 @@ class CameraService:
             door.changed("camera")
             return
         self._ask(camera, frame, sighting, number, read)
+
+    def _remember(self, outcome: Any, frame: Frame) -> None:
+        last = outcome.snapshot.get("last_event") if outcome is not None else None
+        if not last:
+            return
+        with self._lock:
+            self._played[int(last["seq"])] = frame
+            for seq in sorted(self._played)[:-REMEMBERED]:
+                del self._played[seq]
 
     def _ask(
         self, camera: Camera, frame: Frame, sighting: Sighting, number: int, read: dict[str, Any]

@@ -89,6 +89,7 @@ class Eye:
         self._lock = threading.Lock()
         self._new_pile = threading.Event()
         self._closing = threading.Event()
+        self.hold_at_end = True
 
     def frames(self) -> Iterator[TimedFrame]:
         if not self._source_name.startswith("folder:"):
@@ -111,6 +112,8 @@ class Eye:
                 last = frame.t_ms
                 yield TimedFrame(offset + frame.t_ms, frame.image)
             offset += last + 1000
+        if self.hold_at_end:  # the film is over: a camera over a pile nobody touches
+            self._closing.wait()
 
     def _wait_new_pile(self) -> bool:
         while not self._new_pile.wait(0.1):

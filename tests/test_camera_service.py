@@ -333,3 +333,26 @@ def test_a_mended_camera_read_keeps_its_picture(camera_daemon, tmp_path):
     daemon.hub.dispatch("table.replace", {"seq": seq, "action": "table.play", "payload": mend})
     assert camera_state(daemon)["kept"] == 1
     assert ("1", "red") in camera.corrected  # and the next read is ranked against the mend
+
+
+def test_the_turret_sweeps_and_hit_picks_the_coup_extreme_target(camera_daemon, monkeypatch):
+    monkeypatch.setattr(camera_module, "SWEEP_STEP_S", 0.4)
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    table = daemon.hub.state()["table"]
+    attacker = table["active"]
+    camera.show(FakeSighting("coup_extreme", "", 0.99, True))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    assert question["needs"] == "target" and camera_state(daemon)["sweeping"] is True
+    assert daemon.engine.events_handled == 0  # nothing moves until the target is picked
+    seats = {p["seat"]: p["name"] for p in table["players"]}
+    target_seat = next(s for s, name in seats.items() if name != attacker and s != 0)
+    turret = daemon.hardware.turret
+    wait_for(lambda: turret.seat == target_seat and not turret.moving, what="the turret faces")
+    press(daemon)  # HIT while the turret faces the target
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    last = daemon.engine.snapshot()["last_event"]
+    assert last["source"] == "camera" and last["card"]["kind"] == "coup_extreme"
+    assert last["payload"]["target"] == seats[target_seat] and last["player"] == attacker
+    state = camera_state(daemon)
+    assert state["sweeping"] is False and state["question"] is None

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.core.actions import object_schema
-from companion.core.commands import Cue, Priority, Say
+from companion.core.commands import Cue, Priority, Say, Turn
 from companion.core.errors import ActionError
 
 from .hub import Announcement, Hub
@@ -41,6 +41,7 @@ DARK_MS = 2000  # ... for this long: "dark"
 FROZEN_MS = 3000  # the very same picture this long: "frozen"
 FIRST_RETRY_S = 1.0
 MAX_RETRY_S = 30.0
+SWEEP_STEP_S = 1.5  # the turret faces each seat this long while sweeping for a target
 DECKS = ("extreme", "classic")
 KIND = {"type": "string", "minLength": 1, "maxLength": 20}
 COLOUR = {"type": "string", "maxLength": 10}
@@ -191,6 +192,7 @@ class CameraService:
         self._teach: dict[str, Any] | None = None
         self._teach_cards: list[tuple[str, str]] = []
         self.sweeping = False
+        self._sweep_stop: threading.Event | None = None
         self.decisions = 0  # sightings handed on (tests, the bench)
         self._played: dict[int, Frame] = {}  # the last camera plays' frames, by log line
         self._epoch = 0  # rounds started: a play seen before the round started is dropped
@@ -290,6 +292,7 @@ class CameraService:
             if key in payload:
                 play[key] = payload[key]
         self._tell_table(PhoneAction("table.play", play))
+        self._end_sweep()
         with self._lock:
             self.question = None
             mended = self._question_card != (payload["kind"], payload.get("colour", ""))
@@ -310,6 +313,7 @@ class CameraService:
             if self.question is None or self.question["id"] != payload["id"]:
                 raise ActionError("stale", "that question was already settled", status=409)
             self.question = None
+        self._end_sweep()
         self._settle()
 
     def _settle(self) -> None:
@@ -394,6 +398,7 @@ class CameraService:
 
     def close(self) -> None:
         self._stop.set()
+        self._end_sweep()
         if self._camera is not None:
             self._camera.stop()
         self._wake.set()
@@ -502,6 +507,9 @@ class CameraService:
             "at_ms": int(self._clock() * 1000),
             "picture": None,
         }
+        if sighting.kind == "coup_extreme":  # its target is the table's to say: sweep for it
+            self._ask(camera, frame, sighting, number, read, sweep=True)
+            return
         if sighting.sure:
             future = door.take(card_read(sighting.kind, sighting.colour))
             with self._lock:
@@ -532,7 +540,14 @@ class CameraService:
                 del self._played[seq]
 
     def _ask(
-        self, camera: Camera, frame: Frame, sighting: Sighting, number: int, read: dict[str, Any]
+        self,
+        camera: Camera,
+        frame: Frame,
+        sighting: Sighting,
+        number: int,
+        read: dict[str, Any],
+        *,
+        sweep: bool = False,
     ) -> None:
         door = self._door
         assert door is not None and self._hub is not None
@@ -550,13 +565,83 @@ class CameraService:
                 "picture": picture,
                 "player": player,
             }
+            if sweep:
+                self.question["needs"] = "target"
+                self.question["candidates"] = candidates[:1]
             self._question_card = (sighting.kind, sighting.colour)
         self.decisions += 1
-        door.announce("camera.question", [self._say("box.camera_which_card")])
+        if sweep:
+            door.announce("camera.target", [self._say("box.camera_pick_target")])
+            self._start_sweep(number)
+        else:
+            door.announce("camera.question", [self._say("box.camera_which_card")])
         door.changed("camera")
         if self._gate is not None:  # a replay: the next play waits for the phone's answer
             with self.settled:
                 self.settled.wait_for(lambda: self.question is None or self._stop.is_set(), 30.0)
+
+    # ------------------------------------------------------------------ the target's sweep
+
+    def _start_sweep(self, number: int) -> None:
+        """The turret turns slowly from seat to seat (the attacker's left out); HIT pressed
+        while it faces a player makes that player the Coup Extrême's target."""
+        door = self._door
+        assert door is not None and self._hub is not None
+        table = self._hub.state().get("table", {})
+        attacker = table.get("active")
+        seats = [
+            (int(p["seat"]), str(p["name"]))
+            for p in table.get("players", [])
+            if p["name"] != attacker and not p.get("eliminated")
+        ]
+        if not seats:
+            return
+        stop = threading.Event()
+        facing: list[tuple[int, str]] = [seats[0]]
+
+        def hit(notice: Any) -> bool:
+            if getattr(notice, "button", None) != "hit" or stop.is_set():
+                return False
+            stop.set()
+            door.unclaim(hit)
+            self._picked(number, facing[0][1])
+            return True
+
+        def sweep() -> None:
+            step = 0
+            while not stop.is_set() and not self._stop.is_set():
+                facing[0] = seats[step % len(seats)]
+                door.announce("camera.sweep", [Turn(*facing[0])])
+                step += 1
+                stop.wait(SWEEP_STEP_S)
+            door.unclaim(hit)
+
+        with self._lock:
+            self._sweep_stop = stop
+            self.sweeping = True
+        door.claim(hit)
+        threading.Thread(target=sweep, name="camera-sweep", daemon=True).start()
+
+    def _end_sweep(self) -> None:
+        with self._lock:
+            stop, self._sweep_stop = self._sweep_stop, None
+            self.sweeping = False
+        if stop is not None:
+            stop.set()
+
+    def _picked(self, number: int, target: str) -> None:
+        """HIT pressed during the sweep (on the button's thread): the card with its target."""
+        door = self._door
+        assert door is not None
+        with self._lock:
+            question = self.question
+            if question is None or question["id"] != number:
+                return
+            self.question = None
+        self._end_sweep()
+        door.take(CardRead("coup_extreme", target=target))
+        door.changed("camera")
+        self._settle()
 
     def _active_player(self) -> str:
         hub = self._hub

@@ -18,7 +18,9 @@ frozen), ``last_read``, ``question``, ``teach``, ``kept``, ``sweeping``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -41,6 +43,7 @@ DARK_MS = 2000  # ... for this long: "dark"
 FROZEN_MS = 3000  # the very same picture this long: "frozen"
 FIRST_RETRY_S = 1.0
 MAX_RETRY_S = 30.0
+CAMERA_NICENESS = 10  # the camera's thread yields the processor to the press path
 SWEEP_STEP_S = 1.5  # the turret faces each seat this long while sweeping for a target
 DECKS = ("extreme", "classic")
 KIND = {"type": "string", "minLength": 1, "maxLength": 20}
@@ -423,6 +426,9 @@ class CameraService:
     def _run(self) -> None:
         camera = self._camera
         assert camera is not None
+        # On Linux a thread has its own niceness: the presses' threads come first.
+        with contextlib.suppress(AttributeError, OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CAMERA_NICENESS)
         pause = FIRST_RETRY_S
         while not self._stop.is_set():
             if not self._enabled:

@@ -101,6 +101,8 @@ class Eye:
         for number, folder in enumerate(round_folders(Path(self._source_name[7:]))):
             if (number or self._first_round_waits) and not self._wait_new_pile():
                 return
+            with self._lock:  # the round's pile, from its first still picture
+                self._watcher = Watcher(self.model)
             self._source = FolderSource(folder)
             start = time.monotonic()
             last = 0
@@ -123,10 +125,13 @@ class Eye:
         return True
 
     def new_pile(self) -> None:
-        """A new round: the pile starts again, its first card is learned, not played."""
+        """A new round: the pile starts again, its first card is learned, not played (in a
+        replay, from the next round's folder on)."""
+        if self._source_name.startswith("folder:"):
+            self._new_pile.set()
+            return
         with self._lock:
             self._watcher = Watcher(self.model)
-        self._new_pile.set()
 
     def stop(self) -> None:
         """The service is closing: a replay waiting for its next round gives up."""

@@ -60,3 +60,21 @@ def test_a_filmed_round_ends_as_the_typed_one(tmp_path, capsys):
     assert {r["source"] for r in plays} == {"camera", "phone"}  # sure reads, and one asked
     assert all(r["card"] is not None for r in plays)
     assert [r["card"] for r in plays] == [r["card"] for r in script if r["event"] == "play"]
+
+
+def test_the_guided_teach_keeps_the_deck_and_reads_with_it(tmp_path):
+    from companion.vision import Model, default_model, render
+    from companion.vision.eye import Eye
+    from companion.vision.sources import TimedFrame
+
+    default = default_model()
+    eye = Eye("folder:unused", (640, 480), default, default, taught_path=tmp_path / "taught.npz")
+    asked = eye.teach_start("classic")
+    assert asked[0] == ("0", "red") and len(asked) == 54  # every classic face, wilds once
+    faces = [render.Card(*asked[i]) for i in (0, 5, 10, 15)]  # four kinds, four colours
+    stills = render.still_set(4, 3, render.styles(1, 3), tuple(faces))
+    shown = [eye.teach_show(TimedFrame(0, s.image), s.card.kind, s.card.colour) for s in stills]
+    assert any(shown)
+    saved = eye.teach_finish()
+    assert saved == str(tmp_path / "taught.npz") and Model.load(tmp_path / "taught.npz")
+    assert eye.model is not default and "taught" in eye.model.origin

@@ -172,7 +172,7 @@ class CameraService:
         *,
         enabled: bool = False,
         gate: Callable[[], bool] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,  # when a read was made, for the page
     ) -> None:
         self._camera = camera
         self.pictures = pictures

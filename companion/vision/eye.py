@@ -90,6 +90,7 @@ class Eye:
         self._new_pile = threading.Event()
         self._closing = threading.Event()
         self.hold_at_end = True
+        self._thumb: tuple[TimedFrame | None, np.ndarray] = (None, np.zeros(0))
 
     def frames(self) -> Iterator[TimedFrame]:
         if not self._source_name.startswith("folder:"):
@@ -154,12 +155,19 @@ class Eye:
         candidates += [(c.kind, c.colour, p) for c, p in read.candidates if c != card]
         return Sighting(card.kind, card.colour, read.confidence, read.sure, tuple(candidates[:4]))
 
+    def _thumbnail(self, frame: TimedFrame) -> np.ndarray:
+        """The frame at 80 × 60, made once for the brightness and the fingerprint."""
+        if self._thumb[0] is not frame:
+            small = cv2.resize(frame.image, (80, 60), interpolation=cv2.INTER_NEAREST)
+            self._thumb = (frame, small)
+        return self._thumb[1]
+
     def brightness(self, frame: TimedFrame) -> float:
-        small = cv2.resize(frame.image, (80, 60), interpolation=cv2.INTER_AREA)
-        return float(small.mean())
+        blue, green, red, _ = cv2.mean(self._thumbnail(frame))
+        return float(blue + green + red) / 3
 
     def fingerprint(self, frame: TimedFrame) -> bytes:
-        return hashlib.blake2b(frame.image[::8, ::8].tobytes(), digest_size=16).digest()
+        return hashlib.blake2b(self._thumbnail(frame).tobytes(), digest_size=16).digest()
 
     def jpeg(self, frame: TimedFrame) -> bytes:
         image = frame.image

@@ -166,7 +166,9 @@ class DeviceActions:
 
             def release() -> None:
                 time.sleep(0.005)
-                button.pin.drive_high()
+                pin = button.pin  # None once the box has closed its buttons meanwhile
+                if pin is not None:
+                    pin.drive_high()
 
             threading.Thread(target=release, name="virtual-hit", daemon=True).start()
             if not accepted:

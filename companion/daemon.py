@@ -9,7 +9,8 @@ then takes them down in exactly the reverse order (see ``docs/architecture.md``)
 3. the services attach to the hub: their actions, statuses and listeners;
 4. the hub starts: from now on one thread owns the engine;
 5. the input sources start, each with the door (:class:`~companion.app.inputs.InputDoor`): the
-   launcher's buttons and card sensor, the motion watcher, the phone page, the long presses.
+   launcher's buttons and card sensor, the motion watcher, the phone page, the long presses,
+   the camera (its own thread reads the frames; only the plays it decides reach the hub).
 
 Stopping: the inputs close (no new notice), the hub drains what is queued and stops, then the
 outputs close (the hardware parks, the voice goes quiet, the table is saved one last time).

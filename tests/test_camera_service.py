@@ -356,3 +356,16 @@ def test_the_turret_sweeps_and_hit_picks_the_coup_extreme_target(camera_daemon, 
     assert last["payload"]["target"] == seats[target_seat] and last["player"] == attacker
     state = camera_state(daemon)
     assert state["sweeping"] is False and state["question"] is None
+
+
+def test_a_frozen_picture_is_said_once_and_reads_wait_for_it_to_move(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    for t_ms in range(100, 4000, 100):  # the very same picture for 4 s
+        camera.frames_in.put(FakeFrame(t_ms, 120.0, b"stuck"))
+    camera.frames_in.put(FakeFrame(4000, 120.0, b"stuck", FakeSighting("5", "red", 0.99, True)))
+    assert wait_for(lambda: camera_state(daemon)["status"] == "frozen")
+    camera.t_ms = 4100
+    camera.show()
+    assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
+    assert daemon.engine.events_handled == 0 and daemon.heard.count("camera.frozen") == 1

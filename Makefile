@@ -10,7 +10,7 @@ DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium-headless-shell fo
 # The launcher's fit tests render the printed parts (openscad); pictures need a display (xvfb).
 DEBIAN_TEST_PACKAGES += openscad xvfb xauth
 
-.PHONY: simulate run test lint typecheck unit bench soak system-deps clean pi-check install
+.PHONY: simulate run test lint typecheck unit bench camera-evening soak system-deps clean pi-check install
 
 # Python's bytecode cache, which some shells turn off: without it every test process, spawned
 # speech engine and command under test compiles the program (and pytest rewrites every test
@@ -87,6 +87,11 @@ screenshots: system-deps $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench $(ARGS)
+
+# An evening of CAMERA_ROUNDS rounds (default 8) filmed by the renderer and replayed through the
+# daemon by simulate --camera-frames, checked against the same evening typed (a few minutes).
+camera-evening: $(STAMP)
+	$(BIN)/python -m tests.bench.camera evening
 
 # The installer on an arm64 Debian Bookworm root under qemu, as a Pi 4 and a Pi 5 (root, minutes;
 # not part of `make test`). The root filesystem is cached in /var/cache/uno-companion-pi-check.

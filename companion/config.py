@@ -59,7 +59,7 @@ class Config:
 
 
 # Sections other modules validate themselves; listed here so a typo in a section name is caught.
-EXTRA_SECTIONS = ("hardware", "speech", "web", "storage", "scoring")
+EXTRA_SECTIONS = ("hardware", "speech", "web", "storage", "scoring", "camera")
 # The check of one adapter's section: given ``Config.extra``, raises ConfigError listing its
 # problems (what it returns, the typed section, is the adapter's to keep).
 SectionCheck = Callable[[dict[str, dict[str, Any]]], object]

@@ -9,7 +9,8 @@ then takes them down in exactly the reverse order (see ``docs/architecture.md``)
 3. the services attach to the hub: their actions, statuses and listeners;
 4. the hub starts: from now on one thread owns the engine;
 5. the input sources start, each with the door (:class:`~companion.app.inputs.InputDoor`): the
-   launcher's buttons and card sensor, the motion watcher, the phone page, the long presses.
+   launcher's buttons and card sensor, the motion watcher, the phone page, the long presses,
+   the camera (its own thread reads the frames; only the plays it decides reach the hub).
 
 Stopping: the inputs close (no new notice), the hub drains what is queued and stops, then the
 outputs close (the hardware parks, the voice goes quiet, the table is saved one last time).
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from companion.app.box_buttons import POWEROFF, HoldWatcher, LongPresses
+from companion.app.camera import Camera, CameraService, Pictures
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
 from companion.app.hub import Hub
@@ -84,7 +86,11 @@ class DaemonOptions:
     engine_factory: str | None = None  # tests: a fake speech engine
     motion_clock: Clock | None = None  # tests: the clock the launcher paces its steps on
     check_thread: bool | None = None  # refuse any touch of the engine off the hub (None: $env)
-    inputs: Sequence[InputSource] = field(default_factory=tuple)  # more sources (a camera)
+    inputs: Sequence[InputSource] = field(default_factory=tuple)  # more sources
+    camera_source: str | None = None  # a frame source instead of [camera] source (replays)
+    camera_gate: Callable[[], bool] | None = None  # replays: each camera play waits for it
+    camera_realtime: bool = True  # a folder of frames replayed at the pace it was filmed
+    camera: Camera | None = None  # tests: this camera instead of [camera]'s
 
 
 def table_engine(
@@ -141,6 +147,7 @@ class Daemon:
         self.voice_service: VoiceService | None = None
         self.web_server: WebServer | None = None
         self.long_presses: LongPresses | None = None
+        self.camera: CameraService | None = None
         self.urls: list[str] = []
         self._notifier = SystemdNotifier()
         self._stopped = threading.Event()  # set by a signal or stop(): leave wait()
@@ -169,7 +176,7 @@ class Daemon:
             self.hardware = self._hardware(sections)
             self.voice = self._output(self._voice(sections)) if self.options.voice else None
             # Services: registered on the hub before it runs.
-            for service in self._services():
+            for service in self._services(sections):
                 service.attach(self.hub)
             self.hub.register_status("device", self._device_status)
             self.hub.start()
@@ -252,7 +259,7 @@ class Daemon:
             kwargs["engine_factory"] = self.options.engine_factory
         return Voice(sections.speech, self.catalog, self.config.table.language, **kwargs)
 
-    def _services(self) -> list[Service]:
+    def _services(self, sections: Sections) -> list[Service]:
         assert self.hardware is not None and self.scores is not None
         store = self.scores
         from companion.devices.turret import default_seat_angles
@@ -270,8 +277,10 @@ class Daemon:
         if self.voice_service is not None:
             services.append(self.voice_service)
         evening = EveningService(store)
+        self.camera = self._camera(sections)
         return [
             *services,
+            self.camera,
             Settings(self.config, store, language),
             evening,
             PlayerNames(store, evening),
@@ -287,7 +296,50 @@ class Daemon:
             sources.append(PhonePage(self, sections))
         self.long_presses = self._long_presses(sections)
         sources.append(self.long_presses)
+        if self.camera is not None:
+            sources.append(self.camera)
         return [*sources, *self.options.inputs]
+
+    def _camera(self, sections: Sections) -> CameraService:
+        """The camera's service; its camera is built only when ``[camera]`` is enabled (or a
+        replay names its frames), so a box without one never loads OpenCV."""
+        section = sections.camera
+        options = self.options
+        pictures = Pictures(options.state_dir / "camera-pictures")
+        if options.camera is not None:
+            return CameraService(options.camera, pictures, enabled=True, gate=options.camera_gate)
+        source = options.camera_source or (section.source if section.enabled else None)
+        if source is None:
+            return CameraService(None, pictures)
+        try:
+            camera = self._eye(source, sections)
+        except (ImportError, ValueError, OSError) as exc:
+            raise StartupError(f"the camera cannot start: {exc}") from exc
+        return CameraService(camera, pictures, enabled=True, gate=options.camera_gate)
+
+    def _eye(self, source: str, sections: Sections) -> Camera:
+        from companion.vision import Model, default_model
+        from companion.vision.eye import TAUGHT_MODEL, Eye
+
+        section = sections.camera
+        default = default_model()
+        taught = self.options.state_dir / TAUGHT_MODEL
+        if section.model:
+            model = Model.load(Path(section.model).expanduser())
+        elif taught.is_file():
+            model = Model.load(taught)
+        else:
+            model = default
+        return Eye(
+            source,
+            section.size,
+            model,
+            default,
+            taught_path=taught,
+            sure_at=section.sure_confidence,
+            realtime=self.options.camera_realtime,
+            first_round_waits=self.options.camera_gate is not None,
+        )
 
     def _long_presses(self, sections: Sections) -> LongPresses:
         """HIT held: the address aloud; the shutdown button held: a clean power-off."""
@@ -375,7 +427,7 @@ class PhonePage:
             config = replace(config, host=daemon.options.host)
         if daemon.options.port is not None:
             config = replace(config, port=daemon.options.port)
-        app = create_app(daemon.hub, config, daemon.catalog)
+        app = create_app(daemon.hub, config, daemon.catalog, camera=daemon.camera)
         try:
             self._server = serve(app, config)
         except OSError as exc:

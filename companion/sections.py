@@ -9,6 +9,7 @@ before anything starts, and one edit fixes it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,12 +37,61 @@ def parse_storage(extra: dict[str, Any]) -> StorageConfig:
     return section
 
 
+@dataclass(frozen=True)
+class CameraConfig:
+    """The camera looking down at the discard pile (``docs/vision.md``)."""
+
+    enabled: bool = option(False, "read the cards played with a camera")
+    source: str = option(
+        "picamera2",
+        "where frames come from: picamera2, v4l2:/dev/video0, a camera index (0), folder:PATH",
+    )
+    resolution: str = option("640x480", "frame size asked of the camera, WIDTHxHEIGHT")
+    fps: int = option(10, "frames read a second", min=1, max=30)
+    model: str = option(
+        "", "a taught deck (.npz); empty: the family's taught deck, else the drawn one"
+    )
+    sure_confidence: float = option(
+        0.0, "the confidence a read needs to move the table (0: the model's own)", min=0.0, max=1.0
+    )
+
+    @property
+    def size(self) -> tuple[int, int]:
+        width, height = self.resolution.lower().split("x")
+        return int(width), int(height)
+
+
+def parse_camera(extra: dict[str, Any]) -> CameraConfig:
+    problems: list[str] = []
+    section = parse_section(CameraConfig, extra.get("camera", {}), "camera", problems)
+    if not problems:
+        if not re.fullmatch(r"[1-9][0-9]{1,4}x[1-9][0-9]{1,4}", section.resolution.lower()):
+            problems.append(
+                f"camera.resolution: expected WIDTHxHEIGHT (640x480), got {section.resolution!r}"
+            )
+        source = section.source
+        if not (
+            source == "picamera2"
+            or source.isdigit()
+            or (source.startswith("v4l2:") and len(source) > 5)
+            or (source.startswith("folder:") and len(source) > 7)
+        ):
+            problems.append(
+                "camera.source: expected picamera2, v4l2:DEVICE, a camera number or "
+                f"folder:PATH, got {source!r}"
+            )
+    if problems:
+        raise ConfigError(problems)
+    return section
+
+
 # Each adapter's section and its check (raising ConfigError with every problem it finds).
 CHECKS: dict[str, SectionCheck] = {
     "hardware": lambda extra: parse_hardware(extra.get("hardware")),
     "speech": load_speech_config,
     "web": parse_web_config,
     "storage": parse_storage,
+    "camera": parse_camera,
 }
 
 
@@ -53,6 +103,7 @@ class Sections:
     speech: SpeechConfig
     web: WebConfig
     storage: StorageConfig
+    camera: CameraConfig = CameraConfig()
 
 
 def check_sections(config: Config) -> Sections:
@@ -72,6 +123,7 @@ def check_sections(config: Config) -> Sections:
         speech=_typed(checked["speech"], SpeechConfig),
         web=_typed(checked["web"], WebConfig),
         storage=_typed(checked["storage"], StorageConfig),
+        camera=_typed(checked["camera"], CameraConfig),
     )
 
 

@@ -31,7 +31,10 @@ def test_example_file_loads():
     assert hardware_config(config) == HardwareConfig()
     assert load_speech_config(config.extra) == SpeechConfig()
     assert parse_web_config(config.extra) == WebConfig()
-    assert set(config.extra) == {"hardware", "speech", "web", "storage"}
+    assert set(config.extra) == {"hardware", "speech", "web", "storage", "camera"}
+    from companion.sections import CameraConfig, parse_camera
+
+    assert parse_camera(config.extra) == CameraConfig()  # the example shows the defaults
     assert config.extra["storage"] == {}  # state_dir commented out: the usual places
     from companion.sections import load_checked
 

@@ -72,6 +72,7 @@ class CardRead:
     colour: Colour | None = None
     value: int | None = None
     sure: bool = True
+    target: str | None = None  # a Coup Extrême's target, picked at the table (the turret's sweep)
 
 
 Notice = ButtonPress | BoxReport | PhoneAction | ScriptLine | CardRead
@@ -95,8 +96,8 @@ def table_input(notice: Notice) -> tuple[Event, Source] | None:
         case ScriptLine(text):
             parsed = parse_line(text)
             return None if parsed is None else (table_event(*parsed), "script")
-        case CardRead(card, colour, value, sure):
-            return (Play(card, colour, value=value), "camera") if sure else None
+        case CardRead(card, colour, value, sure, target):
+            return (Play(card, colour, value=value, target=target), "camera") if sure else None
     raise TypeError(f"not a notice: {notice!r}")
 
 
@@ -119,10 +120,23 @@ class InputDoor:
 
     def __init__(self, hub: Hubward) -> None:
         self._hub = hub
+        self._claims: list[Callable[[Notice], bool]] = []
+
+    def claim(self, taker: Callable[[Notice], bool]) -> None:
+        """Until :meth:`unclaim`, ``taker`` sees each notice first; one it returns True for is
+        its own and goes no further (HIT pressed while the turret sweeps for a target)."""
+        self._claims.append(taker)
+
+    def unclaim(self, taker: Callable[[Notice], bool]) -> None:
+        if taker in self._claims:
+            self._claims.remove(taker)
 
     def take(self, notice: Notice) -> Future[Any] | None:
         """Queue the event ``notice`` stands for; returns at once (``None``: it stands for no
         event). The future gives the outcome, or the rules' refusal."""
+        for taker in list(self._claims):
+            if taker(notice):
+                return None
         found = table_input(notice)
         if found is None:
             return None

@@ -86,6 +86,9 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
         host=args.host,
         port=args.port,
     )
+    frames = getattr(args, "camera_frames", None)
+    if frames is not None:
+        options.camera_source = f"folder:{frames}"
     if not simulate:
         wait_after_quick_restarts()
     limit_malloc_arenas()  # before the daemon's threads start

@@ -1,5 +1,9 @@
 """``uno-companion simulate``: the whole table without hardware.
 
+With ``--camera-frames DIR`` the camera replays a folder of frames (``frames.json`` and the
+pictures; or one such folder a round) through the real daemon; with a script as well, the
+script's ``play`` lines are the camera's to read (see :mod:`companion.cli.replay`).
+
 With ``--script FILE`` it runs a scripted session through the engine and writes one JSON object
 per event to standard output (see the README's "Script language"); bad lines are reported on
 standard error with their line number and the session goes on (``--strict`` stops at the first).
@@ -31,11 +35,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, help="launcher random seed")
     parser.add_argument("--strict", action="store_true", help="stop at the first bad line")
     parser.add_argument("--lang", choices=LANGUAGES, help="language of the 'say' phrases")
+    parser.add_argument(
+        "--camera-frames",
+        metavar="DIR",
+        help="replay a folder of camera frames (frames.json) as the camera's view of the pile",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     config = load_or_exit(args.config)
+    if args.camera_frames is not None and args.script is not None:
+        from .replay import run_camera_evening
+
+        return run_camera_evening(config, args)
     if args.script is None:
         return run_daemon(config, args, simulate=True)
     return run_script_file(config, args)

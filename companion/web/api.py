@@ -268,6 +268,18 @@ def create_api() -> Blueprint:
         response.headers["Cache-Control"] = "max-age=300"
         return response
 
+    @api.get("/camera/live.jpg")
+    def get_camera_live() -> Response:
+        """The camera's latest frame (JPEG, at most 640 px wide); 404 without a camera."""
+        ctx = web()
+        return _camera_jpeg(ctx.camera.live_jpeg() if ctx.camera is not None else None)
+
+    @api.get("/camera/pictures/<int:number>.jpg")
+    def get_camera_picture(number: int) -> Response:
+        """A picture the camera kept: one of the last 50 reads that were unsure or mended."""
+        ctx = web()
+        return _camera_jpeg(ctx.camera.picture(number) if ctx.camera is not None else None)
+
     @api.get("/openapi.json")
     def get_openapi() -> Response:
         """This API described as OpenAPI 3.1."""
@@ -501,3 +513,14 @@ def _stream(ctx: WebContext, gone: Callable[[], bool] | None = None) -> Iterator
 def _event(ctx: WebContext, state: dict[str, Any]) -> bytes:
     data = ctx.state_json(public_state(state))
     return f"id: {state.get('revision', 0)}\nevent: state\ndata: ".encode() + data + b"\n\n"
+
+
+def _camera_jpeg(data: bytes | None) -> Response:
+    """A camera picture, for a phone with the table's PIN (the camera sees the table)."""
+    if not web().guard.authenticated():
+        raise AccessDenied("web.error_pin_needed", 401)
+    if data is None:
+        raise ApiError("web.error_not_found", 404)
+    response = Response(data, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    return response

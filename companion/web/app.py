@@ -20,7 +20,7 @@ from companion.i18n import Catalog
 from companion.web.api import create_api, error_response
 from companion.web.compress import CompressedFiles, compress
 from companion.web.config import MAX_BODY, WebConfig
-from companion.web.context import WebContext, web
+from companion.web.context import CameraPictures, WebContext, web
 from companion.web.pages import create_pages
 from companion.web.ports import Hub
 from companion.web.security import Guard
@@ -42,8 +42,10 @@ def create_app(
     *,
     secret_key: bytes | None = None,
     clock: Callable[[], float] = time.monotonic,
+    camera: CameraPictures | None = None,
 ) -> Flask:
-    """A new phone-page app talking to ``hub``; ``clock`` times PIN lock-outs (tests)."""
+    """A new phone-page app talking to ``hub``; ``clock`` times PIN lock-outs (tests);
+    ``camera`` gives the camera's pictures (none: no camera)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config.update(
         SECRET_KEY=secret_key or secrets.token_bytes(32),
@@ -55,7 +57,8 @@ def create_app(
         SEND_FILE_MAX_AGE_DEFAULT=3600,
     )
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    WebContext(hub=hub, config=config, catalog=catalog, guard=Guard(config, clock)).init_app(app)
+    guard = Guard(config, clock)
+    WebContext(hub=hub, config=config, catalog=catalog, guard=guard, camera=camera).init_app(app)
     app.register_blueprint(create_api())
     app.register_blueprint(create_pages(STATIC))
 

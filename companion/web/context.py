@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from flask import Flask, current_app, request
 from werkzeug.datastructures import LanguageAccept
@@ -22,12 +22,21 @@ from companion.web.security import Guard
 EXTENSION = "uno_web"
 
 
+class CameraPictures(Protocol):
+    """What the page shows of the camera: its latest frame and the pictures it kept (JPEG)."""
+
+    def live_jpeg(self) -> bytes | None: ...
+
+    def picture(self, number: int) -> bytes | None: ...
+
+
 @dataclass
 class WebContext:
     hub: Hub
     config: WebConfig
     catalog: Catalog
     guard: Guard
+    camera: CameraPictures | None = None  # no camera: its pictures are 404
     # Set when the server stops, so open event streams end at once instead of at the next notice.
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: int = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-AREAS = ("engine", "daemon", "devices", "speech", "scoring", "imports", "web", "vision")
+AREAS = ("engine", "daemon", "devices", "speech", "scoring", "imports", "web", "vision", "camera")
 
 
 def main(argv: list[str]) -> int:

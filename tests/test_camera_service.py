@@ -1,0 +1,371 @@
+"""The camera as a table input, on a camera double: sure reads play, unsure ones ask, a camera
+lost or dark is said once and taken back; the press path goes on meanwhile."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.app import camera as camera_module
+from companion.app.hub import Announcement
+from companion.config import Config, ConfigError
+from companion.core.errors import ActionError
+from companion.daemon import Daemon
+from companion.sections import load_checked
+from tests.helpers import wait_for
+from tests.test_daemon import options, press
+
+
+@dataclass(frozen=True)
+class FakeFrame:
+    t_ms: int
+    level: float = 120.0
+    mark: bytes = b""
+    sighting: Any = None
+
+
+@dataclass(frozen=True)
+class FakeSighting:
+    kind: str
+    colour: str
+    confidence: float
+    sure: bool
+    candidates: tuple[tuple[str, str, float], ...] = ()
+
+
+@dataclass
+class FakeCamera:
+    """Frames handed in by the test; ``unplug()`` ends the stream as a lost camera does."""
+
+    frames_in: queue.Queue[FakeFrame | None] = field(default_factory=queue.Queue)
+    opened: int = 0
+    refuse_open: int = 0
+    corrected: list[tuple[str, str]] = field(default_factory=list)
+    t_ms: int = 0
+    unplugged_for_good: bool = False
+
+    def show(self, sighting: Any = None, *, level: float = 120.0, step: int = 100) -> None:
+        self.t_ms += step
+        self.frames_in.put(FakeFrame(self.t_ms, level, str(self.t_ms).encode(), sighting))
+
+    def unplug(self) -> None:
+        self.frames_in.put(None)
+
+    def frames(self) -> Iterator[FakeFrame]:
+        if self.refuse_open:
+            self.refuse_open -= 1
+            raise OSError("camera 0 does not open")
+        self.opened += 1
+        while True:
+            try:
+                frame = self.frames_in.get(timeout=0.05)
+            except queue.Empty:
+                if self.unplugged_for_good:
+                    return
+                continue
+            if frame is None:
+                return
+            yield frame
+
+    def release(self) -> None:
+        pass
+
+    def look(self, frame: FakeFrame) -> Any:
+        return frame.sighting
+
+    def brightness(self, frame: FakeFrame) -> float:
+        return frame.level
+
+    def fingerprint(self, frame: FakeFrame) -> bytes:
+        return frame.mark
+
+    def jpeg(self, frame: FakeFrame) -> bytes:
+        return b"\xff\xd8 frame %d \xff\xd9" % frame.t_ms
+
+    def correct(self, kind: str, colour: str) -> None:
+        self.corrected.append((kind, colour))
+
+    def new_pile(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+    def teach_start(self, deck: str) -> list[tuple[str, str]]:
+        return [("1", "red"), ("2", "red")]
+
+    def teach_show(self, frame: FakeFrame, kind: str, colour: str) -> bool:
+        return True
+
+    def teach_finish(self) -> str:
+        return "taught.npz"
+
+    def teach_cancel(self) -> None:
+        pass
+
+
+@pytest.fixture
+def camera_daemon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(camera_module, "FIRST_RETRY_S", 0.05)
+    made: list[Daemon] = []
+    cameras: list[FakeCamera] = []
+
+    def make(camera: FakeCamera) -> Daemon:
+        cameras.append(camera)
+        config = Config(extra={"hardware": {"pins": {"card_sensor": -1}}})
+        daemon = Daemon(config, options(tmp_path, seed=5, camera=camera)).start()
+        made.append(daemon)
+        heard: list[str] = []
+        daemon.hub.add_listener(_Heard(heard))
+        daemon.heard = heard  # type: ignore[attr-defined]
+        return daemon
+
+    yield make
+    for camera in cameras:
+        camera.unplugged_for_good = True
+    for daemon in made:
+        daemon.stop()
+
+
+class _Heard:
+    def __init__(self, heard: list[str]) -> None:
+        self.heard = heard
+
+    def on_outcome(self, outcome: Any) -> None:
+        if isinstance(outcome, Announcement):
+            self.heard.append(outcome.event)
+
+
+def camera_state(daemon: Daemon) -> dict[str, Any]:
+    return dict(daemon.hub.state()["camera"])
+
+
+def test_a_sure_read_plays_for_the_active_player_and_the_turret_turns(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    active = daemon.engine.snapshot()["active"]
+    camera.show()
+    camera.show(FakeSighting("7", "red", 0.99, True))
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    last = daemon.engine.snapshot()["last_event"]
+    assert last["source"] == "camera" and last["player"] == active
+    assert last["card"] == {"kind": "number", "colour": "red"}
+    assert daemon.hardware.wait_idle(timeout=10)
+    assert daemon.hardware.turret.seat == 2  # the next player faced
+    state = camera_state(daemon)
+    assert state["status"] == "ok" and state["question"] is None
+    assert state["last_read"]["kind"] == "7" and state["last_read"]["sure"] is True
+
+
+def test_an_unsure_read_asks_once_and_a_tap_settles_it(camera_daemon, tmp_path):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    candidates = (("reverse", "blue", 0.6), ("skip", "blue", 0.3))
+    camera.show(FakeSighting("reverse", "blue", 0.6, False, candidates))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    assert daemon.engine.events_handled == 0  # nothing moved
+    assert [c["kind"] for c in question["candidates"]] == ["reverse", "skip"]
+    assert question["player"] == daemon.engine.snapshot()["active"]
+    number = question["id"]
+    assert question["picture"] == f"/api/camera/pictures/{number}.jpg"
+    assert (tmp_path / "camera-pictures" / f"{number}.jpg").is_file()
+    assert daemon.heard.count("camera.question") == 1
+    with pytest.raises(ActionError):
+        daemon.hub.dispatch("camera.answer", {"id": number + 1, "kind": "skip", "colour": "blue"})
+    state = daemon.hub.dispatch("camera.answer", {"id": number, "kind": "skip", "colour": "blue"})
+    assert state["camera"]["question"] is None
+    last = state["table"]["last_event"]
+    assert last["source"] == "phone" and last["card"] == {"kind": "skip", "colour": "blue"}
+    assert ("skip", "blue") in camera.corrected  # the next read is ranked against the answer
+
+
+def test_a_dismissed_question_moves_nothing(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    camera.show(FakeSighting("3", "green", 0.5, False, (("3", "green", 0.5),)))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    state = daemon.hub.dispatch("camera.dismiss", {"id": question["id"]})
+    assert state["camera"]["question"] is None and daemon.engine.events_handled == 0
+
+
+def test_a_lost_camera_is_said_once_the_buttons_go_on_and_it_comes_back(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    camera.show()
+    assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
+    camera.refuse_open = 3  # unplugged: it will not open again for a while
+    camera.unplug()
+    assert wait_for(lambda: camera_state(daemon)["status"] == "lost")
+    press(daemon)  # the press path never waits for the camera
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    camera.show()
+    camera.show(FakeSighting("5", "yellow", 0.99, True))
+    assert wait_for(lambda: daemon.engine.events_handled == 2)
+    assert camera_state(daemon)["status"] == "ok"
+    assert daemon.heard.count("camera.lost") == 1
+
+
+def test_darkness_is_said_once_and_reads_wait_for_light(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    for _ in range(30):
+        camera.show(level=3.0)
+    assert wait_for(lambda: camera_state(daemon)["status"] == "dark")
+    camera.show(FakeSighting("5", "yellow", 0.99, True), level=3.0)
+    for _ in range(10):
+        camera.show(level=3.0)
+    camera.show()
+    assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
+    assert daemon.engine.events_handled == 0  # nothing was read in the dark
+    assert daemon.heard.count("camera.dark") == 1
+
+
+def test_switched_off_it_reads_nothing(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    state = daemon.hub.dispatch("camera.enable", {"on": False})
+    assert state["camera"]["enabled"] is False and state["camera"]["status"] == "off"
+    camera.show(FakeSighting("5", "yellow", 0.99, True))
+    assert wait_for(lambda: daemon.camera.status == "off")  # the camera's thread let go
+    daemon.hub.dispatch("camera.enable", {"on": True})
+    camera.show(FakeSighting("6", "yellow", 0.99, True))
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    assert daemon.engine.snapshot()["last_event"]["payload"]["value"] == 6
+
+
+def test_without_a_camera_the_box_says_so(tmp_path):
+    daemon = Daemon(Config(), options(tmp_path)).start()
+    try:
+        state = camera_state(daemon)
+        assert state["configured"] is False and state["status"] == "off"
+        with pytest.raises(ActionError, match="no camera"):
+            daemon.hub.dispatch("camera.enable", {"on": True})
+    finally:
+        daemon.stop()
+
+
+def test_camera_section_is_checked_with_every_problem(tmp_path):
+    path = tmp_path / "box.toml"
+    path.write_text('[camera]\nenabled = "yes"\nfps = 99\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_checked(path)
+    text = str(error.value)
+    assert "camera.enabled" in text and "camera.fps" in text
+    path.write_text('[camera]\nsource = "webcam"\nresolution = "big"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_checked(path)
+    assert "camera.source" in str(error.value) and "camera.resolution" in str(error.value)
+    path.write_text('[camera]\nenabled = true\nsource = "v4l2:/dev/video0"\n', encoding="utf-8")
+    assert load_checked(path).extra["camera"]["enabled"] is True
+
+
+def test_the_guided_teach_dings_for_each_card_and_keeps_the_deck(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    state = daemon.hub.dispatch("camera.teach_start", {"deck": "classic"})
+    teach = state["camera"]["teach"]
+    assert teach == {
+        "active": True,
+        "next": {"kind": "1", "colour": "red"},
+        "done": 0,
+        "total": 2,
+        "deck": "classic",
+    }
+    camera.show(FakeSighting("1", "red", 0.4, False))  # laid and still: taken as the card asked
+    assert wait_for(lambda: camera_state(daemon)["teach"]["done"] == 1)
+    assert wait_for(lambda: "camera.teach" in daemon.heard)  # the box dings
+    assert daemon.engine.events_handled == 0  # a card shown to teach is not played
+    state = daemon.hub.dispatch("camera.teach_skip", {})
+    assert state["camera"]["teach"]["done"] == 2 and state["camera"]["teach"]["next"] is None
+    state = daemon.hub.dispatch("camera.teach_finish", {})
+    assert state["camera"]["teach"] is None
+    with pytest.raises(ActionError):
+        daemon.hub.dispatch("camera.teach_skip", {})
+
+
+def test_the_page_gets_the_live_picture_and_the_kept_ones(camera_daemon, tmp_path):
+    from companion.i18n import Catalog
+    from companion.web import create_app
+    from companion.web.config import WebConfig
+
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    client = create_app(daemon.hub, WebConfig(), Catalog.load(), camera=daemon.camera).test_client()
+    assert client.get("/api/camera/pictures/1.jpg").status_code == 404
+    camera.show(FakeSighting("2", "blue", 0.5, False, (("2", "blue", 0.5),)))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    live = client.get("/api/camera/live.jpg")
+    assert live.status_code == 200 and live.mimetype == "image/jpeg"
+    assert live.data.startswith(b"\xff\xd8")
+    kept = client.get(question["picture"])
+    assert kept.status_code == 200 and kept.data == camera.jpeg(FakeFrame(camera.t_ms))
+    assert camera_state(daemon)["kept"] == 1
+    blind = create_app(daemon.hub, WebConfig(), Catalog.load()).test_client()
+    missing = blind.get("/api/camera/live.jpg")
+    assert missing.status_code == 404 and missing.is_json
+    locked = create_app(
+        daemon.hub, WebConfig(pin="4321"), Catalog.load(), camera=daemon.camera
+    ).test_client()
+    assert locked.get("/api/camera/live.jpg").status_code == 401
+
+
+def test_only_the_last_pictures_are_kept(tmp_path):
+    pictures = camera_module.Pictures(tmp_path / "kept")
+    for number in range(1, camera_module.KEPT + 6):
+        pictures.keep(number, b"%d" % number)
+    kept = pictures.kept()
+    assert len(kept) == camera_module.KEPT and kept[0].stem == "6"
+    assert pictures.read(5) is None and pictures.read(55) == b"55"
+
+
+def test_a_mended_camera_read_keeps_its_picture(camera_daemon, tmp_path):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    camera.show(FakeSighting("7", "red", 0.99, True))
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    seq = daemon.engine.snapshot()["last_event"]["seq"]
+    mend = {"card": "number", "value": 1, "colour": "red"}
+    daemon.hub.dispatch("table.replace", {"seq": seq, "action": "table.play", "payload": mend})
+    assert camera_state(daemon)["kept"] == 1
+    assert ("1", "red") in camera.corrected  # and the next read is ranked against the mend
+
+
+def test_the_turret_sweeps_and_hit_picks_the_coup_extreme_target(camera_daemon, monkeypatch):
+    monkeypatch.setattr(camera_module, "SWEEP_STEP_S", 0.4)
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    table = daemon.hub.state()["table"]
+    attacker = table["active"]
+    camera.show(FakeSighting("coup_extreme", "", 0.99, True))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    assert question["needs"] == "target" and camera_state(daemon)["sweeping"] is True
+    assert daemon.engine.events_handled == 0  # nothing moves until the target is picked
+    seats = {p["seat"]: p["name"] for p in table["players"]}
+    target_seat = next(s for s, name in seats.items() if name != attacker and s != 0)
+    turret = daemon.hardware.turret
+    wait_for(lambda: turret.seat == target_seat and not turret.moving, what="the turret faces")
+    press(daemon)  # HIT while the turret faces the target
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    last = daemon.engine.snapshot()["last_event"]
+    assert last["source"] == "camera" and last["card"]["kind"] == "coup_extreme"
+    assert last["payload"]["target"] == seats[target_seat] and last["player"] == attacker
+    state = camera_state(daemon)
+    assert state["sweeping"] is False and state["question"] is None
+
+
+def test_a_frozen_picture_is_said_once_and_reads_wait_for_it_to_move(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    for t_ms in range(100, 4000, 100):  # the very same picture for 4 s
+        camera.frames_in.put(FakeFrame(t_ms, 120.0, b"stuck"))
+    camera.frames_in.put(FakeFrame(4000, 120.0, b"stuck", FakeSighting("5", "red", 0.99, True)))
+    assert wait_for(lambda: camera_state(daemon)["status"] == "frozen")
+    camera.t_ms = 4100
+    camera.show()
+    assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
+    assert daemon.engine.events_handled == 0 and daemon.heard.count("camera.frozen") == 1

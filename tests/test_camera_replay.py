@@ -26,7 +26,7 @@ def replayed(tmp_path: Path, lines: list[str], frames: Path, capsys: Any, seed: 
     script = tmp_path / "evening.uno"
     script.write_text("\n".join(lines), encoding="utf-8")
     config = tmp_path / "box.toml"
-    # Reads under 99.95 % are asked on the phone: one of this round's is.
+    # Reads under 99.95 % are asked on the phone (a scripted phone answers them).
     config.write_text("[camera]\nsure_confidence = 0.9995\n", encoding="utf-8")
     status = main(
         [
@@ -57,7 +57,10 @@ def test_a_filmed_round_ends_as_the_typed_one(tmp_path, capsys):
     assert {k: records[-1][k] for k in COMPARED} == {k: script[-1][k] for k in COMPARED}
     plays = [r for r in records if r["event"] == "play"]
     assert len(plays) == len(played.rounds[0].plays)
-    assert {r["source"] for r in plays} == {"camera", "phone"}  # sure reads, and one asked
+    # Sure reads play by themselves; any the camera was unsure of, the scripted phone answered
+    # (that path on its own: tests/test_camera_service.py).
+    sources = [r["source"] for r in plays]
+    assert "camera" in sources and set(sources) <= {"camera", "phone"}
     assert all(r["card"] is not None for r in plays)
     assert [r["card"] for r in plays] == [r["card"] for r in script if r["event"] == "play"]
 

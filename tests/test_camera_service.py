@@ -331,8 +331,9 @@ def test_a_mended_camera_read_keeps_its_picture(camera_daemon, tmp_path):
     seq = daemon.engine.snapshot()["last_event"]["seq"]
     mend = {"card": "number", "value": 1, "colour": "red"}
     daemon.hub.dispatch("table.replace", {"seq": seq, "action": "table.play", "payload": mend})
-    assert camera_state(daemon)["kept"] == 1
-    assert ("1", "red") in camera.corrected  # and the next read is ranked against the mend
+    assert wait_for(lambda: camera_state(daemon)["kept"] == 1)
+    # and the next read is ranked against the mend
+    assert wait_for(lambda: ("1", "red") in camera.corrected)
 
 
 def test_the_turret_sweeps_and_hit_picks_the_coup_extreme_target(camera_daemon, monkeypatch):

@@ -20,7 +20,14 @@ from companion.vision.kinds import deck_faces
 _ID = {"type": "integer", "minimum": 0}
 _TEXT = {"type": "string", "maxLength": 40}
 SCHEMAS = {
-    "camera.answer": object_schema(["id", "kind", "colour"], id=_ID, kind=_TEXT, colour=_TEXT),
+    "camera.answer": object_schema(
+        ["id", "kind"],
+        id=_ID,
+        kind=_TEXT,
+        colour=_TEXT,
+        target=_TEXT,
+        count={"type": "integer", "minimum": 1, "maximum": 108},
+    ),
     "camera.dismiss": object_schema(["id"], id=_ID),
     "camera.enable": object_schema(["on"], on={"type": "boolean"}),
     "camera.teach_start": object_schema(["deck"], deck={"enum": ["extreme", "classic"]}),
@@ -104,7 +111,7 @@ class FakeCamera:
         if name == "camera.answer":
             question = state["question"]
             if question and question["id"] == payload["id"]:
-                card = {"kind": payload["kind"], "colour": payload["colour"]}
+                card = {"kind": payload["kind"], "colour": payload.get("colour", "")}
                 state["question"] = None
                 state["kept"] += 1
                 state["last_read"] = {

@@ -80,6 +80,20 @@ def test_which_card_is_asked_on_every_phone_and_one_tap_settles_it(
     plays = [line for line in api.state()["table"]["log"] if line["event"] == "play"]
     assert (plays[-1]["card"]["kind"], plays[-1]["payload"]["count"]) == ("discard_all", 3)
     assert plays[-1]["source"] == "phone"
+    # A Coup Extrême read: the turret sweeps, or a tap names the target.
+    coup = {"kind": "coup_extreme", "colour": "", "confidence": 0.99}
+    picture = "/api/camera/pictures/4.jpg"
+    cam.set(
+        question={"id": 4, "candidates": [coup], "picture": picture, "player": "Chloé"}
+        | {"needs": "target"},
+        sweeping=True,
+    )
+    picker = question.locator(".cam-target")
+    expect(picker).to_contain_text("Coup Extrême de Chloé")
+    expect(picker.locator("[data-target]")).to_have_count(3)  # not the attacker
+    picker.locator('[data-target="Alice"]').click()
+    expect(question).to_be_hidden()
+    assert cam.sent[-1] == ("camera.answer", {"id": 4, "kind": "coup_extreme", "target": "Alice"})
 
 
 def test_the_camera_screen_shows_the_live_picture_and_teaches_a_deck(

@@ -64,6 +64,10 @@ export function renderQuestion(box) {
   }
   head.append(el("img", { class: "cam-seen", src: question.picture, alt: t("cam_seen"),
     width: "96", height: "72" }), words);
+  if (question.needs === "target") {  // a Coup Extrême read: the table names its target
+    box.append(head, targetPicker(question));
+    return;
+  }
   const candidates = el("div", { class: "cam-candidates" });
   (question.candidates || []).slice(0, 3).forEach((read) => {
     const face = cardFace(read, "button", { type: "button", "data-kind": read.kind,
@@ -82,6 +86,22 @@ export function renderQuestion(box) {
     } }, t("cam_nothing")));
   box.append(head, candidates, row);
   if (open) box.append(pad(question, box));
+}
+
+// A Coup Extrême the camera read: the turret sweeps (HIT when it faces the target), or a tap on
+// the target's name here.
+function targetPicker(question) {
+  const picker = el("div", { class: "cam-target" });
+  picker.append(el("p", {}, t("cam_pick_target",
+    { player: question.player, player_elision: elision(question.player || "") })));
+  const chips = el("div", { class: "chips" });
+  (table().players || []).filter((p) => p.name !== question.player && !p.eliminated)
+    .forEach((p) => chips.append(el("button", { type: "button", class: "chip",
+      "data-target": p.name, onclick: () => act("camera.answer",
+        { id: question.id, kind: "coup_extreme", target: p.name }, { revision: false }) },
+    p.name)));
+  picker.append(chips);
+  return picker;
 }
 
 // The card pad for a card the camera did not offer: a colour, then a number or a card.

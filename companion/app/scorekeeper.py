@@ -41,9 +41,9 @@ from companion.core.scoring import (
     teams_across,
     teams_alternating,
 )
-from companion.core.scoring.book import RoundFacts
+from companion.core.scoring.book import RoundFacts, RoundView
 from companion.core.scoring.model import LogEntry, check_new_names
-from companion.core.scoring.stats import GameTally, game_tally
+from companion.core.scoring.stats import GameTally, RoundsTally, game_tally
 
 from .hub import Hub
 
@@ -54,6 +54,7 @@ IMPORT_PAUSE = 0.001
 IMPORT_SWITCH_INTERVAL = 0.0005  # seconds: see _collector_held
 HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
 PAGE_LIMIT = 200  # the most rounds one page of history holds
+HISTORY_MARK_EVERY = 256  # the page's history keeps its tally every this many rounds
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
@@ -132,6 +133,8 @@ class ScoreKeeper:
         self._status: tuple[int, dict[str, Any]] | None = None  # the last status, at _changes
         self._changes = 0  # every change of the games: tells whether stats made aside still hold
         self._shares: dict[tuple[str, int], GameTally] = {}  # each game's share of the stats
+        # Each game's rounds as the stats tallied them, brought up to date round by round.
+        self._tallies: dict[str, RoundsTally] = {}
         self._imports = 0  # imports being read now (see _collector_held)
         self._imports_lock = threading.Lock()
         self._collector_was_on = True
@@ -509,18 +512,8 @@ class ScoreKeeper:
         (game_id, _), cached = self._history
         if self._history[0] == key:
             return cached
-        views = book.history()
-        if (
-            game_id == self.game_id
-            and len(views) == len(cached) + 1
-            and len(views) >= 2
-            and views[-2] is cached.last_view
-        ):
-            # A round recorded after the last: the rounds before it are the same objects, so
-            # their lines stand; only the new one is made (a long game's round costs one line).
-            history = cached.extended(views[-1].to_dict(), views[-1])
-        else:
-            history = History.of(views)
+        # The same game changed: the lines of the rounds before the first changed one stand.
+        history = History.of(book.history(), previous=cached if game_id == self.game_id else None)
         self._history = (key, history)
         return history
 
@@ -538,12 +531,20 @@ class ScoreKeeper:
         """The statistics, keeping each game's share in ``shares`` (the keeper's own, on the
         hub thread; a copy of them off it) while the game is unchanged: after a round of
         tonight's game only that game is gone through again, not a long game imported earlier."""
+        own = shares is None  # on the hub thread: the keeper's own tallies may change
         shares = self._shares if shares is None else shares
 
         def share(book: ScoreBook) -> GameTally:
-            key = (book.setup.game_id, book.revision)
+            game_id = book.setup.game_id
+            key = (game_id, book.revision)
             kept = shares.get(key)
-            if kept is None:
+            if kept is None and own and game_id:
+                tally = self._tallies.get(game_id)
+                if tally is None or tally.setup != book.setup:
+                    tally = self._tallies[game_id] = RoundsTally(book.setup)
+                tally.sync(book.history(), pause)
+                kept = shares[key] = tally.share(book.standings())
+            elif kept is None:
                 kept = shares[key] = game_tally(book, pause)
             return kept
 
@@ -552,6 +553,10 @@ class ScoreKeeper:
         alive = {(book.setup.game_id, book.revision) for book in books}
         for key in [k for k in shares if k not in alive]:
             shares.pop(key, None)
+        if own:
+            games = {game_id for game_id, _ in alive}
+            for game_id in [g for g in self._tallies if g not in games]:
+                del self._tallies[game_id]
         return {
             "players": [p.to_dict() for p in stats.players],
             "head_to_head": [asdict(h) for h in stats.head_to_head],
@@ -561,17 +566,21 @@ class ScoreKeeper:
 class History(list[dict[str, Any]]):
     """A game's rounds as the page reads them (one dict per round, oldest first), with a tally
     of who held a hand in how many rounds and each player's costliest hand: the Score screen's
-    statistics over the whole game, which the state carries instead of the rounds. A round
-    recorded after the last adds its own line and tally (:meth:`extended`) instead of the whole
-    history being made again."""
+    statistics over the whole game, which the state carries instead of the rounds.
 
-    last_view: object = None  # the round (RoundView) the last line was made from
+    Made again after every change (a history handed to the web thread never changes), but from
+    the one before (:meth:`of` with ``previous``): the lines of the rounds before the first
+    changed one are kept, and the tally starts again from the last mark (every
+    :data:`HISTORY_MARK_EVERY` rounds) before it, so a recorded round costs one line and a
+    corrected one the lines from it on."""
 
-    def __init__(self, lines: Sequence[dict[str, Any]] = ()) -> None:
-        super().__init__(lines)
+    def __init__(self) -> None:
+        super().__init__()
         # How many rounds each set of hand holders played, and each player's costliest hand.
         self.holders: dict[tuple[str, ...], int] = {}
         self.costliest: dict[str, int] = {}
+        self.views: list[RoundView] = []  # the rounds the lines were made from
+        self.marks: list[tuple[dict[tuple[str, ...], int], dict[str, int]]] = [({}, {})]
 
     def _count(self, line: dict[str, Any]) -> None:
         hands = line.get("hands") or []
@@ -583,15 +592,6 @@ class History(list[dict[str, Any]]):
                 self.costliest[hand["player"]] = points
             else:
                 self.costliest.setdefault(hand["player"], 0)
-
-    def extended(self, line: dict[str, Any], view: object) -> History:
-        """A new history: this one and ``line`` (made from ``view``) after it."""
-        longer = History(self)
-        longer.holders, longer.costliest = dict(self.holders), dict(self.costliest)
-        longer.append(line)
-        longer._count(line)
-        longer.last_view = view
-        return longer
 
     def party_stats(self, members: Sequence[str]) -> dict[str, int]:
         """The rounds a party (one player, or a team's ``members``) held a hand in, and the
@@ -608,17 +608,47 @@ class History(list[dict[str, Any]]):
         return self[max(0, end - limit) : end]
 
     @classmethod
-    def of(cls, views: Sequence[Any], pause: Callable[[], None] | None = None) -> History:
-        """The history of ``views`` (RoundView), ``pause()`` every few hundred rounds."""
+    def of(
+        cls,
+        views: Sequence[RoundView],
+        pause: Callable[[], None] | None = None,
+        previous: History | None = None,
+    ) -> History:
+        """The history of ``views``, ``pause()`` every few hundred rounds; ``previous``: the
+        history of the same game before its last change (its unchanged lines are kept)."""
         history = cls()
-        for number, view in enumerate(views, start=1):
+        old = previous.views if previous is not None else []
+        same = _same_start(old, views)
+        if previous is not None and same:
+            kept = same // HISTORY_MARK_EVERY
+            history.extend(previous[: kept * HISTORY_MARK_EVERY])
+            history.views = old[: kept * HISTORY_MARK_EVERY]
+            history.marks = previous.marks[: kept + 1]
+            holders, costliest = history.marks[-1]
+            history.holders, history.costliest = dict(holders), dict(costliest)
+        for number in range(len(history) + 1, len(views) + 1):
             if pause is not None and number % 256 == 0:
                 pause()
-            line = view.to_dict()
+            view = views[number - 1]
+            line = previous[number - 1] if previous is not None and number <= same else None
+            line = view.to_dict() if line is None else line
             history.append(line)
+            history.views.append(view)
             history._count(line)
-        history.last_view = views[-1] if views else None
+            if number % HISTORY_MARK_EVERY == 0:
+                history.marks.append((dict(history.holders), dict(history.costliest)))
         return history
+
+
+def _same_start(old: Sequence[RoundView], new: Sequence[RoundView]) -> int:
+    """How many rounds ``old`` and ``new`` begin with alike (the same objects: a book makes a
+    round's view once, and keeps the views before the first round a change touches)."""
+    if old and len(new) >= len(old) and new[len(old) - 1] is old[-1]:
+        return len(old)  # rounds added after the last: the start is the same
+    same, most = 0, min(len(old), len(new))
+    while same < most and new[same] is old[same]:
+        same += 1
+    return same
 
 
 def _compact(value: Any) -> str:

@@ -28,6 +28,7 @@ Counting modes (``GameSetup.mode``):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict, Unpack
@@ -47,6 +48,9 @@ __all__ = ["RoundFacts", "RoundView", "ScoreBook", "StandingRow", "Standings", "
 
 # A long replay calls its ``pause`` this often (about a millisecond of work here).
 PAUSE_EVERY = 64
+# The derived standings keep the tally every this many rounds: a change to round k replays the
+# rounds from the last of these at or before k, not the whole game.
+MARK_EVERY = 256
 
 
 class RoundFacts(TypedDict, total=False):
@@ -75,6 +79,7 @@ class _LogState:
     undo_stack: list[_Op] = field(default_factory=list)
     redo_stack: list[_Op] = field(default_factory=list)
     edits: dict[int, list[int]] = field(default_factory=dict)
+    changed: int = 0  # the id of the round the last entry changed
 
     def clone(self) -> _LogState:
         return _LogState(
@@ -82,6 +87,7 @@ class _LogState:
             list(self.undo_stack),
             list(self.redo_stack),
             {k: list(v) for k, v in self.edits.items()},
+            self.changed,
         )
 
     def _set(self, round_id: int, data: RoundData | None, seq: int) -> None:
@@ -90,6 +96,7 @@ class _LogState:
         else:
             self.rounds[round_id] = data
         self.edits.setdefault(round_id, []).append(seq)
+        self.changed = round_id
 
     def apply(self, entry: LogEntry, seq: int) -> None:
         if entry.type == "undo":
@@ -230,15 +237,39 @@ class _Tally:
 class _Derived:
     """The standings and the history of the rounds in effect. A round recorded after the last
     one is added to it in place (:meth:`extend`), so a game of any length records a round in
-    the same time, and replaying a whole log is linear in its entries."""
+    the same time, and replaying a whole log is linear in its entries. The tally after every
+    :data:`MARK_EVERY` rounds is kept (``marks``): a change to an earlier round starts again
+    from the last mark before it (:meth:`resumed`)."""
 
-    def __init__(self, setup: GameSetup, tally: _Tally, views: list[RoundView]) -> None:
+    def __init__(
+        self,
+        setup: GameSetup,
+        tally: _Tally,
+        views: list[RoundView],
+        marks: list[_Tally] | None = None,
+    ) -> None:
         self.setup = setup
         self.party_of = _parties_by_player(setup)
         self.tally = tally
         self._views = views
+        # marks[j]: the tally after j * MARK_EVERY rounds (marks[0]: before the first).
+        self.marks = [tally] if marks is None else marks
         self._standings: Standings | None = None
         self._history: tuple[RoundView, ...] | None = None
+
+    def resumed(self, rounds: int) -> _Derived:
+        """A new view of these rounds cut back to the last mark at or before round
+        ``rounds + 1`` (this one unchanged): what a change to that round keeps."""
+        kept = min(rounds, len(self._views)) // MARK_EVERY
+        return _Derived(
+            self.setup,
+            self.marks[kept],
+            self._views[: kept * MARK_EVERY],
+            self.marks[: kept + 1],
+        )
+
+    def copy(self) -> _Derived:
+        return _Derived(self.setup, self.tally, list(self._views), list(self.marks))
 
     @property
     def standings(self) -> Standings:
@@ -260,6 +291,8 @@ class _Derived:
         """Add the round ``Tally.after`` returned (it must follow the last one)."""
         self.tally = tally
         self._views.append(view)
+        if len(self._views) % MARK_EVERY == 0:
+            self.marks.append(tally)
         self._standings = self._history = None
 
 
@@ -282,8 +315,17 @@ def derive(
     Raises :class:`ScoringError` for a sequence that can't have happened: a hand for an eliminated
     player, a missing hand, or rounds after the game ended.
     """
+    return _derive_on(_Derived(setup, _Tally.start(setup), []), rounds, edits, pause)
+
+
+def _derive_on(
+    derived: _Derived,
+    rounds: Sequence[tuple[int, RoundData]],
+    edits: Mapping[int, Sequence[int]] | None = None,
+    pause: Callable[[], None] | None = None,
+) -> _Derived:
+    """``derived`` with ``rounds`` (in order) replayed after its last round (see :func:`derive`)."""
     edits = edits or {}
-    derived = _Derived(setup, _Tally.start(setup), [])
     for number, (round_id, data) in enumerate(rounds, start=1):
         if pause is not None and number % PAUSE_EVERY == 0:
             pause()
@@ -370,8 +412,7 @@ class ScoreBook:
             list(self._entries),
             self._state.clone(),
         )
-        derived = self._derived
-        other._derived = _Derived(self.setup, derived.tally, list(derived.history))
+        other._derived = self._derived.copy()
         other._pending = None
         return other
 
@@ -563,7 +604,15 @@ class ScoreBook:
         else:
             state = self._state.clone()
             state.apply(entry, seq)
-            result = (state, derive(self.setup, sorted(state.rounds.items()), state.edits))
+            # Only the changed round and those after it are replayed: from the last mark
+            # before it (the rounds before it, and their edits, are the same).
+            views = self._derived.history
+            before = bisect_left(views, state.changed, key=lambda view: view.round_id)
+            derived = self._derived.resumed(before)
+            rounds = sorted(state.rounds.items())
+            for number in range(len(derived.history), before):  # as they were: views kept
+                derived.extend(derived.next(*rounds[number]).tally, views[number])
+            result = (state, _derive_on(derived, rounds[before:], state.edits))
         self._pending = (entry, seq, *result)
         return result
 

@@ -58,7 +58,9 @@ HISTORY_MARK_EVERY = 256  # the page's history keeps its tally every this many r
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
-_ROUND = {"type": "integer", "minimum": 1, "maximum": 10_000}
+# Any round of an imported game (a 20 MB file holds fewer rounds): the book refuses one that
+# does not exist.
+_ROUND = {"type": "integer", "minimum": 1, "maximum": 10**6}
 
 
 SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {

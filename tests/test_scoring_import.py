@@ -25,7 +25,7 @@ from companion.core.scoring import (
 from companion.core.scoring import book as book_module
 from companion.core.scoring.book import RoundView
 from companion.core.scoring.formats import _json_in_pieces, game_from_json, game_to_json
-from companion.core.scoring.stats import compute_stats
+from companion.core.scoring.stats import RoundsTally, compute_stats
 from companion.core.table import TableEngine
 from companion.storage import Storage, StorageError
 
@@ -251,18 +251,18 @@ def test_statistics_go_through_a_long_game_once(
 ) -> None:
     hub, _, storage = keeper
     hub.dispatch("score.import", {"text": game_to_json(long_game(300))})
-    gone_through: list[int] = []
-    real = scorekeeper.game_tally
+    tallied: list[int] = []
+    real = RoundsTally._add
     monkeypatch.setattr(
-        scorekeeper,
-        "game_tally",
-        lambda book, pause=None: gone_through.append(book.revision) or real(book, pause),
+        RoundsTally, "_add", lambda self, view: tallied.append(view.number) or real(self, view)
     )
     hub.dispatch("score.new_game", {"players": list(PLAYERS)})
     hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
     for _ in range(3):
         stats = hub.dispatch("score.record_round", {"hands": hands})["score"]["stats"]
-    assert 300 not in gone_through  # the long game's share was kept
+    # The long game's rounds, tallied by its import, are not gone through again; each round of
+    # the new game is tallied once.
+    assert tallied == [1, 2, 3]
     everything = compute_stats(storage.load_all_games())
     assert stats["players"] == [p.to_dict() for p in everything.players]
     assert stats["players"][0]["rounds"] == 303

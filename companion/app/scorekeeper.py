@@ -43,7 +43,7 @@ from companion.core.scoring import (
 )
 from companion.core.scoring.book import RoundFacts, RoundView
 from companion.core.scoring.model import LogEntry, check_new_names
-from companion.core.scoring.stats import GameTally, RoundsTally, game_tally
+from companion.core.scoring.stats import GameTally, RoundsTally
 
 from .hub import Hub
 
@@ -326,13 +326,15 @@ class ScoreKeeper:
         count of changes when the work began."""
         game_id = self.storage.import_game(book, pause=pause)
         shares = dict(self._shares)  # its own copy: the hub thread may change the keeper's
+        tallies: dict[str, RoundsTally] = {}  # those it makes, the imported game's among them
         history = History.of(book.history(), pause)
         return {
             "game_id": game_id,
             "book": book,
             "history": history,
-            "stats": self._compute_stats(pause, shares),
+            "stats": self._compute_stats(pause, shares, tallies),
             "shares": shares,
+            "tallies": tallies,
             "changes": changes,
         }
 
@@ -378,6 +380,8 @@ class ScoreKeeper:
         if unchanged:  # no other game changed while it was read: its stats hold
             self._stats = prepared["stats"]
             self._shares = prepared["shares"]
+            # The imported game's rounds tallied: its next round adds one round to them.
+            self._tallies.update(prepared["tallies"])
 
     def _changed(self) -> None:
         self._changes += 1
@@ -529,25 +533,25 @@ class ScoreKeeper:
         self,
         pause: Callable[[], None] | None = None,
         shares: dict[tuple[str, int], GameTally] | None = None,
+        tallies: dict[str, RoundsTally] | None = None,
     ) -> dict[str, Any]:
-        """The statistics, keeping each game's share in ``shares`` (the keeper's own, on the
-        hub thread; a copy of them off it) while the game is unchanged: after a round of
-        tonight's game only that game is gone through again, not a long game imported earlier."""
-        own = shares is None  # on the hub thread: the keeper's own tallies may change
-        shares = self._shares if shares is None else shares
+        """The statistics, keeping each game's share in ``shares`` while the game is unchanged
+        and each game's tally of its rounds in ``tallies`` (the keeper's own, on the hub thread;
+        off it, a copy of its shares and tallies of its own): after a round of tonight's game
+        only that round is gone through, not that game again nor a long game imported earlier."""
+        if shares is None or tallies is None:
+            shares, tallies = self._shares, self._tallies
 
         def share(book: ScoreBook) -> GameTally:
             game_id = book.setup.game_id
             key = (game_id, book.revision)
             kept = shares.get(key)
-            if kept is None and own and game_id:
-                tally = self._tallies.get(game_id)
+            if kept is None:
+                tally = tallies.get(game_id)
                 if tally is None or tally.setup != book.setup:
-                    tally = self._tallies[game_id] = RoundsTally(book.setup)
+                    tally = tallies[game_id] = RoundsTally(book.setup)
                 tally.sync(book.history(), pause)
                 kept = shares[key] = tally.share(book.standings())
-            elif kept is None:
-                kept = shares[key] = game_tally(book, pause)
             return kept
 
         books = self.storage.load_all_games()
@@ -555,10 +559,9 @@ class ScoreKeeper:
         alive = {(book.setup.game_id, book.revision) for book in books}
         for key in [k for k in shares if k not in alive]:
             shares.pop(key, None)
-        if own:
-            games = {game_id for game_id, _ in alive}
-            for game_id in [g for g in self._tallies if g not in games]:
-                del self._tallies[game_id]
+        games = {game_id for game_id, _ in alive}
+        for game_id in [g for g in tallies if g not in games]:
+            del tallies[game_id]
         return {
             "players": [p.to_dict() for p in stats.players],
             "head_to_head": [asdict(h) for h in stats.head_to_head],

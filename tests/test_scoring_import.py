@@ -215,9 +215,10 @@ def test_the_page_history_follows_every_kind_of_change(
     lines_made: dict[str, int] = {}
     to_dict = RoundView.to_dict
 
-    def counted(view: RoundView) -> dict[str, Any]:
-        lines_made[action] = lines_made.get(action, 0) + 1
-        return to_dict(view)
+    def counted(view: RoundView, hands: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        kind = action if hands is None else f"{action}, hands kept"
+        lines_made[kind] = lines_made.get(kind, 0) + 1
+        return to_dict(view, hands)
 
     def line(view: RoundView) -> dict[str, Any]:  # the test's own, not counted
         return to_dict(view)
@@ -235,14 +236,16 @@ def test_the_page_history_follows_every_kind_of_change(
                 "played": sum(1 for hands in held if set(hands) & set(row.members)),
                 "costliest": max((h.get(m, 0) for h in held for m in row.members), default=0),
             }, action
-    # A recorded round makes its own line only (the test's own check above makes one line per
-    # round too); a correction of round 2 makes the lines from round 2 on.
-    # An undo of the last round keeps every other line; its redo makes that round's again.
+    # A recorded round makes its own line only (the test's own check above is not counted); a
+    # correction of round 2 makes round 2's line and round 3's around its hands as they were;
+    # an undo of the last round keeps every other line, its redo makes that round's again; a
+    # deletion of round 1 keeps the hands of the rounds after it.
     assert lines_made == {
         "score.record_round": 5,
-        "score.correct_round": 2,
+        "score.correct_round": 1,
+        "score.correct_round, hands kept": 1,
         "score.redo": 1,
-        "score.delete_round": 3,
+        "score.delete_round, hands kept": 3,
     }
 
 

@@ -631,12 +631,19 @@ class History(list[dict[str, Any]]):
             history.marks = previous.marks[: kept + 1]
             holders, costliest = history.marks[-1]
             history.holders, history.costliest = dict(holders), dict(costliest)
+        was = 0  # where the round of that id was in ``old`` (both go by id)
         for number in range(len(history) + 1, len(views) + 1):
             if pause is not None and number % 256 == 0:
                 pause()
             view = views[number - 1]
-            line = previous[number - 1] if previous is not None and number <= same else None
-            line = view.to_dict() if line is None else line
+            if previous is not None and number <= same:
+                line = previous[number - 1]
+            else:  # a round after the change: its totals moved, its hands' lines may stand
+                while was < len(old) and old[was].round_id < view.round_id:
+                    was += 1
+                alike = was < len(old) and old[was].round_id == view.round_id
+                alike = alike and previous is not None and old[was].hands == view.hands
+                line = view.to_dict(previous[was]["hands"] if alike and previous else None)
             history.append(line)
             history.views.append(view)
             history._count(line)

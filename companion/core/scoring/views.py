@@ -89,7 +89,9 @@ class RoundView:
     eliminated: tuple[str, ...]
     edits: tuple[int, ...]  # sequence numbers of the log entries that changed this round
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, hands: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The round as plain data; ``hands``: its hands as such, if already made (a round
+        whose running totals changed but not its hands)."""
         return {
             "number": self.number,
             "round_id": self.round_id,
@@ -100,7 +102,9 @@ class RoundView:
             "hands": [
                 {"player": p, "hand": h.to_dict() if h else None, "points": pts}
                 for p, h, pts in self.hands
-            ],
+            ]
+            if hands is None
+            else hands,
             "credited": dict(self.credited),
             "totals": dict(self.totals),
             "eliminated": list(self.eliminated),

@@ -237,13 +237,14 @@ def test_the_page_history_follows_every_kind_of_change(
                 "costliest": max((h.get(m, 0) for h in held for m in row.members), default=0),
             }, action
     # A recorded round makes its own line only (the test's own check above is not counted); a
-    # correction of round 2 makes round 2's line and round 3's around its hands as they were;
+    # correction of round 2 makes round 2's line, and rounds 1 and 3 around their hands as they
+    # were (the keeper goes on with a copy of the stored game, whose rounds are its own);
     # an undo of the last round keeps every other line, its redo makes that round's again; a
     # deletion of round 1 keeps the hands of the rounds after it.
     assert lines_made == {
         "score.record_round": 5,
         "score.correct_round": 1,
-        "score.correct_round, hands kept": 1,
+        "score.correct_round, hands kept": 2,
         "score.redo": 1,
         "score.delete_round, hands kept": 3,
     }
@@ -269,3 +270,31 @@ def test_statistics_go_through_a_long_game_once(
     everything = compute_stats(storage.load_all_games())
     assert stats["players"] == [p.to_dict() for p in everything.players]
     assert stats["players"][0]["rounds"] == 303
+
+
+def test_a_change_to_an_old_round_replays_the_rounds_from_the_mark_before_it_once(
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the keeper (checked on the stored game, which the keeper then copies): a change
+    to round k replays the rounds from the last mark at or before k, once."""
+    hub, book_keeper, _ = keeper
+    hub.dispatch("score.import", {"text": game_to_json(long_game(600))})
+    steps: list[int] = []
+    real_after = book_module._Tally.after
+
+    def counted(tally: Any, *args: Any, **kwargs: Any) -> Any:
+        steps.append(tally.rounds + 1)
+        return real_after(tally, *args, **kwargs)
+
+    monkeypatch.setattr(book_module._Tally, "after", counted)
+    hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
+    for number in (590, 2):
+        steps.clear()
+        hub.dispatch("score.correct_round", {"round": number, "hands": hands})
+        mark = (number - 1) // book_module.MARK_EVERY * book_module.MARK_EVERY
+        assert steps == list(range(mark + 1, 601)), number
+    hub.dispatch("score.undo", {})
+    assert book_keeper.book is not None
+    whole = ScoreBook(book_keeper.book.setup, book_keeper.book.entries)
+    assert book_keeper.book.history() == whole.history()
+    assert book_keeper.book.standings() == whole.standings()

@@ -216,6 +216,7 @@ class ScoreKeeper:
         self._append(
             payload,
             lambda b: b.new_record(hands, at=self._now(), **_round_facts(payload)),
+            record=True,
         )
 
         self._announce_round()
@@ -393,17 +394,40 @@ class ScoreKeeper:
         self._open(self.storage.import_game(book))
         self.hub.changed("score")
 
-    def _append(self, payload: dict[str, Any], build: Callable[[ScoreBook], LogEntry]) -> None:
+    def _append(
+        self,
+        payload: dict[str, Any],
+        build: Callable[[ScoreBook], LogEntry],
+        *,
+        record: bool = False,
+    ) -> None:
         if self.book is None or self.game_id is None:
             raise ActionError("no_game", "start or open a game first", status=409)
         expected = payload.get("revision")
         if expected is not None and expected != self.book.revision:
             raise StaleWrite(expected, self.book.revision)
-        entry = build(self.book)
+        # A round recorded after the last costs one round: the keeper's book takes it. Any other
+        # change replays the rounds after the one it changes: it is checked once, on the stored
+        # game (which keeps that check for the append), and the keeper goes on with a copy.
+        book = self.book if record else self._stored_book(self.game_id, self.book.revision)
+        entry = build(book)
         self.storage.append_entry(self.game_id, entry, self.book.revision)
-        self.book.apply(entry)
+        if book is self.book:
+            self.book.apply(entry)
+        else:
+            self.book = book.copy()
         self._changed()
         self._sync_eliminations()
+
+    def _stored_book(self, game_id: str, revision: int) -> ScoreBook:
+        """The storage's own book of game ``game_id`` if it is at ``revision`` (else the
+        keeper's): only checked here, its :meth:`~ScoreBook.check` kept for the append."""
+        books: list[ScoreBook] = self.storage.load_all_games()
+        for book in books:
+            if book.setup.game_id == game_id and book.revision == revision:
+                return book
+        assert self.book is not None
+        return self.book
 
     def _sync_eliminations(self) -> None:
         """The table's eliminated players are the score sheet's (000 §X.I), also after an undo,

@@ -309,22 +309,15 @@ def derive(
     rounds: Sequence[tuple[int, RoundData]],
     edits: Mapping[int, Sequence[int]] | None = None,
     pause: Callable[[], None] | None = None,
+    after: _Derived | None = None,
 ) -> _Derived:
-    """Replay ``rounds`` (in order) under ``setup``'s counting mode.
+    """Replay ``rounds`` (in order) under ``setup``'s counting mode; ``after``: rounds already
+    derived that these follow (extended in place), else none.
 
     Raises :class:`ScoringError` for a sequence that can't have happened: a hand for an eliminated
     player, a missing hand, or rounds after the game ended.
     """
-    return _derive_on(_Derived(setup, _Tally.start(setup), []), rounds, edits, pause)
-
-
-def _derive_on(
-    derived: _Derived,
-    rounds: Sequence[tuple[int, RoundData]],
-    edits: Mapping[int, Sequence[int]] | None = None,
-    pause: Callable[[], None] | None = None,
-) -> _Derived:
-    """``derived`` with ``rounds`` (in order) replayed after its last round (see :func:`derive`)."""
+    derived = _Derived(setup, _Tally.start(setup), []) if after is None else after
     edits = edits or {}
     for number, (round_id, data) in enumerate(rounds, start=1):
         if pause is not None and number % PAUSE_EVERY == 0:
@@ -612,7 +605,7 @@ class ScoreBook:
             rounds = sorted(state.rounds.items())
             for number in range(len(derived.history), before):  # as they were: views kept
                 derived.extend(derived.next(*rounds[number]).tally, views[number])
-            result = (state, _derive_on(derived, rounds[before:], state.edits))
+            result = (state, derive(self.setup, rounds[before:], state.edits, after=derived))
         self._pending = (entry, seq, *result)
         return result
 

@@ -649,13 +649,17 @@ class History(list[dict[str, Any]]):
         old = previous.views if previous is not None else []
         same = _same_start(old, views)
         if previous is not None and same:
-            kept = same // HISTORY_MARK_EVERY
-            history.extend(previous[: kept * HISTORY_MARK_EVERY])
-            history.views = old[: kept * HISTORY_MARK_EVERY]
-            history.marks = previous.marks[: kept + 1]
-            holders, costliest = history.marks[-1]
+            # Rounds added after the last: the tally goes on; else it starts from the mark.
+            going_on = same == len(old)
+            kept = same if going_on else same // HISTORY_MARK_EVERY * HISTORY_MARK_EVERY
+            history.extend(previous[:kept])
+            history.views = old[:kept]
+            history.marks = previous.marks[: kept // HISTORY_MARK_EVERY + 1]
+            holders, costliest = (
+                (previous.holders, previous.costliest) if going_on else history.marks[-1]
+            )
             history.holders, history.costliest = dict(holders), dict(costliest)
-        was = 0  # where the round of that id was in ``old`` (both go by id)
+        was = same  # where the round of that id was in ``old`` (both go by id)
         for number in range(len(history) + 1, len(views) + 1):
             if pause is not None and number % 256 == 0:
                 pause()

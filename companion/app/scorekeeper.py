@@ -44,6 +44,7 @@ from companion.core.scoring import (
 from companion.core.scoring.book import RoundFacts, RoundView
 from companion.core.scoring.model import LogEntry, check_new_names
 from companion.core.scoring.stats import GameTally, RoundsTally
+from companion.core.scoring.views import same_start
 
 from .hub import Hub
 
@@ -647,7 +648,7 @@ class History(list[dict[str, Any]]):
         history of the same game before its last change (its unchanged lines are kept)."""
         history = cls()
         old = previous.views if previous is not None else []
-        same = _same_start(old, views)
+        same = same_start(old, views)
         if previous is not None and same:
             # Rounds added after the last: the tally goes on; else it starts from the mark.
             going_on = same == len(old)
@@ -678,17 +679,6 @@ class History(list[dict[str, Any]]):
             if number % HISTORY_MARK_EVERY == 0:
                 history.marks.append((dict(history.holders), dict(history.costliest)))
         return history
-
-
-def _same_start(old: Sequence[RoundView], new: Sequence[RoundView]) -> int:
-    """How many rounds ``old`` and ``new`` begin with alike (the same objects: a book makes a
-    round's view once, and keeps the views before the first round a change touches)."""
-    if old and len(new) >= len(old) and new[len(old) - 1] is old[-1]:
-        return len(old)  # rounds added after the last: the start is the same
-    same, most = 0, min(len(old), len(new))
-    while same < most and new[same] is old[same]:
-        same += 1
-    return same
 
 
 def _compact(value: Any) -> str:

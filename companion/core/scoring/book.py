@@ -78,7 +78,7 @@ class _LogState:
     rounds: dict[int, RoundData] = field(default_factory=dict)
     undo_stack: list[_Op] = field(default_factory=list)
     redo_stack: list[_Op] = field(default_factory=list)
-    edits: dict[int, list[int]] = field(default_factory=dict)
+    edits: dict[int, tuple[int, ...]] = field(default_factory=dict)  # round id: its entries
     changed: int = 0  # the id of the round the last entry changed
 
     def clone(self) -> _LogState:
@@ -86,7 +86,7 @@ class _LogState:
             dict(self.rounds),
             list(self.undo_stack),
             list(self.redo_stack),
-            {k: list(v) for k, v in self.edits.items()},
+            dict(self.edits),
             self.changed,
         )
 
@@ -95,7 +95,7 @@ class _LogState:
             self.rounds.pop(round_id, None)
         else:
             self.rounds[round_id] = data
-        self.edits.setdefault(round_id, []).append(seq)
+        self.edits[round_id] = (*self.edits.get(round_id, ()), seq)
         self.changed = round_id
 
     def apply(self, entry: LogEntry, seq: int) -> None:
@@ -482,10 +482,10 @@ class ScoreBook:
 
     def round_id(self, number: int) -> int:
         """The id of the ``number``-th round in effect (1-based, as the history shows)."""
-        ids = sorted(self._state.rounds)
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(ids):
+        views = self.history()  # the rounds in effect, in play order
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(views):
             raise ScoringError("no_such_round", round=number)
-        return ids[number - 1]
+        return views[number - 1].round_id
 
     # -- building entries (checked, the book unchanged) ---------------------------------------
     def make_round(

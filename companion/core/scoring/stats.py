@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.core.scoring.book import ScoreBook
 from companion.core.scoring.model import GameSetup
-from companion.core.scoring.views import RoundView, Standings
+from companion.core.scoring.views import RoundView, Standings, same_start
 
 
 @dataclass(frozen=True)
@@ -141,12 +141,7 @@ class RoundsTally:
     def sync(self, views: Sequence[RoundView], pause: Callable[[], None] | None = None) -> None:
         """Tally ``views`` (a game's history), going through only those it has not seen."""
         mine = self._views
-        same = 0
-        if len(views) >= len(mine) and (not mine or views[len(mine) - 1] is mine[-1]):
-            same = len(mine)  # rounds added after the last (a history's start never changes)
-        else:
-            while same < min(len(mine), len(views)) and views[same] is mine[same]:
-                same += 1
+        same = same_start(mine, views)
         if same < len(mine):  # back to the last mark before the first changed round
             kept = same // TALLY_MARK_EVERY
             del self._marks[kept + 1 :]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,3 +111,15 @@ class RoundView:
             "eliminated": list(self.eliminated),
             "edits": list(self.edits),
         }
+
+
+def same_start(old: Sequence[RoundView], new: Sequence[RoundView]) -> int:
+    """How many rounds ``old`` and ``new`` (two histories of one game) begin with alike: the
+    same objects, since a score book makes a round's view once and keeps the views before the
+    first round a change touches."""
+    if old and len(new) >= len(old) and new[len(old) - 1] is old[-1]:
+        return len(old)  # rounds added after the last: the start is the same
+    same, most = 0, min(len(old), len(new))
+    while same < most and new[same] is old[same]:
+        same += 1
+    return same

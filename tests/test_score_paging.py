@@ -118,3 +118,17 @@ def test_a_round_far_back_is_read_and_edited_and_the_chart_drawn_once_a_change(
     assert score["history_count"] == 120 and score["history"][0]["number"] == 71
     assert client.get("/api/chart.svg?lang=fr").status_code == 200 and len(drawn) == 2
     scores.close()
+
+
+def test_any_round_of_a_long_game_may_be_named(tmp_path: Path) -> None:
+    """An imported game may hold tens of thousands of rounds: a round number is the book's to
+    refuse (it does not exist), not the request's."""
+    hub, scores, _ = box_with(tmp_path, 3)
+    client = make_app(hub).test_client()
+    answer = post(client, "score.delete_round", {"round": 26_000})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == {
+        "key": "scoring.error.no_such_round",
+        "message": "there is no round 26000",
+    }
+    scores.close()

@@ -23,8 +23,9 @@ from companion.core.scoring import (
     builtin_ruleset,
 )
 from companion.core.scoring import book as book_module
+from companion.core.scoring.book import RoundView
 from companion.core.scoring.formats import _json_in_pieces, game_from_json, game_to_json
-from companion.core.scoring.stats import compute_stats
+from companion.core.scoring.stats import RoundsTally, compute_stats
 from companion.core.table import TableEngine
 from companion.storage import Storage, StorageError
 
@@ -211,18 +212,23 @@ def test_the_page_history_follows_every_kind_of_change(
         ("score.delete_round", {"round": 1}),
         ("score.record_round", {"hands": hands, "winner": "Ana"}),
     ]
-    made_whole: list[str] = []
-    whole = scorekeeper.History.of
-    monkeypatch.setattr(
-        scorekeeper.History,
-        "of",
-        lambda views, pause=None: made_whole.append(action) or whole(views),
-    )
+    lines_made: dict[str, int] = {}
+    to_dict = RoundView.to_dict
+
+    def counted(view: RoundView, hands: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        kind = action if hands is None else f"{action}, hands kept"
+        lines_made[kind] = lines_made.get(kind, 0) + 1
+        return to_dict(view, hands)
+
+    def line(view: RoundView) -> dict[str, Any]:  # the test's own, not counted
+        return to_dict(view)
+
+    monkeypatch.setattr(RoundView, "to_dict", counted)
     for action, payload in steps:
         score = hub.dispatch(action, payload)["score"]
         assert book_keeper.book is not None
         views = book_keeper.book.history()
-        assert score["history"] == [view.to_dict() for view in views], action
+        assert score["history"] == [line(view) for view in views], action
         assert score["history_count"] == len(views)
         for row in book_keeper.book.standings().rows:
             held = [{p: pts or 0 for p, _, pts in view.hands} for view in views]
@@ -230,8 +236,18 @@ def test_the_page_history_follows_every_kind_of_change(
                 "played": sum(1 for hands in held if set(hands) & set(row.members)),
                 "costliest": max((h.get(m, 0) for h in held for m in row.members), default=0),
             }, action
-    # A round recorded after the last takes the short way (bar the first: nothing to extend).
-    assert made_whole.count("score.record_round") == 1 and "score.correct_round" in made_whole
+    # A recorded round makes its own line only (the test's own check above is not counted); a
+    # correction of round 2 makes round 2's line, and rounds 1 and 3 around their hands as they
+    # were (the keeper goes on with a copy of the stored game, whose rounds are its own);
+    # an undo of the last round keeps every other line, its redo makes that round's again; a
+    # deletion of round 1 keeps the hands of the rounds after it.
+    assert lines_made == {
+        "score.record_round": 5,
+        "score.correct_round": 1,
+        "score.correct_round, hands kept": 2,
+        "score.redo": 1,
+        "score.delete_round, hands kept": 3,
+    }
 
 
 def test_statistics_go_through_a_long_game_once(
@@ -239,18 +255,46 @@ def test_statistics_go_through_a_long_game_once(
 ) -> None:
     hub, _, storage = keeper
     hub.dispatch("score.import", {"text": game_to_json(long_game(300))})
-    gone_through: list[int] = []
-    real = scorekeeper.game_tally
+    tallied: list[int] = []
+    real = RoundsTally._add
     monkeypatch.setattr(
-        scorekeeper,
-        "game_tally",
-        lambda book, pause=None: gone_through.append(book.revision) or real(book, pause),
+        RoundsTally, "_add", lambda self, view: tallied.append(view.number) or real(self, view)
     )
     hub.dispatch("score.new_game", {"players": list(PLAYERS)})
     hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
     for _ in range(3):
         stats = hub.dispatch("score.record_round", {"hands": hands})["score"]["stats"]
-    assert 300 not in gone_through  # the long game's share was kept
+    # The long game's rounds, tallied by its import, are not gone through again; each round of
+    # the new game is tallied once.
+    assert tallied == [1, 2, 3]
     everything = compute_stats(storage.load_all_games())
     assert stats["players"] == [p.to_dict() for p in everything.players]
     assert stats["players"][0]["rounds"] == 303
+
+
+def test_a_change_to_an_old_round_replays_the_rounds_from_the_mark_before_it_once(
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the keeper (checked on the stored game, which the keeper then copies): a change
+    to round k replays the rounds from the last mark at or before k, once."""
+    hub, book_keeper, _ = keeper
+    hub.dispatch("score.import", {"text": game_to_json(long_game(600))})
+    steps: list[int] = []
+    real_after = book_module._Tally.after
+
+    def counted(tally: Any, *args: Any, **kwargs: Any) -> Any:
+        steps.append(tally.rounds + 1)
+        return real_after(tally, *args, **kwargs)
+
+    monkeypatch.setattr(book_module._Tally, "after", counted)
+    hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
+    for number in (590, 2):
+        steps.clear()
+        hub.dispatch("score.correct_round", {"round": number, "hands": hands})
+        mark = (number - 1) // book_module.MARK_EVERY * book_module.MARK_EVERY
+        assert steps == list(range(mark + 1, 601)), number
+    hub.dispatch("score.undo", {})
+    assert book_keeper.book is not None
+    whole = ScoreBook(book_keeper.book.setup, book_keeper.book.entries)
+    assert book_keeper.book.history() == whole.history()
+    assert book_keeper.book.standings() == whole.standings()

@@ -41,9 +41,10 @@ from companion.core.scoring import (
     teams_across,
     teams_alternating,
 )
-from companion.core.scoring.book import RoundFacts
+from companion.core.scoring.book import RoundFacts, RoundView
 from companion.core.scoring.model import LogEntry, check_new_names
-from companion.core.scoring.stats import GameTally, game_tally
+from companion.core.scoring.stats import GameTally, RoundsTally
+from companion.core.scoring.views import same_start
 
 from .hub import Hub
 
@@ -54,10 +55,13 @@ IMPORT_PAUSE = 0.001
 IMPORT_SWITCH_INTERVAL = 0.0005  # seconds: see _collector_held
 HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
 PAGE_LIMIT = 200  # the most rounds one page of history holds
+HISTORY_MARK_EVERY = 256  # the page's history keeps its tally every this many rounds
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
 _HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
-_ROUND = {"type": "integer", "minimum": 1, "maximum": 10_000}
+# Any round of an imported game (a 20 MB file holds fewer rounds): the book refuses one that
+# does not exist.
+_ROUND = {"type": "integer", "minimum": 1, "maximum": 10**6}
 
 
 SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -132,6 +136,8 @@ class ScoreKeeper:
         self._status: tuple[int, dict[str, Any]] | None = None  # the last status, at _changes
         self._changes = 0  # every change of the games: tells whether stats made aside still hold
         self._shares: dict[tuple[str, int], GameTally] = {}  # each game's share of the stats
+        # Each game's rounds as the stats tallied them, brought up to date round by round.
+        self._tallies: dict[str, RoundsTally] = {}
         self._imports = 0  # imports being read now (see _collector_held)
         self._imports_lock = threading.Lock()
         self._collector_was_on = True
@@ -211,6 +217,7 @@ class ScoreKeeper:
         self._append(
             payload,
             lambda b: b.new_record(hands, at=self._now(), **_round_facts(payload)),
+            record=True,
         )
 
         self._announce_round()
@@ -321,13 +328,15 @@ class ScoreKeeper:
         count of changes when the work began."""
         game_id = self.storage.import_game(book, pause=pause)
         shares = dict(self._shares)  # its own copy: the hub thread may change the keeper's
+        tallies: dict[str, RoundsTally] = {}  # those it makes, the imported game's among them
         history = History.of(book.history(), pause)
         return {
             "game_id": game_id,
             "book": book,
             "history": history,
-            "stats": self._compute_stats(pause, shares),
+            "stats": self._compute_stats(pause, shares, tallies),
             "shares": shares,
+            "tallies": tallies,
             "changes": changes,
         }
 
@@ -373,6 +382,8 @@ class ScoreKeeper:
         if unchanged:  # no other game changed while it was read: its stats hold
             self._stats = prepared["stats"]
             self._shares = prepared["shares"]
+            # The imported game's rounds tallied: its next round adds one round to them.
+            self._tallies.update(prepared["tallies"])
 
     def _changed(self) -> None:
         self._changes += 1
@@ -384,17 +395,40 @@ class ScoreKeeper:
         self._open(self.storage.import_game(book))
         self.hub.changed("score")
 
-    def _append(self, payload: dict[str, Any], build: Callable[[ScoreBook], LogEntry]) -> None:
+    def _append(
+        self,
+        payload: dict[str, Any],
+        build: Callable[[ScoreBook], LogEntry],
+        *,
+        record: bool = False,
+    ) -> None:
         if self.book is None or self.game_id is None:
             raise ActionError("no_game", "start or open a game first", status=409)
         expected = payload.get("revision")
         if expected is not None and expected != self.book.revision:
             raise StaleWrite(expected, self.book.revision)
-        entry = build(self.book)
+        # A round recorded after the last costs one round: the keeper's book takes it. Any other
+        # change replays the rounds after the one it changes: it is checked once, on the stored
+        # game (which keeps that check for the append), and the keeper goes on with a copy.
+        book = self.book if record else self._stored_book(self.game_id, self.book.revision)
+        entry = build(book)
         self.storage.append_entry(self.game_id, entry, self.book.revision)
-        self.book.apply(entry)
+        if book is self.book:
+            self.book.apply(entry)
+        else:
+            self.book = book.copy()
         self._changed()
         self._sync_eliminations()
+
+    def _stored_book(self, game_id: str, revision: int) -> ScoreBook:
+        """The storage's own book of game ``game_id`` if it is at ``revision`` (else the
+        keeper's): only checked here, its :meth:`~ScoreBook.check` kept for the append."""
+        books: list[ScoreBook] = self.storage.load_all_games()
+        for book in books:
+            if book.setup.game_id == game_id and book.revision == revision:
+                return book
+        assert self.book is not None
+        return self.book
 
     def _sync_eliminations(self) -> None:
         """The table's eliminated players are the score sheet's (000 §X.I), also after an undo,
@@ -509,18 +543,8 @@ class ScoreKeeper:
         (game_id, _), cached = self._history
         if self._history[0] == key:
             return cached
-        views = book.history()
-        if (
-            game_id == self.game_id
-            and len(views) == len(cached) + 1
-            and len(views) >= 2
-            and views[-2] is cached.last_view
-        ):
-            # A round recorded after the last: the rounds before it are the same objects, so
-            # their lines stand; only the new one is made (a long game's round costs one line).
-            history = cached.extended(views[-1].to_dict(), views[-1])
-        else:
-            history = History.of(views)
+        # The same game changed: the lines of the rounds before the first changed one stand.
+        history = History.of(book.history(), previous=cached if game_id == self.game_id else None)
         self._history = (key, history)
         return history
 
@@ -534,17 +558,25 @@ class ScoreKeeper:
         self,
         pause: Callable[[], None] | None = None,
         shares: dict[tuple[str, int], GameTally] | None = None,
+        tallies: dict[str, RoundsTally] | None = None,
     ) -> dict[str, Any]:
-        """The statistics, keeping each game's share in ``shares`` (the keeper's own, on the
-        hub thread; a copy of them off it) while the game is unchanged: after a round of
-        tonight's game only that game is gone through again, not a long game imported earlier."""
-        shares = self._shares if shares is None else shares
+        """The statistics, keeping each game's share in ``shares`` while the game is unchanged
+        and each game's tally of its rounds in ``tallies`` (the keeper's own, on the hub thread;
+        off it, a copy of its shares and tallies of its own): after a round of tonight's game
+        only that round is gone through, not that game again nor a long game imported earlier."""
+        if shares is None or tallies is None:
+            shares, tallies = self._shares, self._tallies
 
         def share(book: ScoreBook) -> GameTally:
-            key = (book.setup.game_id, book.revision)
+            game_id = book.setup.game_id
+            key = (game_id, book.revision)
             kept = shares.get(key)
             if kept is None:
-                kept = shares[key] = game_tally(book, pause)
+                tally = tallies.get(game_id)
+                if tally is None or tally.setup != book.setup:
+                    tally = tallies[game_id] = RoundsTally(book.setup)
+                tally.sync(book.history(), pause)
+                kept = shares[key] = tally.share(book.standings())
             return kept
 
         books = self.storage.load_all_games()
@@ -552,6 +584,9 @@ class ScoreKeeper:
         alive = {(book.setup.game_id, book.revision) for book in books}
         for key in [k for k in shares if k not in alive]:
             shares.pop(key, None)
+        games = {game_id for game_id, _ in alive}
+        for game_id in [g for g in tallies if g not in games]:
+            del tallies[game_id]
         return {
             "players": [p.to_dict() for p in stats.players],
             "head_to_head": [asdict(h) for h in stats.head_to_head],
@@ -561,17 +596,21 @@ class ScoreKeeper:
 class History(list[dict[str, Any]]):
     """A game's rounds as the page reads them (one dict per round, oldest first), with a tally
     of who held a hand in how many rounds and each player's costliest hand: the Score screen's
-    statistics over the whole game, which the state carries instead of the rounds. A round
-    recorded after the last adds its own line and tally (:meth:`extended`) instead of the whole
-    history being made again."""
+    statistics over the whole game, which the state carries instead of the rounds.
 
-    last_view: object = None  # the round (RoundView) the last line was made from
+    Made again after every change (a history handed to the web thread never changes), but from
+    the one before (:meth:`of` with ``previous``): the lines of the rounds before the first
+    changed one are kept, and the tally starts again from the last mark (every
+    :data:`HISTORY_MARK_EVERY` rounds) before it, so a recorded round costs one line and a
+    corrected one the lines from it on."""
 
-    def __init__(self, lines: Sequence[dict[str, Any]] = ()) -> None:
-        super().__init__(lines)
+    def __init__(self) -> None:
+        super().__init__()
         # How many rounds each set of hand holders played, and each player's costliest hand.
         self.holders: dict[tuple[str, ...], int] = {}
         self.costliest: dict[str, int] = {}
+        self.views: list[RoundView] = []  # the rounds the lines were made from
+        self.marks: list[tuple[dict[tuple[str, ...], int], dict[str, int]]] = [({}, {})]
 
     def _count(self, line: dict[str, Any]) -> None:
         hands = line.get("hands") or []
@@ -583,15 +622,6 @@ class History(list[dict[str, Any]]):
                 self.costliest[hand["player"]] = points
             else:
                 self.costliest.setdefault(hand["player"], 0)
-
-    def extended(self, line: dict[str, Any], view: object) -> History:
-        """A new history: this one and ``line`` (made from ``view``) after it."""
-        longer = History(self)
-        longer.holders, longer.costliest = dict(self.holders), dict(self.costliest)
-        longer.append(line)
-        longer._count(line)
-        longer.last_view = view
-        return longer
 
     def party_stats(self, members: Sequence[str]) -> dict[str, int]:
         """The rounds a party (one player, or a team's ``members``) held a hand in, and the
@@ -608,16 +638,46 @@ class History(list[dict[str, Any]]):
         return self[max(0, end - limit) : end]
 
     @classmethod
-    def of(cls, views: Sequence[Any], pause: Callable[[], None] | None = None) -> History:
-        """The history of ``views`` (RoundView), ``pause()`` every few hundred rounds."""
+    def of(
+        cls,
+        views: Sequence[RoundView],
+        pause: Callable[[], None] | None = None,
+        previous: History | None = None,
+    ) -> History:
+        """The history of ``views``, ``pause()`` every few hundred rounds; ``previous``: the
+        history of the same game before its last change (its unchanged lines are kept)."""
         history = cls()
-        for number, view in enumerate(views, start=1):
+        old = previous.views if previous is not None else []
+        same = same_start(old, views)
+        if previous is not None and same:
+            # Rounds added after the last: the tally goes on; else it starts from the mark.
+            going_on = same == len(old)
+            kept = same if going_on else same // HISTORY_MARK_EVERY * HISTORY_MARK_EVERY
+            history.extend(previous[:kept])
+            history.views = old[:kept]
+            history.marks = previous.marks[: kept // HISTORY_MARK_EVERY + 1]
+            holders, costliest = (
+                (previous.holders, previous.costliest) if going_on else history.marks[-1]
+            )
+            history.holders, history.costliest = dict(holders), dict(costliest)
+        was = same  # where the round of that id was in ``old`` (both go by id)
+        for number in range(len(history) + 1, len(views) + 1):
             if pause is not None and number % 256 == 0:
                 pause()
-            line = view.to_dict()
+            view = views[number - 1]
+            if previous is not None and number <= same:
+                line = previous[number - 1]
+            else:  # a round after the change: its totals moved, its hands' lines may stand
+                while was < len(old) and old[was].round_id < view.round_id:
+                    was += 1
+                alike = was < len(old) and old[was].round_id == view.round_id
+                alike = alike and previous is not None and old[was].hands == view.hands
+                line = view.to_dict(previous[was]["hands"] if alike and previous else None)
             history.append(line)
+            history.views.append(view)
             history._count(line)
-        history.last_view = views[-1] if views else None
+            if number % HISTORY_MARK_EVERY == 0:
+                history.marks.append((dict(history.holders), dict(history.costliest)))
         return history
 
 

@@ -1,13 +1,29 @@
-"""Scoring figures: durable rounds per second into SQLite, and standings for a 200-round game."""
+"""Scoring figures: durable rounds per second into SQLite, standings for a 200-round game, and
+how long the table is held by a round recorded or corrected while a long game is open.
+
+The last: a box as the daemon wires it (hub, SQLite) with a game of 1,000, 5,000 and 26,000
+rounds open (``BENCH_SCORING_ROUNDS``), the time the hub thread takes to record a round, to
+correct round 10 and to correct the tenth round from the end, each with the state made again
+after it (as the next answer would): the goal is a round recorded in the same time whatever the
+game's length, and a correction costing the rounds after it, not the whole game.
+"""
 
 from __future__ import annotations
 
+import gc
+import os
 import random
+import statistics
 import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
 from companion.core.scoring import GameSetup, HandEntry, ScoreBook, builtin_ruleset
 from companion.storage import Storage
+from tests.helpers import wired_box
+
+LONG_GAMES = [int(n) for n in os.environ.get("BENCH_SCORING_ROUNDS", "1000,5000,26000").split(",")]
 
 PLAYERS = ("Ana", "Bo", "Cy", "Di")
 
@@ -51,6 +67,60 @@ def main() -> None:
         f"scoring: {(time.perf_counter() - start) * 1000:.0f} ms to import-check a 200-round "
         "log entry by entry"
     )
+    print("scoring: a long game open, the hub thread held by one change (median ms)")
+    print(f"{'rounds':>8} {'record':>9} {'correct 10':>11} {'correct n-10':>13}")
+    for rounds in LONG_GAMES:
+        print(
+            f"{rounds:>8} "
+            + " ".join(f"{ms:>{w}.1f}" for ms, w in zip(changes(rounds), (9, 11, 13), strict=True))
+        )
+
+
+def _light_hands(rng: random.Random) -> dict[str, HandEntry]:
+    """A round of a long game: a point or none left in hand, so it stays under the target."""
+    winner = rng.choice(PLAYERS)
+    return {
+        p: HandEntry.empty() if p == winner else HandEntry.of_points(rng.choice((0, 0, 1)))
+        for p in PLAYERS
+    }
+
+
+def long_game(rounds: int) -> ScoreBook:
+    rng = random.Random(rounds)
+    book = ScoreBook(GameSetup("long", PLAYERS, builtin_ruleset("classic"), target=100_000))
+    for _ in range(rounds):
+        book.record_round(_light_hands(rng))
+    return book
+
+
+def changes(rounds: int, repeats: int = 5) -> tuple[float, float, float]:
+    """Milliseconds the hub takes to record a round, correct round 10 and the tenth from the
+    end (each with the state after it) with a game of ``rounds`` rounds open (medians)."""
+    rng = random.Random(1)
+    with tempfile.TemporaryDirectory() as state_dir:
+        _, hub, scores = wired_box(Path(state_dir), list(PLAYERS), 1)
+        keeper = scores.keeper
+        book = long_game(rounds)
+        hub.call(lambda: keeper.open_imported(keeper.stored(book, keeper._changes))).result()
+        gc.freeze()  # as after an import: the game is out of later collections
+        hub.state()
+
+        def held(action: str, payload: dict[str, Any]) -> float:
+            start = time.perf_counter()
+            hub.dispatch(action, payload)
+            hub.state()
+            return (time.perf_counter() - start) * 1000
+
+        def hands() -> dict[str, Any]:
+            return {p: h.to_dict() for p, h in _light_hands(rng).items()}
+
+        record = [held("score.record_round", {"hands": hands()}) for _ in range(repeats)]
+        early = [held("score.correct_round", {"round": 10, "hands": hands()}) for _ in range(3)]
+        late = [
+            held("score.correct_round", {"round": rounds - 10, "hands": hands()}) for _ in range(3)
+        ]
+        scores.close()
+    return statistics.median(record), statistics.median(early), statistics.median(late)
 
 
 if __name__ == "__main__":

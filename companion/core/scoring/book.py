@@ -28,6 +28,7 @@ Counting modes (``GameSetup.mode``):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict, Unpack
@@ -47,6 +48,9 @@ __all__ = ["RoundFacts", "RoundView", "ScoreBook", "StandingRow", "Standings", "
 
 # A long replay calls its ``pause`` this often (about a millisecond of work here).
 PAUSE_EVERY = 64
+# The derived standings keep the tally every this many rounds: a change to round k replays the
+# rounds from the last of these at or before k, not the whole game.
+MARK_EVERY = 256
 
 
 class RoundFacts(TypedDict, total=False):
@@ -74,14 +78,16 @@ class _LogState:
     rounds: dict[int, RoundData] = field(default_factory=dict)
     undo_stack: list[_Op] = field(default_factory=list)
     redo_stack: list[_Op] = field(default_factory=list)
-    edits: dict[int, list[int]] = field(default_factory=dict)
+    edits: dict[int, tuple[int, ...]] = field(default_factory=dict)  # round id: its entries
+    changed: int = 0  # the id of the round the last entry changed
 
     def clone(self) -> _LogState:
         return _LogState(
             dict(self.rounds),
             list(self.undo_stack),
             list(self.redo_stack),
-            {k: list(v) for k, v in self.edits.items()},
+            dict(self.edits),
+            self.changed,
         )
 
     def _set(self, round_id: int, data: RoundData | None, seq: int) -> None:
@@ -89,7 +95,8 @@ class _LogState:
             self.rounds.pop(round_id, None)
         else:
             self.rounds[round_id] = data
-        self.edits.setdefault(round_id, []).append(seq)
+        self.edits[round_id] = (*self.edits.get(round_id, ()), seq)
+        self.changed = round_id
 
     def apply(self, entry: LogEntry, seq: int) -> None:
         if entry.type == "undo":
@@ -230,15 +237,39 @@ class _Tally:
 class _Derived:
     """The standings and the history of the rounds in effect. A round recorded after the last
     one is added to it in place (:meth:`extend`), so a game of any length records a round in
-    the same time, and replaying a whole log is linear in its entries."""
+    the same time, and replaying a whole log is linear in its entries. The tally after every
+    :data:`MARK_EVERY` rounds is kept (``marks``): a change to an earlier round starts again
+    from the last mark before it (:meth:`resumed`)."""
 
-    def __init__(self, setup: GameSetup, tally: _Tally, views: list[RoundView]) -> None:
+    def __init__(
+        self,
+        setup: GameSetup,
+        tally: _Tally,
+        views: list[RoundView],
+        marks: list[_Tally] | None = None,
+    ) -> None:
         self.setup = setup
         self.party_of = _parties_by_player(setup)
         self.tally = tally
         self._views = views
+        # marks[j]: the tally after j * MARK_EVERY rounds (marks[0]: before the first).
+        self.marks = [tally] if marks is None else marks
         self._standings: Standings | None = None
         self._history: tuple[RoundView, ...] | None = None
+
+    def resumed(self, rounds: int) -> _Derived:
+        """A new view of these rounds cut back to the last mark at or before round
+        ``rounds + 1`` (this one unchanged): what a change to that round keeps."""
+        kept = min(rounds, len(self._views)) // MARK_EVERY
+        return _Derived(
+            self.setup,
+            self.marks[kept],
+            self._views[: kept * MARK_EVERY],
+            self.marks[: kept + 1],
+        )
+
+    def copy(self) -> _Derived:
+        return _Derived(self.setup, self.tally, list(self._views), list(self.marks))
 
     @property
     def standings(self) -> Standings:
@@ -260,6 +291,8 @@ class _Derived:
         """Add the round ``Tally.after`` returned (it must follow the last one)."""
         self.tally = tally
         self._views.append(view)
+        if len(self._views) % MARK_EVERY == 0:
+            self.marks.append(tally)
         self._standings = self._history = None
 
 
@@ -276,14 +309,16 @@ def derive(
     rounds: Sequence[tuple[int, RoundData]],
     edits: Mapping[int, Sequence[int]] | None = None,
     pause: Callable[[], None] | None = None,
+    after: _Derived | None = None,
 ) -> _Derived:
-    """Replay ``rounds`` (in order) under ``setup``'s counting mode.
+    """Replay ``rounds`` (in order) under ``setup``'s counting mode; ``after``: rounds already
+    derived that these follow (extended in place), else none.
 
     Raises :class:`ScoringError` for a sequence that can't have happened: a hand for an eliminated
     player, a missing hand, or rounds after the game ended.
     """
+    derived = _Derived(setup, _Tally.start(setup), []) if after is None else after
     edits = edits or {}
-    derived = _Derived(setup, _Tally.start(setup), [])
     for number, (round_id, data) in enumerate(rounds, start=1):
         if pause is not None and number % PAUSE_EVERY == 0:
             pause()
@@ -370,8 +405,7 @@ class ScoreBook:
             list(self._entries),
             self._state.clone(),
         )
-        derived = self._derived
-        other._derived = _Derived(self.setup, derived.tally, list(derived.history))
+        other._derived = self._derived.copy()
         other._pending = None
         return other
 
@@ -448,10 +482,10 @@ class ScoreBook:
 
     def round_id(self, number: int) -> int:
         """The id of the ``number``-th round in effect (1-based, as the history shows)."""
-        ids = sorted(self._state.rounds)
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(ids):
+        views = self.history()  # the rounds in effect, in play order
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(views):
             raise ScoringError("no_such_round", round=number)
-        return ids[number - 1]
+        return views[number - 1].round_id
 
     # -- building entries (checked, the book unchanged) ---------------------------------------
     def make_round(
@@ -563,7 +597,15 @@ class ScoreBook:
         else:
             state = self._state.clone()
             state.apply(entry, seq)
-            result = (state, derive(self.setup, sorted(state.rounds.items()), state.edits))
+            # Only the changed round and those after it are replayed: from the last mark
+            # before it (the rounds before it, and their edits, are the same).
+            views = self._derived.history
+            before = bisect_left(views, state.changed, key=lambda view: view.round_id)
+            derived = self._derived.resumed(before)
+            rounds = sorted(state.rounds.items())
+            for number in range(len(derived.history), before):  # as they were: views kept
+                derived.extend(derived.next(*rounds[number]).tally, views[number])
+            result = (state, derive(self.setup, rounds[before:], state.edits, after=derived))
         self._pending = (entry, seq, *result)
         return result
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core.scoring.book import ScoreBook
+from companion.core.scoring.model import GameSetup
+from companion.core.scoring.views import RoundView, Standings, same_start
 
 
 @dataclass(frozen=True)
@@ -102,61 +104,118 @@ class GameTally:
     pairs: dict[tuple[str, str], list[int]]  # games, ahead, behind, level
 
 
-def game_tally(book: ScoreBook, pause: Callable[[], None] | None = None) -> GameTally:
-    """``book``'s share of the statistics; ``pause()`` every few hundred rounds."""
-    counts: dict[str, dict[str, int]] = {name: {} for name in COUNTS}
-    best: dict[str, BestRound] = {}
-    pairs: dict[tuple[str, str], list[int]] = {}
+# A game's tally of its rounds is kept every this many rounds (see :class:`RoundsTally`).
+TALLY_MARK_EVERY = 256
 
-    def bump(table: str, name: str, by: int = 1) -> None:
-        counts[table][name] = counts[table].get(name, 0) + by
 
-    setup = book.setup
-    standings = book.standings()
-    winner_takes = setup.mode == "winner_takes"
-    members_of = {" & ".join(team): team for team in setup.parties()}
-    for player in setup.players:
-        bump("games", player)
-    for view in book.history():
-        if pause is not None and view.number % 256 == 0:
-            pause()
+@dataclass
+class _Marked:
+    """The counts and best rounds after some rounds (a :class:`RoundsTally` keeps a few)."""
+
+    counts: dict[str, dict[str, int]]
+    best: dict[str, BestRound]
+
+    def copy(self) -> _Marked:
+        return _Marked({name: dict(table) for name, table in self.counts.items()}, dict(self.best))
+
+
+class RoundsTally:
+    """What a game's rounds add to the statistics, kept up to date one round at a time.
+
+    :meth:`sync` brings it to a game's rounds (its history): the rounds it already went through
+    (the same :class:`RoundView` objects, a history's unchanged start) are not gone through
+    again, so a recorded round costs one round, and a corrected round the rounds from the last
+    mark (every :data:`TALLY_MARK_EVERY` rounds) before it. :meth:`share` adds how the game
+    ended: a game's share of the statistics, as :func:`game_tally` makes it."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self._members = {" & ".join(team): team for team in setup.parties()}
+        start = _Marked({name: {} for name in COUNTS}, {})
+        for player in setup.players:
+            start.counts["games"][player] = 1
+        self._now = start.copy()
+        self._marks = [start]  # _marks[j]: after j * TALLY_MARK_EVERY rounds
+        self._views: list[RoundView] = []
+
+    def sync(self, views: Sequence[RoundView], pause: Callable[[], None] | None = None) -> None:
+        """Tally ``views`` (a game's history), going through only those it has not seen."""
+        mine = self._views
+        same = same_start(mine, views)
+        if same < len(mine):  # back to the last mark before the first changed round
+            kept = same // TALLY_MARK_EVERY
+            del self._marks[kept + 1 :]
+            del mine[kept * TALLY_MARK_EVERY :]
+            self._now = self._marks[kept].copy()
+        for view in views[len(mine) :]:
+            if pause is not None and view.number % 256 == 0:
+                pause()
+            self._add(view)
+            mine.append(view)
+            if len(mine) % TALLY_MARK_EVERY == 0:
+                self._marks.append(self._now.copy())
+
+    def _add(self, view: RoundView) -> None:
+        counts, best, setup = self._now.counts, self._now.best, self.setup
+
+        def bump(table: str, name: str, by: int = 1) -> None:
+            counts[table][name] = counts[table].get(name, 0) + by
+
         bump("out_first", view.winner)
-        credited = dict(view.credited)
         for player, _, pts in view.hands:
             bump("rounds", player)
             if pts is not None:
                 bump("hand_sum", player, pts)
                 bump("hand_n", player)
-        if winner_takes:
-            for party, pts in credited.items():
-                for member in members_of[party]:
+        if setup.mode == "winner_takes":
+            for party, pts in view.credited:
+                for member in self._members[party]:
                     bump("won_sum", member, pts)
                     bump("won_n", member)
                     if pts and (member not in best or pts > best[member].points):
                         best[member] = BestRound(pts, setup.name, view.number)
-    if not standings.finished:
-        return GameTally(counts, best, pairs)
-    place: dict[str, int] = {}
-    for row in standings.rows:
-        for member in row.members:
-            place[member] = row.rank
-    for party in standings.winners:
-        for member in members_of[party]:
-            bump("wins", member)
-    for player in setup.players:
-        bump("finished", player)
-        for other in setup.players:
-            if other == player or other in setup.team_of(player):
-                continue
-            record = pairs.setdefault((player, other), [0, 0, 0, 0])
-            record[0] += 1
-            if place[player] < place[other]:
-                record[1] += 1
-            elif place[player] > place[other]:
-                record[2] += 1
-            else:
-                record[3] += 1
-    return GameTally(counts, best, pairs)
+
+    def share(self, standings: Standings) -> GameTally:
+        """The game's share of the statistics, its rounds tallied and ``standings`` its end."""
+        now = self._now.copy()
+        counts = now.counts
+        pairs: dict[tuple[str, str], list[int]] = {}
+        share = GameTally(counts, now.best, pairs)
+        if not standings.finished:
+            return share
+        setup = self.setup
+
+        def bump(table: str, name: str) -> None:
+            counts[table][name] = counts[table].get(name, 0) + 1
+
+        place: dict[str, int] = {}
+        for row in standings.rows:
+            for member in row.members:
+                place[member] = row.rank
+        for party in standings.winners:
+            for member in self._members[party]:
+                bump("wins", member)
+        for player in setup.players:
+            bump("finished", player)
+            for other in setup.players:
+                if other == player or other in setup.team_of(player):
+                    continue
+                record = pairs.setdefault((player, other), [0, 0, 0, 0])
+                record[0] += 1
+                if place[player] < place[other]:
+                    record[1] += 1
+                elif place[player] > place[other]:
+                    record[2] += 1
+                else:
+                    record[3] += 1
+        return share
+
+
+def game_tally(book: ScoreBook, pause: Callable[[], None] | None = None) -> GameTally:
+    """``book``'s share of the statistics; ``pause()`` every few hundred rounds."""
+    tally = RoundsTally(book.setup)
+    tally.sync(book.history(), pause)
+    return tally.share(book.standings())
 
 
 def compute_stats(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,7 +90,9 @@ class RoundView:
     eliminated: tuple[str, ...]
     edits: tuple[int, ...]  # sequence numbers of the log entries that changed this round
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, hands: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The round as plain data; ``hands``: its hands as such, if already made (a round
+        whose running totals changed but not its hands)."""
         return {
             "number": self.number,
             "round_id": self.round_id,
@@ -100,9 +103,23 @@ class RoundView:
             "hands": [
                 {"player": p, "hand": h.to_dict() if h else None, "points": pts}
                 for p, h, pts in self.hands
-            ],
+            ]
+            if hands is None
+            else hands,
             "credited": dict(self.credited),
             "totals": dict(self.totals),
             "eliminated": list(self.eliminated),
             "edits": list(self.edits),
         }
+
+
+def same_start(old: Sequence[RoundView], new: Sequence[RoundView]) -> int:
+    """How many rounds ``old`` and ``new`` (two histories of one game) begin with alike: the
+    same objects, since a score book makes a round's view once and keeps the views before the
+    first round a change touches."""
+    if old and len(new) >= len(old) and new[len(old) - 1] is old[-1]:
+        return len(old)  # rounds added after the last: the start is the same
+    same, most = 0, min(len(old), len(new))
+    while same < most and new[same] is old[same]:
+        same += 1
+    return same

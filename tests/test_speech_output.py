@@ -126,6 +126,22 @@ def test_a_failing_player_is_logged_once_and_the_output_recovers(caplog):
         output.close()
 
 
+def test_whoever_shows_the_sound_hears_when_it_stops_and_starts_working():
+    player = BrokenPlayer()
+    output = AudioOutput(player)
+    changes: list[bool] = []
+    output.on_change = lambda: changes.append(output.available)
+    try:
+        for _ in range(3):
+            assert output.play_speech(b"line") is False
+        assert changes == [False]  # told once, when it stopped
+        player.broken = False
+        assert output.play_speech(b"line") is True
+        assert changes == [False, True]
+    finally:
+        output.close()
+
+
 def test_no_player_drops_everything_at_once():
     output = AudioOutput(None)
     output.play_cue(b"ding")

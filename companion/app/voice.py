@@ -8,6 +8,7 @@ loudness; the voice's part of the "device" status says both, and a missing sound
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from companion.core.actions import object_schema
@@ -27,6 +28,8 @@ class SpeechSettings(Protocol):
 
 
 class SoundOutput(Protocol):
+    on_change: Callable[[], None] | None  # sound stopped or started working (output's thread)
+
     @property
     def available(self) -> bool: ...
 
@@ -60,6 +63,11 @@ class VoiceService:
 
     def attach(self, hub: Hub) -> None:
         hub.add_listener(CommandsTo(self.speak))
+
+        def sound_changed() -> None:  # the phones hear of a lost sound card at once
+            hub.call(lambda: hub.changed("device"))
+
+        self._speaker.output.on_change = sound_changed
         hub.register_action(
             "device.voice",
             object_schema(["enabled"], enabled={"type": "boolean"}),

@@ -135,6 +135,9 @@ class AudioOutput:
         self.played = 0
         self.failures = 0
         self.last_error = ""
+        # Called (on the output's thread) when sound stops or starts working again, so whoever
+        # shows :attr:`available` can say so at once rather than at the next change.
+        self.on_change: Callable[[], None] | None = None
 
     @property
     def available(self) -> bool:
@@ -225,9 +228,18 @@ class AudioOutput:
             if not self._failing:
                 log.warning("audio output unavailable, going on without sound: %s", exc)
                 self._failing = True
+                self._changed()
             return False
         self.played += 1
         if self._failing:
             log.info("audio output works again")
             self._failing = False
+            self._changed()
         return True
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:  # whoever listens reports its own trouble; the sound goes on
+                log.exception("sound output listener failed")

@@ -71,9 +71,11 @@ hardware-sim: system-deps $(STAMP)
 schematic: $(STAMP)
 	$(BIN)/python -m hardware.tools.schematic
 
-# Two test processes: the tests are independent (own temp dirs, ports, tmux sessions, mock pins).
-# Tests are dealt two at a time, long modules first (tests/conftest.py), so both finish together.
-PYTEST_ARGS ?= -n 2 --maxschedchunk 2
+# Three test processes on two cores: the tests are independent (own temp dirs, ports, tmux
+# sessions, mock pins) and many of them wait on a browser, a child process or a thread, so a third
+# process fills the cores (about 52 s against 64 s with two). Tests are dealt two at a time, long
+# modules first (tests/conftest.py), so the processes finish together.
+PYTEST_ARGS ?= -n 3 --maxschedchunk 2
 unit: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 

@@ -323,7 +323,8 @@ def test_the_camera_is_checked_and_shows_a_test_read(tmp_path: Path) -> None:
     (folder / "frames.json").write_text(
         json.dumps({"frames": [{"file": "frame_0.jpg", "t_ms": 0}]})
     )
-    camera = {"enabled": True, "source": f"folder:{folder}"}
+    # as a config file writes it ([camera] resolution = "WIDTHxHEIGHT")
+    camera = {"enabled": True, "source": f"folder:{folder}", "resolution": "640x480"}
     found = doctor(tmp_path)
     found.config.extra["camera"] = camera
     (check,) = [c for c in found.run() if c.id == "camera"]

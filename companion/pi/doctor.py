@@ -141,7 +141,11 @@ class System:
         )
 
         source = str(section.get("source", "picamera2"))
-        width, height = section.get("resolution", (640, 480))
+        resolution = section.get("resolution", "640x480")  # as [camera] writes it: WIDTHxHEIGHT
+        if isinstance(resolution, str):
+            width, height = (int(n) for n in resolution.lower().split("x"))
+        else:
+            width, height = resolution
         camera: FrameSource
         if source == "picamera2":
             camera = PicameraSource((width, height))

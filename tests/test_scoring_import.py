@@ -22,7 +22,7 @@ from companion.core.scoring import (
     ScoringError,
     builtin_ruleset,
 )
-from companion.core.scoring import book as book_module
+from companion.core.scoring import tally as tally_module
 from companion.core.scoring.book import RoundView
 from companion.core.scoring.formats import _json_in_pieces, game_from_json, game_to_json
 from companion.core.scoring.stats import RoundsTally, compute_stats
@@ -62,14 +62,14 @@ def test_replaying_a_log_costs_a_bounded_number_of_round_steps(
     rounds = 150
     game = long_game(rounds, corrections)
     steps = 0
-    real_after = book_module._Tally.after
+    real_after = tally_module.Tally.after
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         nonlocal steps
         steps += 1
         return real_after(*args, **kwargs)
 
-    monkeypatch.setattr(book_module._Tally, "after", counted)
+    monkeypatch.setattr(tally_module.Tally, "after", counted)
     again = game_from_json(game_to_json(game))
     assert again.standings() == game.standings() and again.history() == game.history()
     # Each entry at most one step, plus re-derivations at most once per `rounds` entries.
@@ -280,18 +280,18 @@ def test_a_change_to_an_old_round_replays_the_rounds_from_the_mark_before_it_onc
     hub, book_keeper, _ = keeper
     hub.dispatch("score.import", {"text": game_to_json(long_game(600))})
     steps: list[int] = []
-    real_after = book_module._Tally.after
+    real_after = tally_module.Tally.after
 
     def counted(tally: Any, *args: Any, **kwargs: Any) -> Any:
         steps.append(tally.rounds + 1)
         return real_after(tally, *args, **kwargs)
 
-    monkeypatch.setattr(book_module._Tally, "after", counted)
+    monkeypatch.setattr(tally_module.Tally, "after", counted)
     hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
     for number in (590, 2):
         steps.clear()
         hub.dispatch("score.correct_round", {"round": number, "hands": hands})
-        mark = (number - 1) // book_module.MARK_EVERY * book_module.MARK_EVERY
+        mark = (number - 1) // tally_module.MARK_EVERY * tally_module.MARK_EVERY
         assert steps == list(range(mark + 1, 601)), number
     hub.dispatch("score.undo", {})
     assert book_keeper.book is not None

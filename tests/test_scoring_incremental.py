@@ -20,8 +20,8 @@ from companion.core.scoring import (
     builtin_ruleset,
     teams_across,
 )
-from companion.core.scoring import book as book_module
 from companion.core.scoring import stats as stats_module
+from companion.core.scoring import tally as tally_module
 from companion.core.scoring.stats import RoundsTally, game_tally
 
 PLAYERS = ("Ana", "Bo", "Cy", "Di")
@@ -64,7 +64,7 @@ def test_changes_worked_out_from_marks_equal_the_whole_game_again(
     monkeypatch: pytest.MonkeyPatch, mode: str, teams: bool
 ) -> None:
     for module, name in (
-        (book_module, "MARK_EVERY"),
+        (tally_module, "MARK_EVERY"),
         (stats_module, "TALLY_MARK_EVERY"),
         (scorekeeper, "HISTORY_MARK_EVERY"),
     ):

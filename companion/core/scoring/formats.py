@@ -27,10 +27,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from companion.core.scoring.book import PAUSE_EVERY, ScoreBook, Standings
+from companion.core.scoring.book import ScoreBook, Standings
 from companion.core.scoring.errors import ScoringError
 from companion.core.scoring.model import GameSetup, HandEntry, LogEntry, check_new_names
 from companion.core.scoring.rulesets import Ruleset, find_ruleset
+from companion.core.scoring.tally import PAUSE_EVERY
 
 FORMAT_NAME = "uno-companion/game"
 FORMAT_VERSION = 1

@@ -8,6 +8,7 @@ status; a request that fails changes nothing.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -23,12 +24,14 @@ from companion.core.payload import clean_text, shown
 from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
 from companion.i18n import LANGUAGES
 from companion.web import chart, lan, scoreview
+from companion.web.bodies import LONG, loads_in_pieces
 from companion.web.config import MAX_BODY, MAX_UPLOAD
 from companion.web.context import WebContext, web
 from companion.web.idempotency import HEADER, REPLAYED, KeyProblem, fingerprint, parse_key
 from companion.web.openapi import openapi_document
 from companion.web.security import AccessDenied
 
+BODY_PAUSE_S = 0.0005  # between two slices of a large body (bodies.py)
 log = logging.getLogger(__name__)
 # The cues the page plays along with the box (speech stays on the box).
 PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
@@ -429,12 +432,23 @@ def body_limit(schema: dict[str, Any]) -> int:
 
 def _json_object() -> dict[str, Any]:
     try:
-        body = request.get_json(silent=True, force=True)
+        if (request.content_length or 0) > LONG:  # a game file: read in pieces (bodies.py)
+            try:
+                body = loads_in_pieces(request.get_data(as_text=True), _stand_aside)
+            except ValueError:
+                body = None
+        else:
+            body = request.get_json(silent=True, force=True)
     except RecursionError:  # [[[[... deeper than the parser goes
         raise ApiError("input.too_deep", field="body") from None
     if not isinstance(body, dict):
         raise ApiError("web.error_bad_json")
     return body
+
+
+def _stand_aside() -> None:
+    """Between two slices of a large body: a press waiting for the interpreter goes first."""
+    time.sleep(BODY_PAUSE_S)
 
 
 def _may_press(ctx: WebContext) -> bool:

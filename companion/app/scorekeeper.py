@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 import threading
 import time
@@ -51,6 +52,7 @@ from .hub import Hub
 R = TypeVar("R")
 CURRENT_GAME = "score.current_game"
 # How long an import stands aside between pieces of its work, so presses get through at once.
+IMPORT_NICENESS = 10  # the importing thread gives way to the presses' threads
 IMPORT_PAUSE = 0.001
 IMPORT_SWITCH_INTERVAL = 0.0005  # seconds: see _collector_held
 HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
@@ -298,9 +300,29 @@ class ScoreKeeper:
     def import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Read, check and store a game file, off the hub thread (the action's ``prepare``):
         the work is linear in the rounds and stands aside every millisecond or so, so the table
-        answers presses meanwhile. The hub then only opens it (:meth:`open_imported`)."""
-        with self._collector_held():
-            return self._import_game(payload)
+        answers presses meanwhile. The hub then only opens it (:meth:`open_imported`).
+
+        The work runs on a thread of its own at a lower priority: it takes a whole core for
+        seconds, and on a two-core board the presses' threads must not queue behind it."""
+        done: dict[str, Any] = {}
+
+        def work() -> None:
+            # On Linux a thread has its own niceness; this one ends with the import.
+            with suppress(AttributeError, OSError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), IMPORT_NICENESS)
+            try:
+                with self._collector_held():
+                    done["game"] = self._import_game(payload)
+            except BaseException as exc:  # handed to the request that asked
+                done["error"] = exc
+
+        importer = threading.Thread(target=work, name="import", daemon=True)
+        importer.start()
+        importer.join()
+        if "error" in done:
+            raise done["error"]
+        game: dict[str, Any] = done["game"]
+        return game
 
     def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         changes = self._changes

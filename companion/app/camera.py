@@ -291,7 +291,6 @@ class CameraService:
             question = self.question
         if question is None or question["id"] != payload["id"]:
             raise ActionError("stale", "that question was already settled", status=409)
-        assert self._door is not None or self._hub is not None
         play = play_payload(payload["kind"], payload.get("colour", ""))
         for key in ("target", "count"):
             if key in payload:
@@ -306,12 +305,8 @@ class CameraService:
         self._settle()
 
     def _tell_table(self, notice: PhoneAction) -> None:
-        from .inputs import table_input
-
         assert self._hub is not None
-        found = table_input(notice)
-        assert found is not None
-        self._hub.handle_now(*found)
+        InputDoor(self._hub).take_now(notice)
 
     def _dismiss(self, payload: dict[str, Any]) -> None:
         with self._lock:

@@ -308,13 +308,6 @@ class Hub:
 
         return handler
 
-    def handle_now(self, event: Event, source: Source) -> Outcome:
-        """Run a table event at once, from an action running on the hub thread (journals and
-        listeners as for any event); an :class:`ActionError` refuses the whole action."""
-        if self._phase != "new" and threading.current_thread() is not self._thread:
-            raise RuntimeError("handle_now runs inside an action, on the hub thread")
-        return self._handle_event(event, source)
-
     def _handle_event(self, event: Event, source: Source) -> Outcome:
         try:
             outcome = self.engine.handle(event, source)

@@ -10,7 +10,6 @@ first, it is refused (409) instead of silently overwriting.
 from __future__ import annotations
 
 import gc
-import json
 import os
 import sys
 import threading
@@ -701,10 +700,6 @@ class History(list[dict[str, Any]]):
             if number % HISTORY_MARK_EVERY == 0:
                 history.marks.append((dict(history.holders), dict(history.costliest)))
         return history
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _round_facts(payload: dict[str, Any]) -> RoundFacts:

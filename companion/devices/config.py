@@ -86,7 +86,6 @@ class PinsConfig:
 # Datasheet speeds, unloaded, at 4.8 V: FS90R about 110 rpm (field notes); its 32 mm tyre's rim
 # then moves pi * 32 mm * 110 / 60 s = 184 mm/s. The stack's weight on the tyre slows it: the
 # default expects 150 mm/s (about 20 % margin) until `calibrate` measures the real speed.
-FS90R_RIM_MM_S = 184.0
 DEFAULT_FEED_MM_S = 150.0
 
 
@@ -336,8 +335,9 @@ def check_hardware(config: HardwareConfig, where: str = "hardware") -> list[str]
                 f"{where}.{name}: min_pulse_us ({lo}) must be below max_pulse_us ({hi})"
             )
         elif lo < PULSE_LIMITS_US[0] or hi > PULSE_LIMITS_US[1]:
+            low, high = PULSE_LIMITS_US
             problems.append(
-                f"{where}.{name}: pulses {lo}..{hi} µs go beyond 500..2500 µs, which lgpio "
+                f"{where}.{name}: pulses {lo}..{hi} µs go beyond {low}..{high} µs, which lgpio "
                 "(Raspberry Pi 5) refuses"
             )
     if config.ejector.mode == "feed" and config.pins.exit_motor == NO_PIN:

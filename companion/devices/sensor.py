@@ -54,10 +54,6 @@ class FiringCount:
     fault: FiringFault | None = None
     passages: tuple[Passage, ...] = ()
 
-    @property
-    def jammed(self) -> bool:
-        return self.fault is not None
-
 
 class CardSensor:
     """Records the dark spells of an IR beam on ``pin`` (low while broken).

@@ -64,8 +64,6 @@ PYPI_NAME = {"pigpio": "pigpio", "lgpio": "lgpio"}
 PIGPIO_DAEMON_PACKAGE = "pigpio"
 # systemd 254 (Debian 13) spaces restarts out by itself; Bookworm's 252 does not know the keys.
 RESTART_STEPS_SINCE = 254
-# The RP1 PWM block of a Pi 5 (GPIO 12, 13, 18, 19 with dtoverlay=pwm-2chan): behind PCIe on
-# current kernels; both places are listed, a missing one is skipped ("-").
 # The amplifiers of [hardware] amplifier and the config.txt overlay each needs.
 AMPLIFIER_OVERLAYS = {"max98357a": "max98357a", "none": ""}
 DEFAULT_AMPLIFIER = "max98357a"  # HardwareConfig's default: the BOM's amplifier
@@ -77,6 +75,8 @@ PICAMERA_PACKAGE = "python3-picamera2"
 CAMERA_EXTRA = "camera"
 DEBIAN_OPENCV = ("python3-opencv", "python3-numpy")
 CAMERA_DEVICES = ("char-video4linux", "char-media", "char-dma_heap")
+# The RP1 PWM block of a Pi 5 (GPIO 12, 13, 18, 19 with dtoverlay=pwm-2chan): behind PCIe on
+# current kernels; both places are listed, a missing one is skipped ("-").
 RP1_PWM_DEVICES = (
     "/sys/devices/platform/axi/1000120000.pcie/1f00098000.pwm",
     "/sys/devices/platform/axi/1f00098000.pwm",

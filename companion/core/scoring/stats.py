@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.core.scoring.book import ScoreBook
 from companion.core.scoring.model import GameSetup
+from companion.core.scoring.tally import party_name
 from companion.core.scoring.views import RoundView, Standings, same_start
 
 
@@ -130,7 +131,7 @@ class RoundsTally:
 
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
-        self._members = {" & ".join(team): team for team in setup.parties()}
+        self._members = {party_name(team): team for team in setup.parties()}
         start = _Marked({name: {} for name in COUNTS}, {})
         for player in setup.players:
             start.counts["games"][player] = 1

@@ -48,7 +48,7 @@ from .calls import call_uno, contre_uno, round_won, set_hand, suggestion
 from .effects import play
 from .log import RoundLog
 from .mending import LOG_CHANGES, mend
-from .presses import cards_seen, full_magazine, jam, press, reload
+from .presses import cards_seen, jam, press, reload
 from .renaming import rename
 from .rounds import eliminate, reinstate, seat_players, set_rules, setup, start_round
 from .state import Table, TableState
@@ -266,10 +266,6 @@ class TableEngine(Table):
         """The seat the launcher must face: whoever gets the owed presses' cards, else the
         active player."""
         return facing_seat(self.state)
-
-    def full_magazine(self) -> int:
-        """What the launcher holds after a deal (see :func:`.presses.full_magazine`)."""
-        return full_magazine(self)
 
     def snapshot(self) -> dict[str, Any]:
         """The table as plain JSON-ready data, for the page and the script trace.

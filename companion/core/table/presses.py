@@ -170,7 +170,7 @@ def cards_seen(t: Table, ev: CardsSeen) -> list[Command]:
     if st.last_fire is None:
         return []
     if not 0 <= ev.cards <= MAX_HAND:
-        raise ActionError("bad_hand", "a firing is 0 to 108 cards", {"cards": ev.cards})
+        raise ActionError("bad_hand", f"a firing is 0 to {MAX_HAND} cards", {"cards": ev.cards})
     seat, modelled = st.last_fire
     if ev.expected is not None and ev.expected != modelled:
         return []  # a report about another firing (a test fire): not this player's cards

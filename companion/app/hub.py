@@ -27,9 +27,9 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from companion.core.actions import TABLE_ACTION_SCHEMAS, validate_payload
 from companion.core.commands import Command
@@ -38,6 +38,7 @@ from companion.core.events import Event, Source
 from companion.core.table import Outcome, TableEngine
 
 from .inputs import PhoneAction, table_input
+from .longwork import LongWork
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ ActionHandler = Callable[[dict[str, Any]], None]
 RefusalListener = Callable[[ActionError, Source], None]
 StatusProvider = Callable[[], dict[str, Any]]
 QueryProvider = Callable[[dict[str, Any]], Any]
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,7 @@ class Hub:
         self._state_cache: dict[str, Any] | None = None
         self._state_lock = threading.Lock()
         self._generation = 0  # every change, device ones included: the cache's validity
+        self.long_work = LongWork()
         for name, schema in TABLE_ACTION_SCHEMAS.items():
             self._actions[name] = RegisteredAction(schema, self._table_action(name))
 
@@ -211,7 +214,8 @@ class Hub:
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                future.set_result(work())
+                with self.long_work.urgent():
+                    future.set_result(work())
             except BaseException as exc:  # handed to the caller, never kills the hub thread
                 future.set_exception(exc)
                 if not isinstance(exc, ActionError):
@@ -265,6 +269,13 @@ class Hub:
         if registered is None:
             name = str(action)[:40]
             raise ActionError("unknown_action", f"unknown action {name!r}", {"action": name}, 404)
+        # A short action is the table's own work: long work stands aside until it is answered.
+        with self.long_work.urgent() if registered.prepare is None else nullcontext():
+            return self._dispatch(registered, payload, expected_revision)
+
+    def _dispatch(
+        self, registered: RegisteredAction, payload: Any, expected_revision: int | None
+    ) -> dict[str, Any]:
         clean = validate_payload(registered.schema, payload)
 
         def check_revision() -> None:
@@ -292,6 +303,16 @@ class Hub:
                 raise ActionError("busy", "the box is busy: try again", status=503) from None
             future.result()  # started: finish it, so the answer tells what happened
         return self.state()
+
+    def run_long(self, work: Callable[[], R]) -> R:
+        """``work()`` (reading a game file, say) where it cannot hold the table: on a thread of
+        its own, at a lower priority, the collector held (:class:`LongWork`); its result. The
+        work calls :meth:`stand_aside` between its pieces."""
+        return self.long_work.run(work)
+
+    def stand_aside(self) -> None:
+        """Between two pieces of long work: the table's own work goes first."""
+        self.long_work.stand_aside()
 
     def handle(self, event: Event, source: Source) -> Outcome:
         """Handle a table event at once, on the hub thread only: for an action that is itself

@@ -9,13 +9,8 @@ first, it is refused (409) instead of silently overwriting.
 
 from __future__ import annotations
 
-import gc
-import os
-import sys
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -50,10 +45,6 @@ from .hub import Hub
 
 R = TypeVar("R")
 CURRENT_GAME = "score.current_game"
-# How long an import stands aside between pieces of its work, so presses get through at once.
-IMPORT_NICENESS = 10  # the importing thread gives way to the presses' threads
-IMPORT_PAUSE = 0.001
-IMPORT_SWITCH_INTERVAL = 0.0005  # seconds: see _collector_held
 HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
 PAGE_LIMIT = 200  # the most rounds one page of history holds
 HISTORY_MARK_EVERY = 256  # the page's history keeps its tally every this many rounds
@@ -139,10 +130,6 @@ class ScoreKeeper:
         self._shares: dict[tuple[str, int], GameTally] = {}  # each game's share of the stats
         # Each game's rounds as the stats tallied them, brought up to date round by round.
         self._tallies: dict[str, RoundsTally] = {}
-        self._imports = 0  # imports being read now (see _collector_held)
-        self._imports_lock = threading.Lock()
-        self._collector_was_on = True
-        self._switch_interval = sys.getswitchinterval()
         game_id = storage.settings_get(CURRENT_GAME)
         if isinstance(game_id, str):
             try:
@@ -298,36 +285,16 @@ class ScoreKeeper:
 
     def import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Read, check and store a game file, off the hub thread (the action's ``prepare``):
-        the work is linear in the rounds and stands aside every millisecond or so, so the table
-        answers presses meanwhile. The hub then only opens it (:meth:`open_imported`).
-
-        The work runs on a thread of its own at a lower priority: it takes a whole core for
-        seconds, and on a two-core board the presses' threads must not queue behind it."""
-        done: dict[str, Any] = {}
-
-        def work() -> None:
-            # On Linux a thread has its own niceness; this one ends with the import.
-            with suppress(AttributeError, OSError):
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), IMPORT_NICENESS)
-            try:
-                with self._collector_held():
-                    done["game"] = self._import_game(payload)
-            except BaseException as exc:  # handed to the request that asked
-                done["error"] = exc
-
-        importer = threading.Thread(target=work, name="import", daemon=True)
-        importer.start()
-        importer.join()
-        if "error" in done:
-            raise done["error"]
-        game: dict[str, Any] = done["game"]
-        return game
+        the work is linear in the rounds, stands aside every millisecond or so and runs as the
+        hub's long work (a thread of its own, at a lower priority), so the table answers presses
+        meanwhile. The hub then only opens it (:meth:`open_imported`)."""
+        return self.hub.run_long(lambda: self._import_game(payload))
 
     def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         changes = self._changes
         text = payload["text"]
         if payload.get("format", "json") == "json":
-            book = game_from_json(text, _stand_aside)
+            book = game_from_json(text, self.hub.stand_aside)
         else:
             # A CSV sheet holds points only: it joins with the current game's rules.
             current = self.book
@@ -336,10 +303,10 @@ class ScoreKeeper:
                 text,
                 name=f"Import {self._now()}",
                 ruleset=ruleset,
-                pause=_stand_aside,
+                pause=self.hub.stand_aside,
                 rulesets=self.storage.custom_rulesets(),
             )
-        return self.stored(book, changes, _stand_aside)
+        return self.stored(book, changes, self.hub.stand_aside)
 
     def stored(
         self, book: ScoreBook, changes: int, pause: Callable[[], None] | None = None
@@ -360,36 +327,6 @@ class ScoreKeeper:
             "tallies": tallies,
             "changes": changes,
         }
-
-    @contextmanager
-    def _collector_held(self) -> Iterator[None]:
-        """Python's cyclic garbage collector held off while a game file is read, and the
-        interpreter handed to a waiting thread sooner.
-
-        A 26,000-round game is about a million objects: each full collection on the way would
-        stop every thread (a press too) for a few hundred milliseconds. Once the last import
-        ends, what is alive is frozen (:func:`gc.freeze`): the stored game lives for the
-        evening, and later collections need not walk it again. Its objects hold no cycles, so
-        refcounting still frees them when the game is closed."""
-        with self._imports_lock:
-            self._imports += 1
-            if self._imports == 1:
-                self._collector_was_on = gc.isenabled()
-                gc.disable()
-                # Another thread waiting for the interpreter (a press) gets it within half a
-                # millisecond instead of five while the import computes.
-                self._switch_interval = sys.getswitchinterval()
-                sys.setswitchinterval(min(self._switch_interval, IMPORT_SWITCH_INTERVAL))
-        try:
-            yield
-        finally:
-            with self._imports_lock:
-                self._imports -= 1
-                if self._imports == 0:
-                    sys.setswitchinterval(self._switch_interval)
-                    gc.freeze()
-                    if self._collector_was_on:
-                        gc.enable()
 
     def open_imported(self, prepared: dict[str, Any]) -> None:
         """Open the game :meth:`import_game` stored (on the hub thread: nothing long here)."""
@@ -716,11 +653,6 @@ def _hands(raw: dict[str, Any]) -> dict[str, HandEntry]:
     return {
         str(name)[:MAX_NAME]: HandEntry.from_dict(v, f"hands.{name}") for name, v in raw.items()
     }
-
-
-def _stand_aside() -> None:
-    """Between two pieces of a long import: let the hub thread (a press) run first."""
-    time.sleep(IMPORT_PAUSE)
 
 
 def _translated(handler: Callable[[dict[str, Any]], R]) -> Callable[[dict[str, Any]], R]:

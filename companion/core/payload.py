@@ -131,6 +131,7 @@ PROBLEMS = {
     "input.invisible": "nothing visible",
 }
 _PIECE = 65_536  # a game file is searched in pieces: never one long step for other threads
+_ASCII = re.compile("[\x00-\x7f]")
 
 
 def _clean_string(value: str, schema: Mapping[str, Any], path: str) -> str:
@@ -146,7 +147,7 @@ def _clean_string(value: str, schema: Mapping[str, Any], path: str) -> str:
                 {"field": shown(path), "code": code},
             )
     if not value.isascii():
-        value = unicodedata.normalize("NFC", value)
+        value = _nfc(value)
         problem = None if multiline else name_problem(value)
         if problem is not None:
             key, code = problem
@@ -164,6 +165,22 @@ def _clean_string(value: str, schema: Mapping[str, Any], path: str) -> str:
             {"field": shown(path), "min": shortest, "max": longest},
         )
     return value
+
+
+def _nfc(value: str) -> str:
+    """``unicodedata.normalize("NFC", value)``, a piece at a time for a long text. A piece ends
+    just before an ASCII character: none composes with what comes before it, nor is reordered
+    with it, so the pieces normalize alone to the same text."""
+    pieces = []
+    start = 0
+    while len(value) - start > _PIECE:
+        cut = _ASCII.search(value, start + _PIECE)
+        if cut is None:
+            break
+        pieces.append(unicodedata.normalize("NFC", value[start : cut.start()]))
+        start = cut.start()
+    pieces.append(unicodedata.normalize("NFC", value[start:]))
+    return "".join(pieces)
 
 
 def _clean_list(value: list[Any], schema: Mapping[str, Any], path: str, depth: int) -> list[Any]:

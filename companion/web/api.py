@@ -8,7 +8,6 @@ status; a request that fails changes nothing.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -31,7 +30,6 @@ from companion.web.idempotency import HEADER, REPLAYED, KeyProblem, fingerprint,
 from companion.web.openapi import openapi_document
 from companion.web.security import AccessDenied
 
-BODY_PAUSE_S = 0.0005  # between two slices of a large body (bodies.py)
 log = logging.getLogger(__name__)
 # The cues the page plays along with the box (speech stays on the box).
 PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
@@ -178,6 +176,12 @@ def create_api() -> Blueprint:
             raise ApiError("web.error_unknown_action", 404, action=shown(name))
         # The limit is set before the body is read: only a game file may be large.
         request.max_content_length = body_limit(schemas[name])
+        if (request.content_length or 0) > LONG:  # a game file: the hub's long work
+            return _once(
+                ctx,
+                lambda: ctx.hub.run_long(lambda: _act(ctx, name)),
+                lambda: _json_state(ctx, ctx.hub.state()),
+            )
         return _once(ctx, lambda: _act(ctx, name), lambda: _json_state(ctx, ctx.hub.state()))
 
     def _act(ctx: WebContext, name: str) -> Response:
@@ -434,7 +438,7 @@ def _json_object() -> dict[str, Any]:
     try:
         if (request.content_length or 0) > LONG:  # a game file: read in pieces (bodies.py)
             try:
-                body = loads_in_pieces(request.get_data(as_text=True), _stand_aside)
+                body = loads_in_pieces(request.get_data(as_text=True), web().hub.stand_aside)
             except ValueError:
                 body = None
         else:
@@ -444,11 +448,6 @@ def _json_object() -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiError("web.error_bad_json")
     return body
-
-
-def _stand_aside() -> None:
-    """Between two slices of a large body: a press waiting for the interpreter goes first."""
-    time.sleep(BODY_PAUSE_S)
 
 
 def _may_press(ctx: WebContext) -> bool:

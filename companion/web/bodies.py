@@ -18,6 +18,9 @@ SLICE = 64 * 1024  # characters of a long string decoded in one step
 LONG = 2 * SLICE  # a string longer than this (from its opening quote) is decoded in slices
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
+# A JSON string's characters up to its closing quote (or a cut): all but quote and backslash,
+# and escapes.
+_STRING_CHARACTERS = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
 _HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 
 
@@ -72,10 +75,17 @@ def _expect(text: str, at: int, mark: str) -> int:
 
 
 def _long_string(text: str, at: int) -> bool:
-    end = text.find('"', at + 1, at + LONG)
-    while end != -1 and _escaped(text, end):
-        end = text.find('"', end + 1, at + LONG)
-    return end == -1 and len(text) - at >= LONG
+    return _closing_quote(text, at + 1, at + LONG) == -1 and len(text) - at >= LONG
+
+
+def _closing_quote(text: str, start: int, stop: int) -> int:
+    """Where the string whose characters begin at ``start`` ends (its closing quote), if that is
+    before ``stop``; else -1. The search runs in the regular expression engine, not in Python:
+    a game file inside a body is full of escaped quotes."""
+    match = _STRING_CHARACTERS.match(text, start, stop)
+    assert match is not None  # the pattern matches the empty string
+    end = match.end()
+    return end if end < stop and text[end] == '"' else -1
 
 
 def _escaped(text: str, at: int) -> bool:
@@ -92,9 +102,7 @@ def _string(text: str, at: int, pause: Callable[[], None]) -> tuple[str, int]:
     start = at + 1
     while True:
         stop = min(start + SLICE, len(text))
-        quote = text.find('"', start, stop)
-        while quote != -1 and _escaped(text, quote):
-            quote = text.find('"', quote + 1, stop)
+        quote = _closing_quote(text, start, stop)
         if quote != -1:
             parts.append(json.loads(f'"{text[start:quote]}"'))
             return "".join(parts), quote + 1

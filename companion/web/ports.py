@@ -7,7 +7,10 @@ with these methods (the real one is :class:`companion.app.hub.Hub`) and hands it
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Subscription(Protocol):
@@ -40,6 +43,15 @@ class Hub(Protocol):
     def query(self, name: str, params: dict[str, Any]) -> Any:
         """A read beyond the state (``score.rounds``: a page of older rounds; ``score.sheet``:
         the whole game, for the chart and the export)."""
+        ...
+
+    def run_long(self, work: Callable[[], T]) -> T:
+        """``work()`` where it cannot hold the table (a game file read from a large body): off
+        the calling thread, at a lower priority; its result, or its exception raised here."""
+        ...
+
+    def stand_aside(self) -> None:
+        """Between two pieces of long work: a moment for the table's own work first."""
         ...
 
     def subscribe(self) -> Subscription: ...

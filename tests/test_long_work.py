@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from companion.app.hub import Hub
+from companion.app.hub import TABLE_SWITCH_INTERVAL, Hub
 from companion.app.longwork import LONG_WORK_SWITCH_INTERVAL, URGENT_WAIT_S, LongWork
 from companion.core.payload import _nfc
+from companion.web import chart, scoreview
 from companion.web.bodies import LONG
 from tests.test_web_api import csrf, make_app, make_hub
 
@@ -195,3 +196,46 @@ def test_the_hub_counts_a_short_action_and_an_input_as_the_tables_work_not_an_im
     # only the handling, once the long part (prepared as nobody's urgent work) is done
     assert seen["long"] == (1, 0)
     assert hub.long_work.table_busy == 0
+
+
+def test_the_export_and_the_chart_go_through_the_game_as_long_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hub: Hub = make_hub()
+    threads: list[str] = []
+    for module, name in ((scoreview, "export_csv"), (chart, "totals_svg")):
+        real = getattr(module, name)
+        monkeypatch.setattr(
+            module,
+            name,
+            lambda *a, real=real, **k: (
+                threads.append(threading.current_thread().name) or real(*a, **k)
+            ),
+        )
+    client = make_app(hub).test_client()
+    with hub.running():
+        assert client.get("/api/export.csv").status_code == 200
+        assert client.get("/api/chart.svg").status_code == 200
+    assert threads == ["long-work", "long-work"]
+
+
+def test_only_lasting_work_is_frozen_out_of_later_collections() -> None:
+    work = LongWork()
+    before = gc.get_freeze_count()
+    passing = work.run(lambda: [[] for _ in range(1000)])
+    assert gc.get_freeze_count() == before
+    stored = work.run(lambda: [[] for _ in range(1000)], lasting=True)
+    assert gc.get_freeze_count() >= before + 1000
+    assert len(passing) == len(stored) == 1000
+
+
+def test_while_the_hub_runs_a_thread_waits_a_millisecond_at_most_for_the_interpreter() -> None:
+    interval = sys.getswitchinterval()
+    hub: Hub = make_hub()
+    with hub.running():
+        assert sys.getswitchinterval() == min(interval, TABLE_SWITCH_INTERVAL)
+        # long work shortens it further, and gives back the hub's
+        inside = hub.run_long(sys.getswitchinterval)
+        assert inside == min(interval, LONG_WORK_SWITCH_INTERVAL)
+        assert sys.getswitchinterval() == min(interval, TABLE_SWITCH_INTERVAL)
+    assert sys.getswitchinterval() == interval

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -45,7 +44,6 @@ FROZEN_MS = 3000  # the very same picture this long: "frozen"
 FIRST_RETRY_S = 1.0
 MAX_RETRY_S = 30.0
 CAMERA_NICENESS = 10  # the camera's thread yields the processor to the press path
-CAMERA_SWITCH_INTERVAL_S = 0.001  # a press waits for the camera at most this long
 SWEEP_STEP_S = 1.5  # the turret faces each seat this long while sweeping for a target
 DECKS = ("extreme", "classic")
 KIND = {"type": "string", "minLength": 1, "maxLength": 20}
@@ -425,16 +423,9 @@ class CameraService:
         with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CAMERA_NICENESS)
         # Niceness does not share out Python's interpreter lock: while the camera's thread
-        # computes, a press waits for it up to the switch interval (5 ms by default). The
-        # camera's work comes in small steps, so a shorter interval costs it nothing.
-        was = sys.getswitchinterval()
-        ours = min(was, CAMERA_SWITCH_INTERVAL_S)
-        sys.setswitchinterval(ours)
-        try:
-            self._watch_until_closed()
-        finally:
-            if sys.getswitchinterval() == ours:  # nobody else changed it meanwhile
-                sys.setswitchinterval(was)
+        # computes, a press waits for it up to the switch interval, which the hub keeps short
+        # while it runs (1 ms); the camera's work comes in small steps, so that costs it nothing.
+        self._watch_until_closed()
 
     def _watch_until_closed(self) -> None:
         camera = self._camera

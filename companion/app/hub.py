@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 
 Phase = Literal["new", "running", "stopping", "stopped"]
 CHECK_THREAD_ENV = "UNO_COMPANION_CHECK_THREAD"  # "1": every hub guards its engine (tests)
+TABLE_SWITCH_INTERVAL = 0.001  # seconds: while the hub runs, a thread waits this long at most
 ActionHandler = Callable[[dict[str, Any]], None]
 RefusalListener = Callable[[ActionError, Source], None]
 StatusProvider = Callable[[], dict[str, Any]]
@@ -166,6 +168,7 @@ class Hub:
         self._state_lock = threading.Lock()
         self._generation = 0  # every change, device ones included: the cache's validity
         self.long_work = LongWork()
+        self._usual_interval = sys.getswitchinterval()
         for name, schema in TABLE_ACTION_SCHEMAS.items():
             self._actions[name] = RegisteredAction(schema, self._table_action(name))
 
@@ -183,6 +186,10 @@ class Hub:
                 raise RuntimeError("a stopped hub does not start again")
             self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
             self._phase = "running"
+            # A press crosses several threads (the web's, the hub's), each waiting its turn
+            # for the interpreter while another computes: 5 ms each by default.
+            self._usual_interval = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._usual_interval, TABLE_SWITCH_INTERVAL))
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -199,6 +206,7 @@ class Hub:
         thread.join(timeout)
         if thread.is_alive():
             log.error("the hub thread did not stop within %.0f s", timeout)
+        sys.setswitchinterval(self._usual_interval)
 
     def _run(self) -> None:
         while True:
@@ -276,7 +284,9 @@ class Hub:
     def _dispatch(
         self, registered: RegisteredAction, payload: Any, expected_revision: int | None
     ) -> dict[str, Any]:
-        clean = validate_payload(registered.schema, payload)
+        # A long action's text (a game file) is checked in pieces, standing aside between them.
+        pause = self.stand_aside if registered.prepare is not None else None
+        clean = validate_payload(registered.schema, payload, pause=pause)
 
         def check_revision() -> None:
             if expected_revision is not None and expected_revision != self.revision:
@@ -304,11 +314,11 @@ class Hub:
             future.result()  # started: finish it, so the answer tells what happened
         return self.state()
 
-    def run_long(self, work: Callable[[], R]) -> R:
+    def run_long(self, work: Callable[[], R], *, lasting: bool = False) -> R:
         """``work()`` (reading a game file, say) where it cannot hold the table: on a thread of
         its own, at a lower priority, the collector held (:class:`LongWork`); its result. The
-        work calls :meth:`stand_aside` between its pieces."""
-        return self.long_work.run(work)
+        work calls :meth:`stand_aside` between its pieces; ``lasting``: what it makes lives on."""
+        return self.long_work.run(work, lasting=lasting)
 
     def stand_aside(self) -> None:
         """Between two pieces of long work: the table's own work goes first."""

@@ -14,9 +14,10 @@ keep a press answered in its usual time meanwhile:
   being handled, a phone's action being answered: :meth:`LongWork.urgent`), up to a bound, so
   it never starves.
 
-When the last piece of long work ends, what is alive is frozen (:func:`gc.freeze`): a stored game
-lives for the evening, and later collections need not walk it again. Its objects hold no cycles,
-so reference counting still frees them when the game is closed.
+When the last piece of long work ends and one of them made something lasting (a stored game: it
+lives for the evening), what is alive is frozen (:func:`gc.freeze`): later collections need not
+walk it again. Its objects hold no cycles, so reference counting still frees them when the game
+is closed.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ R = TypeVar("R")
 
 LONG_WORK_NICENESS = 10  # the long work's thread gives way to the presses' threads
 LONG_WORK_SWITCH_INTERVAL = 0.0005  # seconds a waiting thread waits for the interpreter at most
-STAND_ASIDE_S = 0.001  # between two pieces of long work, at least
+STAND_ASIDE_S = 0.0002  # between two pieces of long work, at least
 URGENT_WAIT_S = 0.05  # between two pieces, the longest wait for the table's own work to end
 
 
@@ -55,6 +56,7 @@ class LongWork:
         self.switch_interval = switch_interval
         self._lock = threading.Lock()
         self._running = 0  # pieces of long work under way now
+        self._lasting = False  # one of them made what lives on: freeze it at the end
         self._collector_was_on = True
         self._usual_interval = sys.getswitchinterval()
         self._inside = threading.local()
@@ -71,9 +73,13 @@ class LongWork:
         """Pieces of the table's own work under way now (:meth:`urgent` blocks)."""
         return self._urgent
 
-    def run(self, work: Callable[[], R]) -> R:
+    def run(self, work: Callable[[], R], *, lasting: bool = False) -> R:
         """``work()`` on a long-work thread; its result, or its exception raised here. Called
-        from long work already, ``work`` runs at once on that thread."""
+        from long work already, ``work`` runs at once on that thread. ``lasting``: what it
+        makes lives on (a stored game), frozen out of later collections."""
+        if lasting:
+            with self._lock:
+                self._lasting = True
         if getattr(self._inside, "yes", False):
             return work()
         results: list[R] = []
@@ -140,6 +146,8 @@ class LongWork:
                 self._running -= 1
                 if self._running == 0:
                     sys.setswitchinterval(self._usual_interval)
-                    gc.freeze()
+                    if self._lasting:
+                        gc.freeze()
+                        self._lasting = False
                     if self._collector_was_on:
                         gc.enable()

@@ -288,7 +288,7 @@ class ScoreKeeper:
         the work is linear in the rounds, stands aside every millisecond or so and runs as the
         hub's long work (a thread of its own, at a lower priority), so the table answers presses
         meanwhile. The hub then only opens it (:meth:`open_imported`)."""
-        return self.hub.run_long(lambda: self._import_game(payload))
+        return self.hub.run_long(lambda: self._import_game(payload), lasting=True)
 
     def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         changes = self._changes

@@ -24,11 +24,13 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import ActionError
 from .names import name_problem
+
+Pause = Callable[[], None] | None  # called between the pieces of a long text
 
 MAX_DEPTH = 8
 DEFAULT_MAX_TEXT = 200  # strings and keys whose schema sets no maxLength
@@ -46,12 +48,15 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def validate_payload(schema: Mapping[str, Any], payload: Any, where: str = "") -> dict[str, Any]:
+def validate_payload(
+    schema: Mapping[str, Any], payload: Any, where: str = "", pause: Pause = None
+) -> dict[str, Any]:
     """The clean copy of ``payload`` (an object) checked against ``schema``; null fields are
-    dropped. Raises :class:`ActionError` for the first problem found."""
+    dropped. Raises :class:`ActionError` for the first problem found. ``pause()``, if given,
+    is called between the pieces of a long text (a game file)."""
     if not isinstance(payload, dict):
         raise ActionError("bad_payload", "the payload must be a JSON object", {"field": where})
-    clean = _clean(payload, schema, where, 0)
+    clean = _clean(payload, schema, where, 0, pause)
     return {k: v for k, v in clean.items() if v is not None}
 
 
@@ -79,13 +84,13 @@ def _is_type(value: Any, name: str) -> bool:
     return isinstance(value, _TYPES.get(name, (object,)))
 
 
-def _clean(value: Any, schema: Mapping[str, Any], path: str, depth: int) -> Any:
+def _clean(value: Any, schema: Mapping[str, Any], path: str, depth: int, pause: Pause) -> Any:
     if depth > MAX_DEPTH:
         raise ActionError("input.too_deep", "nested too deeply", {"field": shown(path)})
     for combiner in ("anyOf", "oneOf"):
         options = schema.get(combiner)
         if isinstance(options, list) and options:
-            return _first_match(value, options, path, depth)
+            return _first_match(value, options, path, depth, pause)
     expected = schema.get("type")
     if expected is not None:
         names = expected if isinstance(expected, list) else [expected]
@@ -97,24 +102,25 @@ def _clean(value: Any, schema: Mapping[str, Any], path: str, depth: int) -> Any:
                 {"field": shown(path), "type": kind},
             )
     if isinstance(value, str):
-        value = _clean_string(value, schema, path)
+        value = _clean_string(value, schema, path, pause)
     elif isinstance(value, float) and not math.isfinite(value):
         raise ActionError("bad_type", f"field {shown(path)!r} must be a finite number", _at(path))
     elif isinstance(value, list):
-        value = _clean_list(value, schema, path, depth)
+        value = _clean_list(value, schema, path, depth, pause)
     elif isinstance(value, dict):
-        value = _clean_object(value, schema, path, depth)
+        value = _clean_object(value, schema, path, depth, pause)
     _check_choice(value, schema, path)
     if isinstance(value, int | float) and not isinstance(value, bool):
         _check_range(value, schema, path)
     return value
 
 
-def _first_match(value: Any, options: list[Any], path: str, depth: int) -> Any:
+def _first_match(value: Any, options: list[Any], path: str, depth: int, pause: Pause) -> Any:
     first: ActionError | None = None
     for option in options:
         try:
-            return _clean(value, option if isinstance(option, dict) else {}, path, depth + 1)
+            option_schema = option if isinstance(option, dict) else {}
+            return _clean(value, option_schema, path, depth + 1, pause)
         except ActionError as exc:
             first = first or exc
     assert first is not None
@@ -134,10 +140,12 @@ _PIECE = 65_536  # a game file is searched in pieces: never one long step for ot
 _ASCII = re.compile("[\x00-\x7f]")
 
 
-def _clean_string(value: str, schema: Mapping[str, Any], path: str) -> str:
+def _clean_string(value: str, schema: Mapping[str, Any], path: str, pause: Pause = None) -> str:
     multiline = schema.get("x-multiline") is True
     refused = _NOT_MULTILINE_TEXT if multiline else _NOT_TEXT
     for start in range(0, len(value), _PIECE):
+        if pause is not None and start:
+            pause()
         found = refused.search(value, start, start + _PIECE)
         if found is not None:
             code = f"U+{ord(found.group()):04X}"
@@ -147,7 +155,7 @@ def _clean_string(value: str, schema: Mapping[str, Any], path: str) -> str:
                 {"field": shown(path), "code": code},
             )
     if not value.isascii():
-        value = _nfc(value)
+        value = _nfc(value, pause)
         problem = None if multiline else name_problem(value)
         if problem is not None:
             key, code = problem
@@ -167,7 +175,7 @@ def _clean_string(value: str, schema: Mapping[str, Any], path: str) -> str:
     return value
 
 
-def _nfc(value: str) -> str:
+def _nfc(value: str, pause: Pause = None) -> str:
     """``unicodedata.normalize("NFC", value)``, a piece at a time for a long text. A piece ends
     just before an ASCII character: none composes with what comes before it, nor is reordered
     with it, so the pieces normalize alone to the same text."""
@@ -179,11 +187,15 @@ def _nfc(value: str) -> str:
             break
         pieces.append(unicodedata.normalize("NFC", value[start : cut.start()]))
         start = cut.start()
+        if pause is not None:
+            pause()
     pieces.append(unicodedata.normalize("NFC", value[start:]))
     return "".join(pieces)
 
 
-def _clean_list(value: list[Any], schema: Mapping[str, Any], path: str, depth: int) -> list[Any]:
+def _clean_list(
+    value: list[Any], schema: Mapping[str, Any], path: str, depth: int, pause: Pause
+) -> list[Any]:
     longest = schema.get("maxItems", DEFAULT_MAX_ITEMS)
     shortest = schema.get("minItems", 0)
     if not shortest <= len(value) <= longest:
@@ -194,11 +206,13 @@ def _clean_list(value: list[Any], schema: Mapping[str, Any], path: str, depth: i
         )
     items = schema.get("items")
     item_schema = items if isinstance(items, dict) else {}
-    return [_clean(item, item_schema, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
+    return [
+        _clean(item, item_schema, f"{path}[{i}]", depth + 1, pause) for i, item in enumerate(value)
+    ]
 
 
 def _clean_object(
-    value: dict[str, Any], schema: Mapping[str, Any], path: str, depth: int
+    value: dict[str, Any], schema: Mapping[str, Any], path: str, depth: int, pause: Pause
 ) -> dict[str, Any]:
     if len(value) > schema.get("maxProperties", DEFAULT_MAX_ITEMS):
         raise ActionError("bad_length", f"{shown(path) or 'payload'}: too many fields", _at(path))
@@ -214,14 +228,17 @@ def _clean_object(
             )
         if name in properties:
             # A null field is "not given", as the hub reads it.
-            clean[name] = None if item is None else _clean(item, properties[name], where, depth + 1)
+            clean[name] = (
+                None if item is None else _clean(item, properties[name], where, depth + 1, pause)
+            )
         elif extra is False:
             allowed = ", ".join(properties) or "none"
             raise ActionError(
                 "unknown_field", f"unknown field {shown(name)!r} (allowed: {allowed})", _at(where)
             )
         else:
-            clean[name] = _clean(item, extra if isinstance(extra, dict) else {}, where, depth + 1)
+            extra_schema = extra if isinstance(extra, dict) else {}
+            clean[name] = _clean(item, extra_schema, where, depth + 1, pause)
     for name in schema.get("required", []):
         if clean.get(name) is None:
             where = _join(path, name)

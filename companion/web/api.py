@@ -315,15 +315,18 @@ def create_api() -> Blueprint:
         kept = key[0] is not None and key[1] is not None  # a game that says its revision
         svg = ctx.charts.get(key) if kept else None
         if svg is None:
-            svg = chart.totals_svg(
-                scoreview.parties_of(sheet),
-                scoreview.round_points(sheet),
-                ctx.text("web.chart_title", lang=lang),
-                ctx.text("web.chart_empty", lang=lang),
-                scoreview.target_of(sheet),
-                to_go=ctx.text("web.chart_to_go", lang=lang),
-                # The players' colours chosen at setup: a line has its player's colour.
-                colours=colours,
+            # Through every round of the game: the hub's long work, off this thread.
+            svg = ctx.hub.run_long(
+                lambda: chart.totals_svg(
+                    scoreview.parties_of(sheet),
+                    scoreview.round_points(sheet, ctx.hub.stand_aside),
+                    ctx.text("web.chart_title", lang=lang),
+                    ctx.text("web.chart_empty", lang=lang),
+                    scoreview.target_of(sheet),
+                    to_go=ctx.text("web.chart_to_go", lang=lang),
+                    # The players' colours chosen at setup: a line has its player's colour.
+                    colours=colours,
+                )
             )
             if kept:
                 ctx.charts.put(key, svg)
@@ -351,7 +354,9 @@ def create_api() -> Blueprint:
         """The current game as a score sheet in the phone's language (French: French headers
         and ';' between columns), which score.import reads back: every round of it."""
         ctx = web()
-        text = scoreview.export_csv(_query(ctx, "score.sheet", {}), ctx.language())
+        sheet, lang = _query(ctx, "score.sheet", {}), ctx.language()
+        # Every round of the game: the hub's long work, off this thread.
+        text = ctx.hub.run_long(lambda: scoreview.export_csv(sheet, lang, ctx.hub.stand_aside))
         response = Response(text.encode("utf-8"), mimetype="text/csv")
         response.headers["Content-Type"] = "text/csv; charset=utf-8"
         response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.scoring.formats import SheetRound, sheet_to_csv
+from companion.core.scoring.formats import Pause, SheetRound, sheet_to_csv
+from companion.core.scoring.tally import PAUSE_EVERY
 
 
 def _int(value: Any) -> int:
@@ -55,10 +56,13 @@ def hand_points(entry: Mapping[str, Any]) -> dict[str, int]:
     }
 
 
-def round_points(score: Mapping[str, Any]) -> list[dict[str, int]]:
-    """The points each party scored in each round, oldest first."""
-    rounds = []
+def round_points(score: Mapping[str, Any], pause: Pause = None) -> list[dict[str, int]]:
+    """The points each party scored in each round, oldest first; ``pause()`` every
+    :data:`PAUSE_EVERY` rounds."""
+    rounds: list[dict[str, int]] = []
     for entry in history_of(score):
+        if pause is not None and len(rounds) % PAUSE_EVERY == PAUSE_EVERY - 1:
+            pause()
         credited = entry.get("credited")
         if isinstance(credited, Mapping):
             rounds.append({str(p): _int(v) for p, v in credited.items()})
@@ -73,12 +77,15 @@ def target_of(score: Mapping[str, Any]) -> int | None:
     return target if isinstance(target, int) and not isinstance(target, bool) else None
 
 
-def export_csv(score: Mapping[str, Any], lang: str = "en") -> str:
+def export_csv(score: Mapping[str, Any], lang: str = "en", pause: Pause = None) -> str:
     """The game's score sheet in ``lang`` (:func:`~companion.core.scoring.formats.sheet_to_csv`):
-    what ``score.import`` reads back, the game's target, mode, ruleset and teams included."""
+    what ``score.import`` reads back, the game's target, mode, ruleset and teams included;
+    ``pause()`` every :data:`PAUSE_EVERY` rounds, here and there."""
     players = players_of(score)
     rounds = []
     for number, entry in enumerate(history_of(score), start=1):
+        if pause is not None and number % PAUSE_EVERY == 0:
+            pause()
         entered = hand_points(entry)
         hands = entry.get("hands")
         # A player without a hand (the winner's partner, someone eliminated) stays empty.
@@ -97,4 +104,4 @@ def export_csv(score: Mapping[str, Any], lang: str = "en") -> str:
                 {p: points.get(p) for p in players if p in points},
             )
         )
-    return sheet_to_csv(_mapping(score.get("game")), rounds, lang)
+    return sheet_to_csv(_mapping(score.get("game")), rounds, lang, pause)

@@ -48,6 +48,7 @@ from companion.web.logs import OncePerInterval, rate_limit
 log = logging.getLogger(__name__)
 
 OUTPUT_BUFFER = 64 * 1024  # bytes waiting for one connection before its thread waits
+RECEIVE_BYTES = 64 * 1024  # read from a connection in one step (waitress: 8 KB)
 # The catalog key of each refusal waitress makes itself (by HTTP status); others: a bad request.
 SERVER_REFUSALS = {
     413: "web.error_too_large",
@@ -75,6 +76,9 @@ class WebServer:
             channel_request_lookahead=1,
             max_request_body_size=MAX_UPLOAD,
             max_request_header_size=16 * 1024,
+            # A game file (megabytes) comes in through the one thread that also reads every
+            # press: in 64 KB reads it takes that thread an eighth of the steps of 8 KB ones.
+            recv_bytes=RECEIVE_BYTES,
             # A phone reading its stream slowly holds up only its own stream thread: the state
             # it has not read yet is not piled up in memory (waitress's default is 16 MB per
             # connection, then a file on the SD card), and it gets the latest state once it

@@ -9,7 +9,11 @@ phone presses HIT 20 times a second through the page's API:
 - the time one import takes for games of 1,000, 10,000 and 26,000 rounds, and per round (the
   goal: the same per round, linear in the rounds);
 - once the 26,000-round game is open, a press's answer: its size (the state, encoded JSON: the
-  goal is that it stays as small as with a short game) and its p50/p99.
+  goal is that it stays as small as with a short game) and its p50/p99, and the same while the
+  game is exported as CSV and charted (each a pass through every round).
+
+The phone that imports is another device: its body is encoded before the presses begin, so its
+own work does not hold this process's presser.
 
 ``BENCH_IMPORT_ROUNDS`` sets the sizes (comma-separated; the largest is the one pressed through).
 """
@@ -122,6 +126,7 @@ def run(port: int) -> None:
     # The importing phone is another device: its own work (encoding a 4 MB body) is done before
     # the presses begin, so it does not hold this process's presser.
     body = json.dumps({"payload": {"text": files[largest]}})
+    phase = random.Random(largest)
     for _ in range(REPEATS):  # idle, then an import, in turn: the machine's load moves
         assert setup.act("score.new_game", small)[0] == 200  # the presses' answers stay small
         idle += press_while(port, None, IDLE_PRESSES)
@@ -133,7 +138,9 @@ def run(port: int) -> None:
         )
         importer = Phone(port)
         presser.start()
-        time.sleep(0.5)
+        # The import starts at a moment of its own between two presses, as another phone's
+        # would: not always together with one.
+        time.sleep(0.5 + phase.uniform(0, 1 / PRESSES_PER_SECOND))
         status, answer, took = importer.send("score.import", body)
         running.clear()
         presser.join(timeout=30)
@@ -143,6 +150,27 @@ def run(port: int) -> None:
     # The largest game stays open: presses now, each answer with the state of a long game.
     sizes: list[int] = []
     opened = press_while(port, None, IDLE_PRESSES, sizes=sizes)
+    # The same game exported (CSV) and charted, once each in turn, while a phone presses.
+    exporting: list[float] = []
+    export_spans: list[float] = []
+    running = threading.Event()
+    running.set()
+    presser = threading.Thread(
+        target=lambda: exporting.extend(press_while(port, running, 0)), daemon=True
+    )
+    presser.start()
+    exporter = Phone(port)
+    for _ in range(REPEATS):
+        time.sleep(0.5)
+        for path in ("/api/export.csv", "/api/chart.svg"):
+            status, data, took = exporter.get(path)
+            assert status == 200, data[:200]
+            export_spans.append(took)
+        # a round more: a new revision, so the chart is drawn again
+        hands = {p: {"points": 0 if p == PLAYERS[0] else 1} for p in PLAYERS}
+        assert setup.act("score.record_round", {"hands": hands, "winner": PLAYERS[0]})[0] == 200
+    running.clear()
+    presser.join(timeout=30)
     small_sizes: list[int] = []
     assert setup.act("score.new_game", small)[0] == 200
     press_while(port, None, 5, sizes=small_sizes)
@@ -166,6 +194,11 @@ def run(port: int) -> None:
             f"({len(after)} presses)"
         )
     print(f"HIT press answer, the {largest:,}-round game open: {ms(opened)} ({len(opened)})")
+    print(
+        f"HIT press answer, while it is exported and charted: {ms(exporting)} "
+        f"({len(exporting)} presses; {REPEATS} exports and charts, "
+        f"{', '.join(f'{t:.2f}' for t in export_spans)} s)"
+    )
     print(
         f"HIT press answer's size, the {largest:,}-round game open: {max(sizes) / 1e3:.1f} KB "
         f"(a new game open: {max(small_sizes) / 1e3:.1f} KB)"

@@ -112,6 +112,13 @@ class Phone:
             return 0, {}, time.monotonic() - started
         return response.status, data, time.monotonic() - started
 
+    def get(self, path: str) -> tuple[int, bytes, float]:
+        """A read on this phone's connection: status, body, seconds."""
+        started = time.monotonic()
+        self.conn.request("GET", path, headers={"Cookie": self.cookie})
+        response = self.conn.getresponse()
+        return response.status, response.read(), time.monotonic() - started
+
     def state(self) -> dict[str, Any]:
         """The state, on a fresh connection (an idle one is closed by the box after 30 s)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)

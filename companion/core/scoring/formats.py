@@ -249,10 +249,13 @@ class SheetRound(NamedTuple):
     points: Mapping[str, int | None]
 
 
-def sheet_to_csv(game: Mapping[str, Any], rounds: Iterable[SheetRound], lang: str = "en") -> str:
+def sheet_to_csv(
+    game: Mapping[str, Any], rounds: Iterable[SheetRound], lang: str = "en", pause: Pause = None
+) -> str:
     """A score sheet in ``lang``: a byte-order mark (a spreadsheet then reads UTF-8), the game's
     settings (name, date, target, counting mode, ruleset, teams) and a line per round. ``game``
-    is :meth:`GameSetup.to_dict` (or the page's copy of it)."""
+    is :meth:`GameSetup.to_dict` (or the page's copy of it); ``pause()`` every
+    :data:`PAUSE_EVERY` rounds."""
     words = CSV_WORDS.get(lang, CSV_WORDS["en"])
     out = io.StringIO()
     out.write("\ufeff")
@@ -272,7 +275,9 @@ def sheet_to_csv(game: Mapping[str, Any], rounds: Iterable[SheetRound], lang: st
         ]
     )
     writer.writerow([*(words[k] for k in CSV_FIXED), *map(_guarded, players)])
-    for line in rounds:
+    for count, line in enumerate(rounds, start=1):
+        if pause is not None and count % PAUSE_EVERY == 0:
+            pause()
         cells = ["" if line.points.get(p) is None else str(line.points[p]) for p in players]
         writer.writerow(
             [line.number, _guarded(line.dealer), _guarded(line.winner), _guarded(line.side), *cells]

@@ -50,6 +50,9 @@ def test_a_clash_an_unknown_player_or_a_bad_name_is_refused(api: Api) -> None:
     seat_four(api)
     before = api.state()
     assert refused(api, player="Alice", name="zoé") == (400, "errors.duplicate_player")
+    # names compare as they show: full-width letters and doubled spaces are the same name
+    assert refused(api, player="Alice", name="ＺＯÉ") == (400, "errors.duplicate_player")
+    assert refused(api, player="Alice", name="Alice") == (400, "errors.bad_name")
     assert refused(api, player="Nobody", name="Ana") == (404, "errors.unknown_player")
     assert refused(api, player="Alice", name="   ")[0] == 400
     after = api.state()

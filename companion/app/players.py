@@ -11,6 +11,7 @@ from companion.core.actions import object_schema
 from companion.core.errors import ActionError
 from companion.core.events import Rename
 from companion.core.limits import MAX_NAME
+from companion.core.names import check_name, shown_key
 from companion.core.scoring import ScoreBook
 
 from .hub import Hub
@@ -76,11 +77,11 @@ class PlayerNames:
         scored = list(book.setup.players) if book is not None else []
         if old not in seated and old not in scored:
             raise ActionError("unknown_player", f"no player called {old!r}", {"name": old}, 404)
-        if not new or new == old:
-            raise ActionError(
-                "bad_name", f"a player name needs 1 to {MAX_NAME} characters", {"name": new}
-            )
-        if any(p != old and p.casefold() == new.casefold() for p in [*seated, *scored]):
+        check_name(new)
+        if new == old:
+            raise ActionError("bad_name", "the new name is the old one", {"name": new})
+        # as the names show, not as typed: "Bob" and "ｂｏｂ" are one name
+        if any(p != old and shown_key(p) == shown_key(new) for p in [*seated, *scored]):
             raise ActionError("duplicate_player", "two players have the same name")
         if old in seated:  # first: the table's own checks refuse a bad name before anything
             self._hub.handle(Rename(old, new), "phone")

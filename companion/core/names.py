@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import unicodedata
 
+from .errors import ActionError
+from .limits import MAX_NAME
+
 MAX_MARKS = 4  # combining marks in a row: Vietnamese stacks two, Hebrew pointing three
 # Format characters that build what is shown rather than hide or reorder it: zero-width
 # non-joiner and joiner (Persian, Indic scripts, emoji sequences) and the tags of the flags of
@@ -52,3 +55,11 @@ def shown_key(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name)
     folded = "".join(ch for ch in folded if ch not in JOINERS and ord(ch) not in TAGS)
     return " ".join(folded.split()).casefold()
+
+
+def check_name(name: str) -> None:
+    """Refuses (:class:`ActionError` ``bad_name``) a player name that is empty or too long."""
+    if not name or len(name) > MAX_NAME:
+        raise ActionError(
+            "bad_name", f"a player name needs 1 to {MAX_NAME} characters", {"name": name}
+        )

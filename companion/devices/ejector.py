@@ -29,11 +29,12 @@ Either way every output is released at the end: no pulses, no hum, motors off.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from .clock import SYSTEM_CLOCK, Clock
 from .config import NO_PIN, EjectorConfig
-from .sensor import CardSensor, FiringCount, FiringFault
+from .sensor import CardSensor, FiringCount, FiringFault, Passage
 from .servo import ServoOutput, ServoRange, make_servo_output
 
 
@@ -193,13 +194,11 @@ class Ejector:
         margin = config.margin
         deadline = clock.monotonic() + config.first_card_s * margin
         fault: FiringFault | None = None
-        counted = 0
         while not stop.is_set():
             now = clock.monotonic()
             done = sensor.passages_since(first)
             dark = sensor.dark_for(now)
-            counted = sum(p.cards for p in done) + (1 if sensor.blocked else 0)
-            if counted >= cards:
+            if _seen(done, sensor) >= cards:
                 break
             if dark >= sensor.config.blocked_s:
                 fault = "stuck"
@@ -221,7 +220,7 @@ class Ejector:
         if fault is None and sensor.blocked and not stop.is_set():
             fault = self._wait_clear(sensor, stop)
         passages = tuple(sensor.passages_since(first))
-        counted = sum(p.cards for p in passages) + (1 if sensor.blocked else 0)
+        counted = _seen(passages, sensor)
         doubles = sum(1 for p in passages if p.cards > 1)
         return FiringCount(cards, counted, doubles, fault, passages)
 
@@ -271,3 +270,8 @@ class Pacer:
         self._deadline += seconds
         left = self._deadline - self._clock.monotonic()
         return not self._clock.wait(self._stop.wait, left)
+
+
+def _seen(passages: Sequence[Passage], sensor: CardSensor) -> int:
+    """Cards the beam has seen: those of the passages, and one in the beam now."""
+    return sum(p.cards for p in passages) + (1 if sensor.blocked else 0)

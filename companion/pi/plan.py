@@ -28,6 +28,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from companion.devices.backends import Board, model_file, read_board
+from companion.devices.config import AMPLIFIERS, HardwareConfig
 from companion.speech.audio import CARDS_FILE, choose_audio, read_cards
 
 # Packages every box needs: the venv, the voice (espeak-ng, aplay), the avahi name, and polkit
@@ -64,9 +65,9 @@ PYPI_NAME = {"pigpio": "pigpio", "lgpio": "lgpio"}
 PIGPIO_DAEMON_PACKAGE = "pigpio"
 # systemd 254 (Debian 13) spaces restarts out by itself; Bookworm's 252 does not know the keys.
 RESTART_STEPS_SINCE = 254
-# The amplifiers of [hardware] amplifier and the config.txt overlay each needs.
-AMPLIFIER_OVERLAYS = {"max98357a": "max98357a", "none": ""}
-DEFAULT_AMPLIFIER = "max98357a"  # HardwareConfig's default: the BOM's amplifier
+# The amplifiers of [hardware] amplifier and the config.txt overlay each needs (its own name).
+AMPLIFIER_OVERLAYS = {name: "" if name == "none" else name for name in AMPLIFIERS}
+DEFAULT_AMPLIFIER = HardwareConfig().amplifier  # the BOM's amplifier
 # The camera ([camera] enabled = true): Picamera2 and libcamera come from Raspberry Pi OS's own
 # archive and the venv sees them through --system-site-packages; OpenCV and numpy come from the
 # `camera` extra on a 64-bit OS (opencv-python-headless has aarch64 wheels only), from Debian

@@ -9,7 +9,7 @@ from ..limits import MAX_HAND
 from .hands import after_hand_change
 from .presses import announce_head_or_turn, owe
 from .state import Table, TableState
-from .turns import check_round_running, in_play, name
+from .turns import check_round_running, in_play, name, refuse_round_over
 
 
 def call_uno(t: Table, ev: CallUno) -> list[Command]:
@@ -17,8 +17,7 @@ def call_uno(t: Table, ev: CallUno) -> list[Command]:
     one who just played (nobody has acted since), it means one card left."""
     st = t.state
     seat = in_play(st, ev.player)
-    if st.phase in ("over", "game_over"):
-        raise ActionError("round_over", "the round is over: start a new one", status=409)
+    refuse_round_over(st)
     st.seats[seat].uno = True
     if st.contre_uno_window == seat:
         st.contre_uno_window = None

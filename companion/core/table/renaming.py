@@ -10,18 +10,10 @@ from typing import Any
 from ..commands import Command, Say
 from ..errors import ActionError
 from ..events import Event, Rename
-from ..limits import MAX_NAME
-from ..names import shown_key
+from ..names import check_name
 from .log import Edit, Entry, RoundLog
 from .state import TableState
-from .turns import seat_of
-
-
-def check_name(name: str) -> None:
-    if not name or len(name) > MAX_NAME:
-        raise ActionError(
-            "bad_name", f"a player name needs 1 to {MAX_NAME} characters", {"name": name}
-        )
+from .turns import find_seat, seat_of
 
 
 def rename(state: TableState, logs: list[RoundLog], ev: Rename) -> list[Command]:
@@ -30,7 +22,7 @@ def rename(state: TableState, logs: list[RoundLog], ev: Rename) -> list[Command]
     new = ev.name.strip()
     check_name(new)
     old = state.seats[seat].name
-    if any(i != seat and shown_key(s.name) == shown_key(new) for i, s in enumerate(state.seats)):
+    if find_seat(state, new) not in (None, seat):
         raise ActionError("duplicate_player", "two players have the same name")
     _renamed_in(state, old, new)
     for log in logs:

@@ -10,13 +10,21 @@ from ..commands import Command, Cue, Priority, Say
 from ..errors import ActionError
 from ..events import Eliminate, Reinstate, SetRules, Setup, StartRound
 from ..limits import MAX_PLAYERS, MIN_PLAYERS
-from ..names import shown_key
-from ..options import with_changes
+from ..names import check_name, shown_key
+from ..options import RulesOptions, with_changes
 from .effects import card_rule
 from .presses import full_magazine, owe
-from .renaming import check_name
 from .state import HAND_SIZE, Seat, Table, TableState
-from .turns import check_colour, in_play, name, players_in, refuse_settling, seat_of, step
+from .turns import (
+    check_colour,
+    in_play,
+    name,
+    players_in,
+    refuse_game_over,
+    refuse_settling,
+    seat_of,
+    step,
+)
 
 
 def seat_players(t: Table, players: Sequence[str], dealer: str | None) -> None:
@@ -58,7 +66,7 @@ def deal(
     st.round_may_be_over = None
     st.last_fire = None
     st.last_card = None
-    st.side = "light" if st.rules.deck == "flip" else ""  # 000 §XI.C: light side up
+    st.side = start_side(st.rules)
     st.asking = None
     st.mimic = None
     for seat in st.seats:
@@ -92,14 +100,18 @@ def deal(
     return commands
 
 
+def start_side(rules: RulesOptions) -> str:
+    """The side a round starts on: a Flip deck's light side (000 §XI.C), else none."""
+    return "light" if rules.deck == "flip" else ""
+
+
 def start_round(t: Table, ev: StartRound) -> list[Command]:
     st = t.state
-    if st.phase == "game_over":
-        raise ActionError("game_over", "the game is over: seat the players again", status=409)
+    refuse_game_over(st)
     if st.phase == "settling":
         refuse_settling(st)
     if ev.start_card is not None:
-        card = card_rule(st, ev.start_card, side="light" if st.rules.deck == "flip" else "")
+        card = card_rule(st, ev.start_card, side=start_side(st.rules))
         if card.start == "back":
             raise ActionError(
                 "start_card_back",
@@ -128,8 +140,7 @@ def eliminate(t: Table, ev: Eliminate) -> list[Command]:
     # 000 §X.I "Jeu défi": at the points limit a player leaves; the last one wins.
     st = t.state
     seat = in_play(st, ev.player)
-    if st.phase == "game_over":  # the last one in has won: there is nobody to leave
-        raise ActionError("game_over", "the game is over: seat the players again", status=409)
+    refuse_game_over(st)  # the last one in has won: there is nobody to leave
     st.seats[seat].eliminated = True
     st.seats[seat].hand = 0
     st.owed = [o for o in st.owed if o.seat != seat and o.gets != seat]
@@ -175,7 +186,7 @@ def set_rules(t: Table, ev: SetRules) -> list[Command]:
     deck_changed = new.deck != st.rules.deck
     st.rules = new
     if deck_changed:
-        st.side = "light" if new.deck == "flip" else ""  # a deck starts light side up
+        st.side = start_side(new)
         if st.last_card is None and st.last_fire is None:
             # Nothing played since the deal: the launcher holds the new deck's rest.
             t.firing.magazine = full_magazine(t)

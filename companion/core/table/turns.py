@@ -8,14 +8,22 @@ from ..names import shown_key
 from .state import TableState
 
 
-def seat_of(st: TableState, name: str | None) -> int:
-    if name is None:
-        raise ActionError("missing_player", "a player name is needed")
-    folded = shown_key(name)  # as names show, not as typed
+def find_seat(st: TableState, name: str) -> int | None:
+    """The seat of the player whose name shows as ``name`` does (not as typed), if any."""
+    folded = shown_key(name)
     for i, seat in enumerate(st.seats):
         if shown_key(seat.name) == folded:
             return i
-    raise ActionError("unknown_player", f"no player called {name!r}", {"name": name}, 404)
+    return None
+
+
+def seat_of(st: TableState, name: str | None) -> int:
+    if name is None:
+        raise ActionError("missing_player", "a player name is needed")
+    seat = find_seat(st, name)
+    if seat is None:
+        raise ActionError("unknown_player", f"no player called {name!r}", {"name": name}, 404)
+    return seat
 
 
 def in_play(st: TableState, name: str | None) -> int:
@@ -65,11 +73,21 @@ def name_or_none(st: TableState, seat: int | None) -> str | None:
 
 
 def check_round_running(st: TableState) -> None:
-    phase = st.phase
-    if phase in ("over", "game_over", "settling"):
+    refuse_round_over(st)
+    if st.phase == "settling":
         raise ActionError("round_over", "the round is over: start a new one", status=409)
-    if phase == "asking":
+    if st.phase == "asking":
         refuse_asking(st)
+
+
+def refuse_round_over(st: TableState) -> None:
+    if st.phase in ("over", "game_over"):
+        raise ActionError("round_over", "the round is over: start a new one", status=409)
+
+
+def refuse_game_over(st: TableState) -> None:
+    if st.phase == "game_over":
+        raise ActionError("game_over", "the game is over: seat the players again", status=409)
 
 
 def refuse_asking(st: TableState) -> None:

@@ -273,6 +273,31 @@ def test_journal_lines_carry_their_priority() -> None:
     assert not isinstance(log_handler({}).formatter, JournalFormatter)
 
 
+def test_every_parts_trouble_reaches_the_log_once_per_kind_and_interval(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import logging
+
+    from companion.cli import log_handler
+
+    handler = log_handler({})
+    loggers = [logging.getLogger(n) for n in ("companion.app.hub", "companion.devices.sensor")]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.propagate = False
+    try:
+        for _ in range(5):
+            loggers[0].error("error while handling an input")
+            loggers[1].warning("card beam: jam after %d of %d card(s)", 1, 3)
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+            logger.propagate = True
+    said = capsys.readouterr().err
+    assert said.count("error while handling an input") == 1
+    assert said.count("card beam: jam") == 1
+
+
 def test_servo_sweep_asks_first_and_moves_each_servo_end_to_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

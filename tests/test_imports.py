@@ -24,7 +24,7 @@ ADAPTERS = (
 # Every module's room. A new package (the camera's) must be placed here before it can pass.
 ROOMS: dict[str, tuple[str, ...]] = {
     "core": ("companion.core",),
-    "shared": ("companion.config", "companion.i18n", "companion.locations"),
+    "shared": ("companion.config", "companion.i18n", "companion.locations", "companion.logs"),
     "application": ("companion.app",),
     "adapters": ADAPTERS,
     "root": (

@@ -20,6 +20,7 @@ from companion.core.events import (
     Reload,
     RoundWon,
     SetHand,
+    SetRules,
     Setup,
     StartRound,
     Suggestion,
@@ -504,6 +505,26 @@ def test_a_setup_in_the_middle_of_a_round_can_be_undone():
     engine.handle(Setup(("Zoé", "Yann", "Xavier")))
     engine.handle(Undo())
     assert engine.snapshot() == {**during, "events": during["events"] + 2, "can_undo": True}
+
+
+def test_a_setup_and_the_deck_of_its_new_game_are_undone_one_after_the_other():
+    """The page's "Set up the table" mid-round re-seats and, for a game scored with another
+    deck, puts that deck on the table: two Undos give the round back as it was."""
+    engine = table()
+    engine.handle(Play("reverse", "red"))
+    during = engine.snapshot()
+    engine.handle(Setup(("Zoé", "Yann", "Xavier")))
+    engine.handle(SetRules((("deck", "flip"),)))
+    assert engine.snapshot()["rules"]["deck"] == "flip"
+    engine.handle(Undo())  # the deck
+    assert [p["name"] for p in engine.snapshot()["players"]] == ["Zoé", "Yann", "Xavier"]
+    engine.handle(Undo())  # the setup
+    assert engine.snapshot() == {**during, "events": during["events"] + 4, "can_undo": True}
+    # Once something is played at the new table, the old round is gone for good.
+    engine.handle(Setup(("Zoé", "Yann", "Xavier")))
+    engine.handle(Play("skip", "red"))
+    engine.handle(Undo())
+    assert refused(engine, Undo()).key == "errors.nothing_to_undo"
 
 
 def test_undo_takes_back_a_play_and_a_press_too():

@@ -12,8 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.app.hub import Hub
+from companion.logs import OncePerInterval
 from companion.web.idempotency import KeyProblem, Remembered
-from companion.web.logs import OncePerInterval
 from tests.test_storage_faults import box
 from tests.test_web_api import Clock, csrf, make_app, make_hub
 

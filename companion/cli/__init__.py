@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from companion import __version__
+from companion.logs import OncePerInterval
 
 # Subcommand modules, in the order ``--help`` lists them.
 SUBCOMMANDS = (
@@ -68,6 +69,7 @@ def log_handler(environ: Mapping[str, str]) -> logging.Handler:
         handler.setFormatter(JournalFormatter("%(name)s: %(message)s"))
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(OncePerInterval())  # every part's trouble, once per kind per minute
     return handler
 
 

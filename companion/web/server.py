@@ -14,7 +14,7 @@ lock the others out:
   (smaller limits per action are Flask's, still before reading); headers are capped at 16 KB;
 - waitress keeps reading a socket while its request runs (``channel_request_lookahead``), so a
   phone that leaves ends its live stream within half a second;
-- its log says each kind of trouble once a minute with a count (:mod:`companion.web.logs`), not
+- its log says each kind of trouble once a minute with a count (:mod:`companion.logs`), not
   at every request;
 - at most :data:`OUTPUT_BUFFER` bytes (64 KB) wait for one connection: a phone that reads its stream
   slowly gets the latest state when it catches up instead of every state piling up in memory.
@@ -39,11 +39,11 @@ from waitress.server import create_server
 from waitress.task import ErrorTask
 from waitress.utilities import Error
 
+from companion.logs import OncePerInterval, rate_limit
 from companion.web.api import error_body
 from companion.web.app import stop_streams
 from companion.web.config import MAX_UPLOAD, WebConfig
 from companion.web.context import EXTENSION, context_of
-from companion.web.logs import OncePerInterval, rate_limit
 
 log = logging.getLogger(__name__)
 

@@ -206,7 +206,7 @@ class TableEngine(Table):
             commands = mend(self, self.log, self.run, event, source)
             commands += self._epilogue(before_facing)
             self.last_fired = 0
-            self.before_setup = None
+            self._forget_setup_once_played()
         else:
             if kind not in HANDLERS:
                 raise ActionError("unknown_event", f"unknown event {event!r}")
@@ -216,7 +216,6 @@ class TableEngine(Table):
             commands = self.run(event)
             log = self.log
             entry = log.new_entry(event, source, self.pressed if kind is Press else None, at)
-            self.before_setup = None
             if kind is Setup:  # a new table: its log starts seated and dealt
                 self.log = RoundLog(self.checkpoint(), log.next_seq)
                 self.before_setup = log
@@ -225,6 +224,8 @@ class TableEngine(Table):
                 self.log.append(entry, self)
             else:
                 log.append(entry, self)
+            if kind is not Setup:
+                self._forget_setup_once_played()
             self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
         self.events_handled += 1
         outcome = Outcome(
@@ -232,6 +233,13 @@ class TableEngine(Table):
         )
         self._unread = weakref.ref(outcome)
         return outcome
+
+    def _forget_setup_once_played(self) -> None:
+        """The round a setup replaced stays for Undo while the new table holds nothing but
+        rule changes (a new score game puts its deck on the table right after its setup: one
+        Undo takes the deck back, the next the setup); anything else forgets it."""
+        if any(type(entry.event) is not SetRules for entry in self.log.entries):
+            self.before_setup = None
 
     def _undo_setup(self) -> list[Command]:
         """Undo right after a setup: the table and round it replaced come back as they were."""

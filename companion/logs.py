@@ -1,9 +1,11 @@
-"""The web server's log, one line per kind of trouble per interval.
+"""The box's log, one line per kind of trouble per interval.
 
 Thirty busy phones make waitress warn "Task queue depth is N" at every request: 185,044 lines in
-three minutes, on a Pi the SD card's. :class:`OncePerInterval` lets the first line of each kind
-through, holds back the same kind for ``interval`` seconds, and adds to the next line it lets
-through how many it held back.
+three minutes, on a Pi the SD card's; a loose wire can make a device complain as often.
+:class:`OncePerInterval` lets the first line of each kind through, holds back the same kind for
+``interval`` seconds, and adds to the next line it lets through how many it held back. The
+command line puts it on the handler every line goes through (:func:`companion.cli.log_handler`);
+the web server puts it on its own loggers as well, for when it runs without the command line.
 """
 
 from __future__ import annotations

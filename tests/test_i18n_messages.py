@@ -138,3 +138,17 @@ def page_samples() -> list[tuple[str, str, dict[str, object], str]]:
                 for params in samples(message)[:: len(NAMES)]:
                     out.append((lang, message, params, format_message(message, lang, params)))
     return out
+
+
+def test_undo_and_redo_are_never_called_cancel() -> None:
+    """The page's buttons say Défaire / Refaire (Undo / Redo); every text about taking a
+    change back says the same, never "annuler" / "cancel", which the page's Cancel means."""
+    for lang, cancel in (("fr", "annul"), ("en", "cancel")):
+        about = {
+            key: text
+            for key, text in CATALOG.messages(lang).items()
+            if re.search(r"(^|[._])(undo|redo|undone|redone|nothing_to_(un|re)do)", key)
+        }
+        assert len(about) >= 8, about
+        assert [key for key, text in about.items() if cancel in text.casefold()] == []
+    assert CATALOG.text("web.undo", "fr") == "Défaire" != CATALOG.text("web.cancel", "fr")

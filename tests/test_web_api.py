@@ -23,7 +23,7 @@ from companion.core.errors import ActionError
 from companion.core.payload import validate_payload
 from companion.daemon import table_engine
 from companion.i18n import Catalog
-from companion.web import WebConfig, create_app, parse_web_config
+from companion.web import WebConfig, chart, create_app, parse_web_config
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
 HUGE = "x" * 20_000  # far beyond any field limit, under the 64 KB body limit
@@ -295,6 +295,17 @@ def test_chart_and_export_follow_the_rounds(client: FlaskClient) -> None:
     assert csv_text.splitlines()[3].startswith("1,") and csv_text.splitlines()[3].endswith(
         ",0,12,30,4"
     )
+
+
+def test_chart_lines_never_share_a_colour_while_the_palette_has_one_free() -> None:
+    # Bo chose the first colour; Ana (first seat) and a team line have none chosen.
+    assert chart.palette_indexes(["Ana", "Bo", "Cy & Di"], {"Bo": 0}) == [1, 0, 2]
+    assert chart.palette_indexes(["Ana", "Bo"], {}) == [0, 1]
+    nine = [f"P{i}" for i in range(9)]
+    indexes = chart.palette_indexes(nine, {})
+    assert sorted(indexes[:8]) == list(range(8)) and indexes[8] == 0  # a ninth shares one
+    svg = chart.totals_svg(["Ana", "Bo"], [{"Ana": 3, "Bo": 5}], "t", "e", colours={"Bo": 0})
+    assert 'class="line s1" data-player="Ana"' in svg and 'class="line s0" data-player="Bo"' in svg
 
 
 def test_page_manifest_and_static_files(client: FlaskClient) -> None:

@@ -128,8 +128,9 @@ def totals_svg(
     order = sorted(range(rows), key=lambda p: -final[p])
     drawn = _spread(steps, MAX_POINTS)
     marked = _spread(steps, MAX_MARKERS)
+    indexes = palette_indexes(players, colours or {})
     for p, name in enumerate(players):
-        index = (colours or {}).get(name, p) % len(PALETTE)
+        index = indexes[p]
         points = " ".join(f"{x(i):.1f},{y(totals[i][p]):.1f}" for i in drawn)
         quoted_name = escape(name, {'"': "&quot;"})
         parts.append(
@@ -164,3 +165,22 @@ def _spread(steps: int, most: int) -> list[int]:
 def _dash(p: int) -> str:
     dash = DASHES[p % len(DASHES)]
     return f' stroke-dasharray="{dash}"' if dash else ""
+
+
+def palette_indexes(players: Sequence[str], chosen: Mapping[str, int]) -> list[int]:
+    """Each line's colour: the one chosen at setup, else the least used one so far (a team's
+    line, a player nobody gave a colour), as the page's ``colourOf`` does: no two lines share
+    a colour while the palette has one free."""
+    used = [0] * len(PALETTE)
+    for name in players:
+        if name in chosen:
+            used[chosen[name] % len(PALETTE)] += 1
+    indexes = []
+    for name in players:
+        if name in chosen:
+            indexes.append(chosen[name] % len(PALETTE))
+            continue
+        free = used.index(min(used))
+        used[free] += 1
+        indexes.append(free)
+    return indexes

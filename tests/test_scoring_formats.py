@@ -95,6 +95,26 @@ def test_csv_export_then_import_gives_the_same_standings() -> None:
     assert again.standings() == b.standings()
 
 
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_sheet_of_a_custom_ruleset_comes_back_on_a_box_without_it(lang: str) -> None:
+    house = builtin_ruleset("classic").copy_as("maison", "Règles de la maison", "House rules")
+    b = ScoreBook(GameSetup("Maison", PLAYERS, house, target=200))
+    b.record_round({"Ana": H.empty(), "Bo": H.of_points(30), "Cy": H.of_points(12)})
+    text = game_to_csv(b, lang)
+    # no rulesets of its own on this box: the sheet carries the whole ruleset
+    again = game_from_csv(text, name="?", ruleset=builtin_ruleset("classic"))
+    assert again.setup.ruleset == house and again.setup.target == 200
+    assert again.standings() == b.standings()
+    # a built-in ruleset is written by its key only
+    assert ",classic," in game_to_csv(
+        ScoreBook(GameSetup("S", PLAYERS, builtin_ruleset("classic")))
+    )
+    broken = text.replace('"key"', '"clé"', 1)
+    with pytest.raises(ScoringError) as refused:
+        game_from_csv(broken, name="?", ruleset=builtin_ruleset("classic"))
+    assert refused.value.key == "import_csv_header"
+
+
 @pytest.mark.parametrize(
     ("text", "key", "words"),
     [

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from companion.core.scoring.book import ScoreBook, Standings
 from companion.core.scoring.errors import ScoringError
 from companion.core.scoring.model import GameSetup, HandEntry, LogEntry, check_new_names
-from companion.core.scoring.rulesets import Ruleset, find_ruleset
+from companion.core.scoring.rulesets import Ruleset, builtin_rulesets, find_ruleset
 from companion.core.scoring.tally import PAUSE_EVERY
 
 FORMAT_NAME = "uno-companion/game"
@@ -270,7 +270,7 @@ def sheet_to_csv(
             game.get("date", ""),
             game.get("target", ""),
             game.get("mode", ""),
-            ruleset.get("key", "") if isinstance(ruleset, Mapping) else ruleset or "",
+            _ruleset_cell(ruleset),
             _guarded(teams),
         ]
     )
@@ -291,6 +291,17 @@ def game_to_csv(book: ScoreBook, lang: str = "en") -> str:
         for v in book.history()
     )
     return sheet_to_csv(book.setup.to_dict(), rounds, lang)
+
+
+def _ruleset_cell(ruleset: object) -> str:
+    """A built-in ruleset by its key; a custom one whole, as JSON, so the sheet comes back on a
+    box that does not have it."""
+    if not isinstance(ruleset, Mapping):
+        return str(ruleset or "")
+    key = str(ruleset.get("key", ""))
+    if not key or any(r.key == key for r in builtin_rulesets()):
+        return key
+    return json.dumps(ruleset, ensure_ascii=False, separators=(",", ":"))
 
 
 def _guarded(value: object) -> str:
@@ -392,9 +403,14 @@ def game_from_csv(
         date = settings.get("date", date)
         target = _sheet_number(settings.get("target"), target)
         mode = settings.get("mode") or mode
-        if settings.get("ruleset"):
+        written_rules = settings.get("ruleset", "").strip()
+        if written_rules:
             try:
-                ruleset = find_ruleset(settings["ruleset"], rulesets)
+                ruleset = (
+                    ruleset_from_json(written_rules)  # a custom ruleset, written whole
+                    if written_rules.startswith("{")
+                    else find_ruleset(written_rules, rulesets)
+                )
             except ScoringError as error:
                 raise ScoringError("import_csv_header", problem=str(error)) from error
         written = _unguarded(settings.get("teams", ""))

@@ -326,6 +326,12 @@ def test_a_phones_language_is_its_own_and_a_setup_mid_round_asks_first(
     expect(page.locator("html")).to_have_attribute("lang", "en")
     tab(page, "score")  # a game named by default is named in this phone's language
     expect(page.locator("#game-title")).to_have_text("Game night — target 300 points")
+    # A card and the launcher's aim are each one message, worded as English says them.
+    tab(page, "table")
+    page.click("#round-log summary")
+    expect(page.locator("#round-log-lines .log-line .what")).to_have_text(["red 5 · Chloé"])
+    tab(page, "device")
+    expect(page.locator("#sim-caption")).to_contain_text("Launcher faces Alice")
     tab(page, "setup")
     # The other phone and the box keep their French; the round is untouched.
     expect(other.locator("#tab-setup")).to_have_text("Préparer")

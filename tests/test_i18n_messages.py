@@ -23,7 +23,7 @@ from companion.i18n.message import (
 
 CATALOG = Catalog.load()
 COUNTS = (0, 1, 2, 5, 21, 1_000_000)
-NAMES = ("Ana", "Bruno", "Élodie", "Yann")
+NAMES = ("Ana", "Bruno", "Élodie", "Yann", "Hélène", "Hugo")
 
 
 def choices(parts: tuple[object, ...]) -> list[Choice]:
@@ -38,7 +38,7 @@ def choices(parts: tuple[object, ...]) -> list[Choice]:
 
 def samples(message: str) -> list[dict[str, object]]:
     """Arguments to format ``message`` with: every count of COUNTS, every name of NAMES, every
-    case of each select and one it does not name."""
+    case of each select and one it does not name, lists of one to four names."""
     args = arguments(parse(message))
     select_keys = {c.name: [k for k, _ in c.cases] + ["zzz"] for c in choices(parse(message))}
     runs = []
@@ -48,6 +48,8 @@ def samples(message: str) -> list[dict[str, object]]:
             for arg, kind in args.items():
                 if kind == "plural":
                     params[arg] = count
+                elif kind == "list":
+                    params[arg] = list(NAMES[: 1 + COUNTS.index(count) % 4])
                 elif kind == "select" and not arg.endswith("_elision"):
                     keys = select_keys[arg]
                     params[arg] = keys[i % len(keys)]
@@ -107,6 +109,9 @@ def test_french_elision_and_plurals_and_english_wording() -> None:
     assert text("web.turn_of", "fr", {"player": "Ana"}) == "Au tour d'Ana"
     assert text("web.turn_of", "fr", {"player": "Élodie"}) == "Au tour d'Élodie"
     assert text("web.turn_of", "fr", {"player": "Bruno"}) == "Au tour de Bruno"
+    assert text("web.turn_of", "fr", {"player": "Hélène"}) == "Au tour d'Hélène"
+    assert text("web.turn_of", "fr", {"player": "Hugo"}) == "Au tour d'Hugo"
+    assert text("web.turn_of", "fr", {"player": "Yann"}) == "Au tour de Yann"
     assert text("web.turn_of", "en", {"player": "Ana"}) == "Ana's turn"
     assert text("web.cards_count", "fr", {"count": 0}) == "0 carte"
     assert text("web.cards_count", "en", {"count": 0}) == "0 cards"
@@ -115,6 +120,42 @@ def test_french_elision_and_plurals_and_english_wording() -> None:
     assert text("web.stats_line", "en", {"wins": 1, **wins}).startswith("1 round won,")
     assert text("web.stats_line", "en", {"wins": 2, **wins}).startswith("2 rounds won,")
     assert text("web.stats_line", "fr", {"wins": 2, **wins}).startswith("2 manches gagnées,")
+
+
+def test_a_card_is_named_by_one_message_as_each_language_says_it() -> None:
+    def name(lang: str, card: str, colour_key: str) -> str:
+        return CATALOG.text("web.card_in_colour", lang, {"card": card, "colour_key": colour_key})
+
+    assert name("fr", "Passer", "red") == "Passer rouge"
+    assert name("fr", "7", "red") == "7 rouge"
+    assert name("fr", "+2", "green") == "+2 vert"
+    assert name("fr", "Passer", "purple") == "Passer violet"
+    assert name("en", "Skip", "red") == "red Skip"
+    assert name("en", "7", "red") == "red 7"
+    assert name("en", "Discard All", "teal") == "teal Discard All"
+
+
+def test_the_launcher_faces_a_name_in_one_message() -> None:
+    assert CATALOG.text("web.facing_name", "fr", {"name": "Hélène"}) == "Le lanceur vise Hélène"
+    assert CATALOG.text("web.facing_name", "en", {"name": "Hugo"}) == "Launcher faces Hugo"
+
+
+def test_a_list_is_joined_as_the_language_joins_it() -> None:
+    ends = ["a", "b", "c"]
+    assert format_message("{what, list}", "fr", {"what": ends}) == "a, b et c"
+    assert format_message("{what, list}", "en", {"what": ends}) == "a, b and c"
+    assert format_message("{what, list}", "fr", {"what": ("a", "b")}) == "a et b"
+    assert format_message("{what, list}", "en", {"what": ["a"]}) == "a"
+    assert arguments(parse("{what, list}!")) == {"what": "list"}
+    two = {"what": ["la manche 2 s'arrête", "la partie change"]}
+    assert CATALOG.text("web.confirm_ends", "fr", two) == (
+        "Installer la table : la manche 2 s'arrête et la partie change. Continuer ?"
+    )
+    for bad in ("a, b", 3):
+        with pytest.raises(MessageError):
+            format_message("{what, list}", "fr", {"what": bad})
+    with pytest.raises(MessageError):
+        parse("{what, list, x {y} other {z}}")
 
 
 def test_bad_messages_are_refused_and_quotes_follow_icu() -> None:
@@ -130,12 +171,14 @@ def test_bad_messages_are_refused_and_quotes_follow_icu() -> None:
 
 def page_samples() -> list[tuple[str, str, dict[str, object], str]]:
     """Every message the page shows, in both languages, with sample arguments and the text the
-    box makes of it: the page must make the same."""
+    box makes of it: the page must make the same. A message that elides gets every name (Élodie,
+    Hélène, Hugo elide; Bruno, Yann do not), the others one name per count."""
     out = []
     for lang in LANGUAGES:
         for key, message in sorted(CATALOG.messages(lang).items()):
             if key.startswith(("web.", "storage.")):
-                for params in samples(message)[:: len(NAMES)]:
+                step = 1 if "_elision" in message else len(NAMES)
+                for params in samples(message)[::step]:
                     out.append((lang, message, params, format_message(message, lang, params)))
     return out
 

@@ -8,7 +8,8 @@ table's first language, then to the key itself, so a gap shows up as text, never
 Phrases are ICU-style messages (``companion/i18n/message.py``): ``{name}``, plurals by the
 language's CLDR rules through Babel (``{count, plural, one {# carte} other {# cartes}}``) and
 selects, French elision included (``{player_elision, select, vowel {d''{player}} other {de
-{player}}}``). The page formats the same messages with the browser's ``Intl.PluralRules``.
+{player}}}``) and lists (``{what, list}``: "a, b et c"). The page formats the same messages
+with the browser's ``Intl.PluralRules`` and ``Intl.ListFormat``.
 A ``colour`` parameter is a colour key (``red``…) and is put in the language's words
 (``decks.colour_name_red``).
 """

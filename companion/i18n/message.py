@@ -10,9 +10,11 @@ The page formats the same messages with the browser's ``Intl.PluralRules``
   for 1); ``#`` in a case is the number; ``other`` is required;
 - ``{name, select, key {...} other {...}}``: the case named by the argument, else ``other``;
   a select on ``X_elision`` when no such argument is given reads ``X``: ``vowel`` when ``X``
-  starts with a vowel sound's letter (a, e, i, o, u, accented or not), else ``other``. French
-  uses it for elision:
+  starts with a vowel sound's letter (a, e, i, o, u, accented or not) or an h (French names
+  take the mute h's elision: d'Hélène, d'Hugo), else ``other``. French uses it for elision:
   ``Au tour {player_elision, select, vowel {d''{player}} other {de {player}}}``;
+- ``{name, list}``: a list of texts joined as the language joins them, by CLDR's list patterns
+  (Babel): "a, b et c", "a, b and c" (British English, as the catalog's: no comma before and);
 - apostrophes as ICU's: ``''`` is one apostrophe; an apostrophe before ``{``, ``}`` (or ``#``
   in a plural case) quotes up to the next single apostrophe; any other apostrophe is itself.
 """
@@ -48,14 +50,24 @@ class Choice:
         return next((m for k, m in self.cases if k == key), None)
 
 
+@dataclass(frozen=True)
+class ListArg:
+    """``{name, list}``: texts joined with the language's "and"."""
+
+    name: str
+
+
 class Hash:
     """``#`` inside a plural case: the number."""
 
 
-Part = str | Arg | Choice | Hash
+Part = str | Arg | ListArg | Choice | Hash
 Message = tuple[Part, ...]
 ELISION = "_elision"
-VOWELS = frozenset("aeiouæœ")
+# An h elides too: the names a table sees start with a mute h (Hélène, Hugo), not an aspirated one.
+ELIDING = frozenset("aeiouæœh")
+# The catalog's English is British, so its lists are too ("a, b and c").
+LIST_LOCALES = {"en": "en_GB"}
 
 
 class _Parser:
@@ -147,6 +159,9 @@ class _Parser:
             return Arg(name, quoted)
         self.expect(",")
         kind = self.word()
+        if kind == "list":
+            self.expect("}")
+            return ListArg(name)
         if kind not in ("plural", "select"):
             raise self.fail(f"unknown argument type {kind!r}")
         self.expect(",")
@@ -185,9 +200,19 @@ def plural_category(lang: str, number: int) -> str:
 
 
 def elision(word: object) -> str:
-    """``vowel`` when ``word`` starts with a vowel's letter (accents aside), else ``other``."""
+    """``vowel`` when ``word`` starts with a vowel's letter or an h (accents aside), else
+    ``other``."""
     text = unicodedata.normalize("NFD", str(word).strip()).casefold()
-    return "vowel" if text[:1] in VOWELS else "other"
+    return "vowel" if text[:1] in ELIDING else "other"
+
+
+def joined(items: object, lang: str) -> str:
+    """``items`` (a list of texts) joined with ``lang``'s "and" (CLDR's list patterns)."""
+    from babel.lists import format_list
+
+    if isinstance(items, str) or not isinstance(items, list | tuple):
+        raise MessageError(f"a list is needed, not {items!r}")
+    return format_list([str(item) for item in items], locale=LIST_LOCALES.get(lang, lang))
 
 
 def format_message(text: str, lang: str, params: Mapping[str, object] | None = None) -> str:
@@ -207,6 +232,10 @@ def _format(parts: Message, lang: str, params: Mapping[str, object], number: int
                 raise MessageError(f"argument {part.name!r} missing")
             value = params[part.name]
             out.append(repr(value) if part.quoted else str(value))
+        elif isinstance(part, ListArg):
+            if part.name not in params:
+                raise MessageError(f"argument {part.name!r} missing")
+            out.append(joined(params[part.name], lang))
         else:
             out.append(_choose(part, lang, params))
     return "".join(out)
@@ -237,11 +266,14 @@ def _choose(choice: Choice, lang: str, params: Mapping[str, object]) -> str:
 
 
 def arguments(parts: Message) -> dict[str, str]:
-    """Every argument a message reads, with its kind (``text``, ``plural``, ``select``)."""
+    """Every argument a message reads, with its kind (``text``, ``list``, ``plural``,
+    ``select``)."""
     found: dict[str, str] = {}
     for part in parts:
         if isinstance(part, Arg):
             found.setdefault(part.name, "text")
+        elif isinstance(part, ListArg):
+            found[part.name] = "list"
         elif isinstance(part, Choice):
             found[part.name] = part.kind
             for _, case in part.cases:

@@ -1,18 +1,33 @@
 // ICU-style messages, as the box writes them (companion/i18n/message.py, the same grammar):
 // {name}, {name!r}, {n, plural, =0 {…} one {# carte} other {# cartes}} with the browser's
-// Intl.PluralRules, {key, select, a {…} other {…}}, and a select on X_elision read from X
-// ("vowel" when X starts with a vowel's letter) for French elision. Apostrophes as ICU's: ''
-// is one, an apostrophe before { } (or # in a plural case) quotes up to the next one.
+// Intl.PluralRules, {key, select, a {…} other {…}}, a select on X_elision read from X
+// ("vowel" when X starts with a vowel's letter or an h) for French elision, and {items, list}:
+// texts joined with the language's "and" by the browser's Intl.ListFormat (CLDR's patterns, as
+// Babel's on the box). Apostrophes as ICU's: '' is one, an apostrophe before { } (or # in a
+// plural case) quotes up to the next one.
 
-const VOWELS = new Set(["a", "e", "i", "o", "u", "æ", "œ"]);
+// An h elides too: the names a table sees start with a mute h (Hélène, Hugo), not an aspirated one.
+const ELIDING = new Set(["a", "e", "i", "o", "u", "æ", "œ", "h"]);
+// The catalog's English is British, so its lists are too ("a, b and c").
+const LIST_LOCALES = { en: "en-GB" };
 const ELISION = "_elision";
 const parsed = new Map();
 const rules = new Map();
+const lists = new Map();
 
-/** "vowel" when `word` starts with a vowel's letter (accents aside), else "other". */
+/** "vowel" when `word` starts with a vowel's letter or an h (accents aside), else "other". */
 export function elision(word) {
   const first = String(word).trim().normalize("NFD").toLowerCase().charAt(0);
-  return VOWELS.has(first) ? "vowel" : "other";
+  return ELIDING.has(first) ? "vowel" : "other";
+}
+
+/** `items` (an array of texts) joined with `lang`'s "and". */
+export function joined(items, lang) {
+  if (!Array.isArray(items)) throw new Error("a list is needed, not " + items);
+  if (!lists.has(lang)) {
+    lists.set(lang, new Intl.ListFormat(LIST_LOCALES[lang] || lang, { type: "conjunction" }));
+  }
+  return lists.get(lang).format(items.map(String));
 }
 
 function parseMessage(text) {
@@ -73,6 +88,7 @@ function parseMessage(text) {
     if (text[at] === "}") { at++; return { name, quoted }; }
     expect(",");
     const kind = word();
+    if (kind === "list") { expect("}"); return { name, list: true }; }
     if (kind !== "plural" && kind !== "select") throw fail("unknown argument type " + kind);
     expect(",");
     let offset = 0;
@@ -108,7 +124,10 @@ function render(parts, lang, params, number) {
   for (const part of parts) {
     if (typeof part === "string") out += part;
     else if (part.hash) out += String(number);
-    else if (!part.kind) {
+    else if (part.list) {
+      if (!(part.name in params)) throw new Error("argument " + part.name + " missing");
+      out += joined(params[part.name], lang);
+    } else if (!part.kind) {
       if (!(part.name in params)) throw new Error("argument " + part.name + " missing");
       const value = params[part.name];
       out += part.quoted ? "'" + String(value) + "'" : String(value);

@@ -10,14 +10,13 @@
 import { el } from "../dom.js";
 import { elision } from "../message.js";
 import { act, camera, store, t, table } from "../store.js";
-import { cardLabel, colours, lowestNumber, playable } from "./deck.js";
+import { cardLabel, cardName, colours, lowestNumber, playable } from "./deck.js";
 
 const local = { padFor: null, colour: "red", skipped: [] };
 
-/** A read's words: "7 rouge", "Joker", "Poser Tout bleu". */
+/** A read's words: "7 rouge", "Joker", "Poser Tout bleu" ("red 7", "Wild", "blue Discard All"). */
 export function readLabel(read) {
-  const what = /^\d$/.test(read.kind) ? read.kind : cardLabel(read.kind);
-  return read.colour ? what + " " + t("colour_" + read.colour).toLowerCase() : what;
+  return cardName(/^\d$/.test(read.kind) ? read.kind : cardLabel(read.kind), read.colour);
 }
 
 /** How likely a read is, as a percentage in the phone's language. */

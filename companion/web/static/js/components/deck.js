@@ -2,7 +2,7 @@
 // cards the table's deck holds, on which side, their labels, the colours and numbers in play.
 // The page keeps no card list of its own: a new deck on the box is a new deck here.
 
-import { store, table } from "../store.js";
+import { store, t, table } from "../store.js";
 
 export async function loadCards() {
   const r = await fetch("/api/cards");
@@ -39,6 +39,12 @@ export function cardLabel(key) {
   const c = card(key);
   if (!c) return key;
   return store.lang === "en" ? c.label_en : c.label_fr;
+}
+
+/** A card's name with its colour, as the box names cards ("Passer rouge", "red Skip"): `what` is
+ * its label or a number card's figure; a colourless card (a wild) is its label alone. */
+export function cardName(what, colour) {
+  return colour ? t("card_in_colour", { card: what, colour_key: colour }) : what;
 }
 
 /** The colours in play: UNO Flip's dark side has its own four (rule book 000 §XI.A). */

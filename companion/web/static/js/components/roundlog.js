@@ -8,7 +8,7 @@
 
 import { $, el, fill } from "../dom.js";
 import { act, players, store, t, table } from "../store.js";
-import { cardLabel, colours, playable } from "./deck.js";
+import { cardLabel, cardName, colours, playable } from "./deck.js";
 
 const local = { open: null, card: "number", value: 5, colour: "red", player: "" };
 
@@ -30,9 +30,8 @@ export function wireRoundLog() {
 export function lineText(line) {
   let what = t("log_" + line.event);
   if (line.card) {
-    what = cardLabel(line.card.kind);
-    if (line.card.kind === "number" && line.payload.value !== undefined) what += " " + line.payload.value;
-    if (line.card.colour) what += " " + t("colour_" + line.card.colour).toLowerCase();
+    const figure = line.card.kind === "number" ? line.payload.value : undefined;
+    what = cardName(figure === undefined ? cardLabel(line.card.kind) : String(figure), line.card.colour);
   }
   const who = line.player || line.payload.target || "";
   const fired = line.fired === null || line.fired === undefined ? ""

@@ -76,7 +76,7 @@ function render() {
   const deg = list.length ? seatAngle(tb.facing_seat ?? 0, list.length) * 180 / Math.PI + 90 : 0;
   $("sim-turret").style.transform = "rotate(" + deg + "deg)";
   $("sim-caption").textContent = (dv.simulated === false ? t("hardware") : t("simulation")) + " — "
-    + t("facing") + " " + (tb.facing || "—") + (dv.turret_angle !== undefined
+    + t("facing_name", { name: tb.facing || "—" }) + (dv.turret_angle !== undefined
       ? " (" + Math.round(dv.turret_angle) + "°)" : "");
   // Whatever fired them (a test fire, a press), cards that left the launcher are drawn and said.
   if (firedSeen !== null && (dv.cards_fired ?? 0) > firedSeen) {

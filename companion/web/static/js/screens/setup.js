@@ -177,7 +177,7 @@ export function whatEnds(plan) {
 async function apply() {
   const plan = planned();
   const ends = whatEnds(plan);
-  if (ends.length && !confirm(t("confirm_ends", { what: ends.join(" ; ") }))) return;
+  if (ends.length && !confirm(t("confirm_ends", { what: ends }))) return;
   const before = { game: score().game && score().game.id };
   if (plan.reseat && !(await act("table.setup", { players: seats.names, dealer: plan.dealer }))) {
     return;

@@ -168,8 +168,9 @@ function render() {
   (tb.owed || []).forEach((o) => {
     let text = t("owes", { player: o.player, presses: o.presses });
     if (o.until === "fire") text = t("owes_until_fire", { player: o.player });
-    if (o.until === "colour") text = t("owes_until_colour", { player: o.player,
-      colour: t("colour_" + o.colour) });
+    if (o.until === "colour") {
+      text = t("owes_until_colour", { player: o.player, colour_key: o.colour });
+    }
     if (o.for && o.for !== o.player) text += " " + t("owes_for", { player: o.for });
     const reason = card(o.reason) ? cardLabel(o.reason) : t("reason_" + o.reason);
     owed.append(el("li", { class: "owe" }, text + " — " + reason));

@@ -5,14 +5,17 @@ spreadsheet, the PIN lock-out, a missing sound card, the chart in the dark. Fixt
 
 from __future__ import annotations
 
+import json
 import re
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from companion.config import Config
 from companion.speech import PlayerError
@@ -88,18 +91,149 @@ def test_the_score_sheet_opens_in_a_french_spreadsheet_and_comes_back(
     )
     page = phone
     tab(page, "score")
+    # The page is in French: so is the sheet, whatever the browser's own language.
+    expect(page.locator("#export")).to_have_attribute("href", "/api/export.csv?lang=fr")
     with page.expect_download() as download:
         page.click("#export")
     data = Path(download.value.path()).read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")  # the byte-order mark: "Chloé", not "ChloÃ©"
-    # What a French spreadsheet saves: ';' between columns.
-    sheet = data.decode("utf-8-sig").replace(",", ";")
+    # What a French spreadsheet opens in columns: French headers, ';' between columns.
+    sheet = data.decode("utf-8-sig")
+    assert "manche;donneur;gagnant;côté;Alice;Bruno;Zoé;Chloé" in sheet.splitlines()
     page.set_input_files(
         "#import-file",
         files=[{"name": "feuille.csv", "mimeType": "text/csv", "buffer": sheet.encode()}],
     )
     expect(page.locator("#toast")).to_have_text("Partie importée.")
     assert hands(api, 1) == {"Alice": 10, "Bruno": 20, "Chloé": 30, "Zoé": 0}
+    # In English, the English sheet: the link follows the phone's language.
+    tab(page, "device")
+    page.select_option("#screen-device select.language", "en")
+    tab(page, "score")
+    expect(page.locator("#export")).to_have_attribute("href", "/api/export.csv?lang=en")
+    with page.expect_download() as download:
+        page.click("#export")
+    english = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
+    assert "round,dealer,winner,side,Alice,Bruno,Zoé,Chloé" in english
+
+
+def test_the_game_file_downloads_from_the_score_screen_and_comes_back(
+    phone: Page, api: Api
+) -> None:
+    seat_four(api)
+    chloe_wins_a_round(api)
+    page = phone
+    tab(page, "score")
+    expect(page.locator("#export-json")).to_have_text("Exporter (fichier de partie)")
+    with page.expect_download() as download:
+        page.click("#export-json")
+    assert download.value.suggested_filename == "uno-game.json"
+    data = Path(download.value.path()).read_bytes()
+    assert json.loads(data)["game"]["name"] == "Soirée"
+    page.set_input_files(
+        "#import-file",
+        files=[{"name": "partie.json", "mimeType": "application/json", "buffer": data}],
+    )
+    expect(page.locator("#toast")).to_have_text("Partie importée.")
+    assert hands(api, 1) == {"Alice": 10, "Bruno": 20, "Zoé": 30, "Chloé": 0}
+
+
+def until(page: Page, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait for ``condition`` while the page runs: Playwright hands over its events (requests
+    seen, routes to answer) only while it is called."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out after {timeout} s"
+        page.wait_for_timeout(50)
+
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def test_every_action_carries_its_own_idempotency_key_and_a_retry_is_answered_not_redone(
+    phone: Page, api: Api
+) -> None:
+    seat_four(api)
+    page = phone
+    sent: list[tuple[str, str | None]] = []
+    page.on(
+        "request",
+        lambda r: (
+            sent.append((r.url, r.headers.get("idempotency-key")))
+            if r.method == "POST" and "/api/actions/" in r.url
+            else None
+        ),
+    )
+    events = api.state()["table"]["events"]
+    page.click('#digits [data-value="5"]')
+    until(page, lambda: api.state()["table"]["events"] == events + 1)
+    page.click('#digits [data-value="5"]')
+    until(page, lambda: api.state()["table"]["events"] == events + 2)
+    until(page, lambda: len(sent) == 2)
+    keys = [key for _, key in sent]
+    assert all(key and UUID.fullmatch(key) for key in keys) and keys[0] != keys[1], keys
+
+    # The box does the next one but its answer is lost on the way: the page asks again with the
+    # same key and is answered, the card is not played twice.
+    lost: list[str] = []
+
+    def lose_the_answer(route: Route) -> None:
+        if lost:
+            route.continue_()
+            return
+        route.fetch()  # the box receives it and answers
+        lost.append(route.request.headers.get("idempotency-key") or "")
+        route.abort("connectionreset")
+
+    sent.clear()
+    page.route("**/api/actions/**", lose_the_answer)
+    page.click('#digits [data-value="5"]')
+    until(page, lambda: len(sent) == 2)
+    expect(page.locator("#toast")).not_to_have_text("La boîte ne répond pas.")
+    assert [key for _, key in sent] == [lost[0], lost[0]]
+    until(page, lambda: api.state()["table"]["events"] == events + 3)
+    assert api.state()["table"]["events"] == events + 3
+
+
+def test_a_phone_refused_a_live_stream_reads_the_state_and_says_live_updates_paused(
+    phone: Page, api: Api
+) -> None:
+    seat_four(api)
+    page = phone
+    # What the box answers when every stream is taken (see api.get_events).
+    refusal = {
+        "error": {"key": "web.error_busy", "message": "La boîte est occupée."},
+        "poll_seconds": 5,
+    }
+    page.route(
+        "**/api/events",
+        lambda route: route.fulfill(
+            status=503,
+            headers={"Retry-After": "10"},
+            content_type="application/json",
+            body=json.dumps(refusal),
+        ),
+    )
+    page.reload()
+    notice = page.locator("#live")
+    expect(notice).to_have_text("⏸ mises à jour en direct en pause")
+    expect(notice).to_have_class("live paused")
+    # Another phone's change shows within the poll interval, without a stream.
+    api.act("table.jam")
+    expect(page.locator("#jam-note")).to_be_visible(timeout=4_500)
+    api.act("table.reload")
+    expect(page.locator("#jam-note")).to_be_hidden(timeout=4_500)
+    # The box cannot be reached at all: that is offline, not paused.
+    page.route("**/api/state", lambda route: route.abort("connectionrefused"))
+    expect(notice).to_have_text("○ hors ligne", timeout=4_500)
+    page.unroute("**/api/state")
+    expect(notice).to_have_text("⏸ mises à jour en direct en pause", timeout=4_500)
+    # A stream to spare again: the page takes it (it asks every 10 s) and the notice goes.
+    page.unroute("**/api/events")
+    expect(notice).to_have_class("live on", timeout=15_000)
+    expect(notice).to_have_text("● en direct")
+    api.act("table.jam")
+    expect(page.locator("#jam-note")).to_be_visible(timeout=1_500)  # live, not polled
 
 
 def login(url: str, pin: str, headers: dict[str, str] | None = None) -> int:

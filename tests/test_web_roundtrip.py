@@ -7,8 +7,10 @@ from __future__ import annotations
 import csv
 import functools
 import io
+import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -100,16 +102,54 @@ def test_a_game_file_comes_back_the_same(table: tuple[Hub, FlaskClient]) -> None
     assert score["game"]["name"] == "Soirée =1+1"
 
 
+def test_the_game_file_export_comes_back_the_same(table: tuple[Hub, FlaskClient]) -> None:
+    hub, client = table
+    before = hub.state()["score"]
+    original = same_game(before, client)
+    answer = client.get("/api/export.json")
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    assert answer.headers["Content-Disposition"] == 'attachment; filename="uno-game.json"'
+    text = answer.get_data(True)
+    assert json.loads(text)["format"] == "uno-companion/game"
+    answer = post(client, "score.import", {"format": "json", "text": text}, lang="en")
+    assert answer.status_code == 200, answer.get_json()
+    score = answer.get_json()["score"]
+    # The whole log came back: its corrections and undos too, not only the rounds.
+    assert score["game"]["name"] == "Soirée =1+1" and score["revision"] == before["revision"]
+    assert score["can_undo"] == before["can_undo"] and score["can_redo"] == before["can_redo"]
+    assert same_game(score, client) == original
+
+
+def test_without_a_game_the_game_file_export_says_so(tmp_path: Path) -> None:
+    hub, scores = box(tmp_path)
+    try:
+        answer = make_app(hub).test_client().get("/api/export.json?lang=en")
+        assert answer.status_code == 404
+        assert answer.get_json()["error"] == {
+            "key": "errors.no_game",
+            "message": "Start or open a game first.",
+        }
+    finally:
+        scores.close()
+
+
+@pytest.mark.parametrize("asked", ["header", "query"])
 @pytest.mark.parametrize(
     ("lang", "separator", "words"), [("fr", ";", "manche"), ("en", ",", "round")]
 )
 def test_a_score_sheet_comes_back_the_same_in_either_language(
-    table: tuple[Hub, FlaskClient], lang: str, separator: str, words: str
+    table: tuple[Hub, FlaskClient], lang: str, separator: str, words: str, asked: str
 ) -> None:
     hub, client = table
     original = same_game(hub.state()["score"], client)  # the game file's game, or a sheet's of it
     assert original["standings"] == long_game().standings().to_dict()
-    sheet = client.get("/api/export.csv", headers={"Accept-Language": lang}).get_data(True)
+    if asked == "header":
+        sheet = client.get("/api/export.csv", headers={"Accept-Language": lang}).get_data(True)
+    else:  # what the page asks: ?lang= wins over the browser's own Accept-Language
+        other = "en" if lang == "fr" else "fr"
+        sheet = client.get(
+            f"/api/export.csv?lang={lang}", headers={"Accept-Language": other}
+        ).get_data(True)
     assert sheet.startswith("\ufeff")  # a spreadsheet reads it as UTF-8
     lines = list(csv.reader(io.StringIO(sheet.lstrip("\ufeff")), delimiter=separator))
     assert lines[2][:5] == [words, *lines[2][1:4], "'=Ana"]  # formula-like names guarded

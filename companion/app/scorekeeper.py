@@ -159,6 +159,7 @@ class ScoreKeeper:
         hub.register_status("score", self.status)
         hub.register_query("score.rounds", self.rounds_page)
         hub.register_query("score.sheet", self.sheet)
+        hub.register_query("score.book", self.book_copy)
 
     # ------------------------------------------------------------------ actions
 
@@ -495,6 +496,11 @@ class ScoreKeeper:
         if book is None or status.get("game") is None:
             return {"game": None, "history": [], "revision": None}
         return {**status, "history": self._history_of(book)}
+
+    def book_copy(self, params: dict[str, Any]) -> ScoreBook | None:
+        """The ``score.book`` query (on the hub thread): a copy of the game open now, or None,
+        for the game file export, which the web thread then encodes while the game goes on."""
+        return None if self.book is None or self.game_id is None else self.book.copy()
 
     def _history_of(self, book: ScoreBook) -> History:
         key = (self.game_id, book.revision)

@@ -1,8 +1,8 @@
 """The JSON API under ``/api/``: what the page reads, the actions it posts, its live stream.
 
-Every answer is JSON except the stream (``text/event-stream``), the pictures (SVG) and the export
-(CSV). Errors are ``{"error": {"key": ..., "message": ...}}`` in the phone's language with a 4xx
-status; a request that fails changes nothing.
+Every answer is JSON except the stream (``text/event-stream``), the pictures (SVG) and the score
+sheet (CSV). Errors are ``{"error": {"key": ..., "message": ...}}`` in the phone's language with
+a 4xx status; a request that fails changes nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from companion.core.events import COLOURS, DARK_COLOURS
 from companion.core.options import DECKS, rules_fields
 from companion.core.payload import clean_text, shown
 from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
+from companion.core.scoring.formats import game_to_json
 from companion.i18n import LANGUAGES
 from companion.web import chart, lan, scoreview
 from companion.web.bodies import LONG, loads_in_pieces
@@ -360,6 +361,21 @@ def create_api() -> Blueprint:
         response = Response(text.encode("utf-8"), mimetype="text/csv")
         response.headers["Content-Type"] = "text/csv; charset=utf-8"
         response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'
+        return response
+
+    @api.get("/export.json")
+    def get_export_json() -> Response:
+        """The current game as the box's own game file, which score.import reads back.
+
+        Every entry of its log (corrections and undos included); 404 when no game is open."""
+        ctx = web()
+        book = _query(ctx, "score.book", {})  # a copy: the game goes on while it is encoded
+        if book is None:
+            raise ApiError("errors.no_game", 404)
+        # Every entry of the game's log: the hub's long work, off this thread.
+        text = ctx.hub.run_long(lambda: game_to_json(book))
+        response = Response(text.encode("utf-8"), mimetype="application/json")
+        response.headers["Content-Disposition"] = 'attachment; filename="uno-game.json"'
         return response
 
     return api

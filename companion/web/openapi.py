@@ -13,6 +13,7 @@ from typing import Any
 from flask import Flask
 
 from companion import __version__
+from companion.i18n import LANGUAGES
 
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -34,8 +35,19 @@ MEDIA = {
     "/api/export.csv": "text/csv",
 }
 
+# The page's language for what a GET writes in words (else Accept-Language, else the table's).
+LANG_QUERY: dict[str, Any] = {
+    "name": "lang",
+    "in": "query",
+    "required": False,
+    "description": "the language of the words (fr or en); French sheets have ';' columns",
+    "schema": {"type": "string", "enum": list(LANGUAGES)},
+}
+
 # The query strings a GET takes.
 QUERIES: dict[str, list[dict[str, Any]]] = {
+    "/api/export.csv": [LANG_QUERY],
+    "/api/chart.svg": [LANG_QUERY],
     "/api/score/rounds": [
         {
             "name": "before",

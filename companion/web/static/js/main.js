@@ -75,9 +75,11 @@ function renderHeader() {
   });
 }
 
+// Live, paused (no stream to spare: the page reads the state every few seconds) or offline.
 function renderLive() {
-  $("live").textContent = store.online ? t("live") : t("offline");
-  $("live").className = store.online ? "live on" : "live";
+  const connection = store.connection;
+  $("live").textContent = { live: t("live"), paused: t("live_paused") }[connection] || t("offline");
+  $("live").className = { live: "live on", paused: "live paused" }[connection] || "live";
 }
 
 // Every change redraws the header and the open screen only: a phone left on the table screen

@@ -12,6 +12,7 @@ export const store = {
   // null when nothing did.
   happened: null,
   online: false,   // the live stream is open
+  connection: "offline",  // "live" (the stream), "paused" (reading the state now and then)
 };
 
 const listeners = [];
@@ -127,20 +128,49 @@ export async function request(path, options) {
   }
 }
 
-export async function post(path, body, retried) {
-  const r = await request(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": store.session.csrf,
-      "Accept-Language": store.lang },
-    body: JSON.stringify(body),
-  });
+/**
+ * A new Idempotency-Key: one per action the user takes, the same for its retries, so the box
+ * answers a retry instead of doing it twice (two rounds stored for one tap on weak Wi-Fi).
+ */
+export function newKey() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();  // secure pages only
+  // The page over plain http on the table's Wi-Fi has no randomUUID: 128 random bits in hex.
+  const bits = new Uint8Array(16);
+  crypto.getRandomValues(bits);
+  return Array.from(bits, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// One retry after the box did not answer (the request, or only its answer, was lost).
+const RETRY_AFTER_MS = 1000;
+const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/**
+ * POST `body` as JSON; the answer's JSON, or throws an Error with `status` and `key`. `key` is
+ * the action's Idempotency-Key (a new one when absent): a lost answer and a restarted box's new
+ * session are retried once each with it.
+ */
+export async function post(path, body, key, retried) {
+  key = key || newKey();
+  let r;
+  try {
+    r = await request(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": store.session.csrf,
+        "Accept-Language": store.lang, "Idempotency-Key": key },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    if (retried && retried.network) throw err;
+    await pause(RETRY_AFTER_MS);
+    return post(path, body, key, Object.assign({}, retried, { network: true }));
+  }
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (r.ok) return data;
   const error = (data && data.error) || { key: "", message: r.statusText };
-  if (error.key === "web.error_csrf" && !retried) {
+  if (error.key === "web.error_csrf" && !(retried && retried.csrf)) {
     await refreshSession();  // the box restarted: new session
-    return post(path, body, true);
+    return post(path, body, key, Object.assign({}, retried, { csrf: true }));
   }
   const err = new Error(error.message);
   err.status = r.status; err.key = error.key;
@@ -169,14 +199,20 @@ export function setPinPrompt(ask) { askPin = ask; }
  * Resolves to true when the box accepted it.
  */
 export async function act(name, payload, options) {
+  return send(name, payload, options, newKey());
+}
+
+// One action with its Idempotency-Key: sent again after the PIN with the same key (a refusal
+// for want of the PIN is not remembered by the box, so the retry runs).
+async function send(name, payload, options, key) {
   const body = { payload: only(name, payload || {}) };
   if (!options || options.revision !== false) body.revision = store.revision;
   try {
-    render(await post("/api/actions/" + name, body));
+    render(await post("/api/actions/" + name, body, key));
     return true;
   } catch (err) {
     if (err.status === 401 && askPin) {
-      askPin(() => act(name, payload, options));
+      askPin(() => send(name, payload, options, key));
     } else {
       toast(err.message || t("error_network"));
       if (options && options.refused) options.refused(err);
@@ -234,16 +270,58 @@ export function render(state) {
 
 function notify() { listeners.forEach((fn) => fn()); }
 
+// ---------------------------------------------------------------- following the table
+// A live stream when the box gives one. The box refuses streams beyond its share per phone and
+// its threads (429/503): then, as when the stream drops, the page reads the state every few
+// seconds ("live updates paused") and asks for a stream again now and then. Offline only when
+// the state cannot be read either.
+const POLL_MS = 3000;
+const STREAM_AGAIN_MS = 10000;  // the box's Retry-After for a refused stream
+
 export function connect() {
   const source = new EventSource("/api/events");
-  const set = (online) => {
-    store.online = online;
-    connectionListeners.forEach((fn) => fn(online));
-  };
   source.addEventListener("state", (e) => render(JSON.parse(e.data)));
-  source.onopen = () => set(true);
-  source.onerror = () => {
-    set(false);
-    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+  source.onopen = () => {
+    stopPolling();
+    setConnection("live");
   };
+  source.onerror = () => {
+    startPolling();
+    // A refused stream is closed for good; a dropped one the browser opens again by itself.
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, STREAM_AGAIN_MS);
+  };
+}
+
+/** How this phone follows the table: "live" (the stream), "paused" (polling) or "offline". */
+function setConnection(connection) {
+  if (store.connection === connection) return;
+  store.connection = connection;
+  store.online = connection === "live";
+  connectionListeners.forEach((fn) => fn(store.online));
+}
+
+let polling = null;
+
+function startPolling() {
+  if (polling === null) {
+    polling = setInterval(poll, POLL_MS);
+    poll();
+  }
+}
+
+function stopPolling() {
+  if (polling !== null) clearInterval(polling);
+  polling = null;
+}
+
+async function poll() {
+  let r = null;
+  try { r = await fetch("/api/state"); } catch (e) { r = null; }
+  if (polling === null) return;  // the stream came back meanwhile: it says more
+  if (r && r.ok) {
+    setConnection("paused");
+    render(await r.json());
+  } else {
+    setConnection("offline");
+  }
 }

@@ -1,5 +1,5 @@
 // Score screen: new game, round entry by card kinds or raw points, standings, history with edit
-// and delete, the chart (an SVG drawn by the box), statistics and CSV export.
+// and delete, the chart (an SVG drawn by the box), statistics, CSV and game file export.
 //
 // The score snapshot: {game: {id, name, players, mode, target, teams, ruleset: {kinds}}, revision,
 // standings: {rows: [{party, members, total, rank, eliminated_in}]}, history: the last rounds
@@ -76,6 +76,7 @@ const markup = `
       <button type="button" id="score-undo" class="secondary" data-i18n="undo"></button>
       <button type="button" id="score-redo" class="secondary" data-i18n="redo"></button>
       <a class="button secondary" id="export" href="/api/export.csv" download data-i18n="export"></a>
+      <a class="button secondary" id="export-json" href="/api/export.json" download data-i18n="export_json"></a>
       <button type="button" id="score-announce" class="secondary" data-i18n="announce"></button>
       <label class="button secondary file"><span data-i18n="import"></span>
         <input type="file" id="import-file" accept=".csv,text/csv,.json,application/json"></label>
@@ -235,6 +236,9 @@ function render() {
   const src = "/api/chart.svg?lang=" + store.lang + "&game=" + encodeURIComponent(game.id || "")
     + "&rev=" + sc.revision + "&colours=" + colours;
   if (chart.getAttribute("src") !== src) chart.src = src;
+  // The score sheet in this phone's language (French: French headers, ';' between columns),
+  // not the browser's: the phone chose its language on the page.
+  $("export").setAttribute("href", "/api/export.csv?lang=" + store.lang);
   chart.alt = t("chart_title");
   if (older.game === gameId() && older.revision !== sc.revision && older.rounds.length) {
     loadOlder(0);

@@ -214,23 +214,30 @@ def test_a_phone_refused_a_live_stream_reads_the_state_and_says_live_updates_pau
             body=json.dumps(refusal),
         ),
     )
+    # The page's own timers (its polls, its stream retries) run on a clock the test moves on.
+    page.clock.install()
     page.reload()
     notice = page.locator("#live")
     expect(notice).to_have_text("⏸ mises à jour en direct en pause")
     expect(notice).to_have_class("live paused")
-    # Another phone's change shows within the poll interval, without a stream.
+    # Another phone's change shows within the poll interval (3 s), without a stream.
     api.act("table.jam")
-    expect(page.locator("#jam-note")).to_be_visible(timeout=4_500)
+    page.clock.run_for(3_100)
+    expect(page.locator("#jam-note")).to_be_visible(timeout=2_000)
     api.act("table.reload")
-    expect(page.locator("#jam-note")).to_be_hidden(timeout=4_500)
+    page.clock.run_for(3_100)
+    expect(page.locator("#jam-note")).to_be_hidden(timeout=2_000)
     # The box cannot be reached at all: that is offline, not paused.
     page.route("**/api/state", lambda route: route.abort("connectionrefused"))
-    expect(notice).to_have_text("○ hors ligne", timeout=4_500)
+    page.clock.run_for(3_100)
+    expect(notice).to_have_text("○ hors ligne", timeout=2_000)
     page.unroute("**/api/state")
-    expect(notice).to_have_text("⏸ mises à jour en direct en pause", timeout=4_500)
+    page.clock.run_for(3_100)
+    expect(notice).to_have_text("⏸ mises à jour en direct en pause", timeout=2_000)
     # A stream to spare again: the page takes it (it asks every 10 s) and the notice goes.
     page.unroute("**/api/events")
-    expect(notice).to_have_class("live on", timeout=15_000)
+    page.clock.run_for(10_100)
+    expect(notice).to_have_class("live on", timeout=2_000)
     expect(notice).to_have_text("● en direct")
     api.act("table.jam")
     expect(page.locator("#jam-note")).to_be_visible(timeout=1_500)  # live, not polled

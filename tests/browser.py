@@ -71,10 +71,16 @@ class Api:
             return dict(json.load(response))
 
 
+STREAMS_OF_ONE_ADDRESS = 12
+
+
 @pytest.fixture
 def daemon_config() -> Config:
-    """The daemon's configuration (a test may parametrize it, e.g. with a PIN)."""
-    return Config()
+    """The daemon's configuration (a test may parametrize it, e.g. with a PIN). Every phone of
+    a test comes from 127.0.0.1, where at a table each has its own address: the live streams
+    one address may hold are those of a table's phones (a page reloaded holds its old stream
+    for a moment too)."""
+    return Config(extra={"web": {"streams_per_client": STREAMS_OF_ONE_ADDRESS}})
 
 
 class Dialogs:

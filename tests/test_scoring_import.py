@@ -27,6 +27,7 @@ from companion.core.scoring.formats import _json_in_pieces, game_from_json, game
 from companion.core.scoring.stats import RoundsTally, compute_stats
 from companion.core.table import TableEngine
 from companion.storage import Storage, StorageError
+from companion.storage.sqlite import BookCache
 
 PLAYERS = ("Ana", "Bo", "Cy")
 
@@ -299,3 +300,43 @@ def test_a_change_to_an_old_round_replays_the_rounds_from_the_mark_before_it_onc
     whole = ScoreBook(book_keeper.book.setup, book_keeper.book.entries)
     assert book_keeper.book.history() == whole.history()
     assert book_keeper.book.standings() == whole.standings()
+
+
+def test_the_storage_keeps_a_bounded_number_of_rounds_read_and_the_statistics_stay_whole(
+    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three long games imported, room for one read at a time: each game is read again only
+    when its statistics are not known yet; tonight's rounds do not read them again."""
+    hub, _, storage = keeper
+    storage._books.budget = 700  # a 600-round game at a time
+    let_go: list[int] = []  # the objects of each game let go of, freed a piece at a time
+    monkeypatch.setattr(
+        hub.long_work, "let_go", lambda parts: let_go.append(sum(len(p) for p in parts))
+    )
+    for _ in range(3):
+        hub.dispatch("score.import", {"text": game_to_json(long_game(600))})
+    games = storage.list_games()
+    assert [game.game_id in storage._books for game in games] == [False, False, True]
+    assert let_go.count(3 * 600) == 2  # two games' log, rounds and views
+    read: list[str] = []
+    real = Storage.read_game
+    monkeypatch.setattr(Storage, "read_game", lambda s, g: read.append(g) or real(s, g))
+    hub.dispatch("score.new_game", {"players": list(PLAYERS)})
+    hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
+    stats = hub.dispatch("score.record_round", {"hands": hands})["score"]["stats"]
+    assert not set(read) & {game.game_id for game in games}
+    everything = compute_stats(storage.load_all_games())  # every game read again: the same
+    assert stats["players"] == [p.to_dict() for p in everything.players]
+    assert stats["players"][0]["rounds"] == 3 * 600 + 1
+
+
+def test_the_book_cache_lets_the_least_recently_read_go_first() -> None:
+    cache = BookCache(budget=5)
+    books = {name: long_game(rounds) for name, rounds in (("a", 2), ("b", 2), ("c", 2))}
+    cache.put("a", books["a"])
+    cache.put("b", books["b"])
+    assert cache.get("a") is books["a"]  # a read last: b goes first
+    cache.put("c", books["c"])
+    assert "b" not in cache and cache.get("a") is books["a"] and cache.get("c") is books["c"]
+    cache.put("big", long_game(9))  # over the budget alone: it stays, the others go
+    assert "big" in cache and "a" not in cache and "c" not in cache

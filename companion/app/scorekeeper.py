@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from companion.core.actions import object_schema
 from companion.core.commands import Priority, Say
@@ -29,7 +29,6 @@ from companion.core.scoring import (
     ScoringError,
     StaleWrite,
     builtin_rulesets,
-    compute_stats,
     find_ruleset,
     game_from_csv,
     game_from_json,
@@ -38,13 +37,14 @@ from companion.core.scoring import (
 )
 from companion.core.scoring.book import RoundFacts, RoundView
 from companion.core.scoring.model import LogEntry, check_new_names
-from companion.core.scoring.stats import GameTally, RoundsTally
+from companion.core.scoring.stats import GameTally, RoundsTally, combine_shares
 from companion.core.scoring.views import same_start
 
 from .hub import Hub
 
 R = TypeVar("R")
 CURRENT_GAME = "score.current_game"
+LET_GO_AT_ONCE = 2_000  # objects freed in one step at most on the hub thread
 HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
 PAGE_LIMIT = 200  # the most rounds one page of history holds
 HISTORY_MARK_EVERY = 256  # the page's history keeps its tally every this many rounds
@@ -104,6 +104,17 @@ SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
+class StoredGame(Protocol):
+    """A game as the storage lists it (``Storage.list_games``): enough to know its statistics
+    are those of a share already made."""
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def revision(self) -> int: ...
+
+
 def scoring_error(error: ScoringError) -> ActionError:
     """A scoring refusal as the hub's error (a stale write is a 409 conflict)."""
     params = {k: v if isinstance(v, int) else str(v) for k, v in error.params.items()}
@@ -119,6 +130,8 @@ class ScoreKeeper:
     ) -> None:
         self.storage = storage
         self.hub = hub
+        # A long game the storage stops keeping read is freed a piece at a time, off the table.
+        storage.on_book_dropped = lambda book: hub.long_work.let_go(book.parts())
         self._clock = clock or (lambda: datetime.now(UTC))
         self.book: ScoreBook | None = None
         self.game_id: str | None = None
@@ -323,7 +336,7 @@ class ScoreKeeper:
             "game_id": game_id,
             "book": book,
             "history": history,
-            "stats": self._compute_stats(pause, shares, tallies),
+            "stats": self._compute_stats(pause, shares, tallies, open_game=game_id),
             "shares": shares,
             "tallies": tallies,
             "changes": changes,
@@ -337,12 +350,19 @@ class ScoreKeeper:
         unchanged = prepared["changes"] == self._changes
         self.book, self.game_id = book, game_id
         self._changed()
+        self._let_go([list(self._history[1])])
         self._history = ((game_id, book.revision), prepared["history"])
         if unchanged:  # no other game changed while it was read: its stats hold
             self._stats = prepared["stats"]
             self._shares = prepared["shares"]
             # The imported game's rounds tallied: its next round adds one round to them.
-            self._tallies.update(prepared["tallies"])
+            self._tallies = prepared["tallies"]
+
+    def _let_go(self, parts: list[list[Any]]) -> None:
+        """Parts of a long game the keeper no longer holds: freed a piece at a time, off the
+        table (a short one at once)."""
+        if sum(len(part) for part in parts) > LET_GO_AT_ONCE:
+            self.hub.long_work.let_go(parts)
 
     def _changed(self) -> None:
         self._changes += 1
@@ -382,10 +402,9 @@ class ScoreKeeper:
     def _stored_book(self, game_id: str, revision: int) -> ScoreBook:
         """The storage's own book of game ``game_id`` if it is at ``revision`` (else the
         keeper's): only checked here, its :meth:`~ScoreBook.check` kept for the append."""
-        books: list[ScoreBook] = self.storage.load_all_games()
-        for book in books:
-            if book.setup.game_id == game_id and book.revision == revision:
-                return book
+        book: ScoreBook | None = self.storage.cached_game(game_id)
+        if book is not None and book.revision == revision:
+            return book
         assert self.book is not None
         return self.book
 
@@ -510,6 +529,7 @@ class ScoreKeeper:
         # The same game changed: the lines of the rounds before the first changed one stand.
         history = History.of(book.history(), previous=cached if game_id == self.game_id else None)
         self._history = (key, history)
+        self._let_go([list(cached)])
         return history
 
     def stats(self) -> dict[str, Any]:
@@ -523,34 +543,37 @@ class ScoreKeeper:
         pause: Callable[[], None] | None = None,
         shares: dict[tuple[str, int], GameTally] | None = None,
         tallies: dict[str, RoundsTally] | None = None,
+        open_game: str | None = None,
     ) -> dict[str, Any]:
         """The statistics, keeping each game's share in ``shares`` while the game is unchanged
-        and each game's tally of its rounds in ``tallies`` (the keeper's own, on the hub thread;
-        off it, a copy of its shares and tallies of its own): after a round of tonight's game
-        only that round is gone through, not that game again nor a long game imported earlier."""
+        and the open game's tally of its rounds in ``tallies`` (the keeper's own, on the hub
+        thread; off it, a copy of its shares and tallies of its own, ``open_game`` the game it
+        opens): after a round of tonight's game only that round is gone through, not that game
+        again nor a long game imported earlier. The other games' tallies are let go: a tally
+        holds every round of its game, and only the open game changes."""
         if shares is None or tallies is None:
-            shares, tallies = self._shares, self._tallies
+            shares, tallies, open_game = self._shares, self._tallies, self.game_id
 
-        def share(book: ScoreBook) -> GameTally:
+        def share(game: StoredGame) -> GameTally:
+            kept = shares.get((game.game_id, game.revision))
+            if kept is not None:  # the game need not be read again (it may have left the cache)
+                return kept
+            book = self.storage.read_game(game.game_id)
             game_id = book.setup.game_id
-            key = (game_id, book.revision)
-            kept = shares.get(key)
-            if kept is None:
-                tally = tallies.get(game_id)
-                if tally is None or tally.setup != book.setup:
-                    tally = tallies[game_id] = RoundsTally(book.setup)
-                tally.sync(book.history(), pause)
-                kept = shares[key] = tally.share(book.standings())
+            tally = tallies.get(game_id)
+            if tally is None or tally.setup != book.setup:
+                tally = tallies[game_id] = RoundsTally(book.setup)
+            tally.sync(book.history(), pause)
+            kept = shares[(game_id, book.revision)] = tally.share(book.standings())
             return kept
 
-        books = self.storage.load_all_games()
-        stats = compute_stats(books, tally=share)
-        alive = {(book.setup.game_id, book.revision) for book in books}
+        games = self.storage.list_games()
+        stats = combine_shares(share(game) for game in games)
+        alive = {(game.game_id, game.revision) for game in games}
         for key in [k for k in shares if k not in alive]:
             shares.pop(key, None)
-        games = {game_id for game_id, _ in alive}
-        for game_id in [g for g in tallies if g not in games]:
-            del tallies[game_id]
+        for game_id in [g for g in tallies if g != open_game]:
+            self._let_go(tallies.pop(game_id).parts())
         return {
             "players": [p.to_dict() for p in stats.players],
             "head_to_head": [asdict(h) for h in stats.head_to_head],

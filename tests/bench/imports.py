@@ -7,7 +7,8 @@ phone presses HIT 20 times a second through the page's API:
   another phone imports a 26,000-round game file (the goal: p99 within twice the idle p99);
   idle presses and imports take turns, three times, so both see the machine's load alike;
 - the time one import takes for games of 1,000, 10,000 and 26,000 rounds, and per round (the
-  goal: the same per round, linear in the rounds);
+  goal: the same per round, linear in the rounds), and how much the box's resident memory grows
+  at most while it runs (the read file, the game kept open after it);
 - once the 26,000-round game is open, a press's answer: its size (the state, encoded JSON: the
   goal is that it stays as small as with a short game) and its p50/p99, and the same while the
   game is exported as CSV and charted (each a pass through every round).
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from companion.core.scoring import GameSetup, HandEntry, ScoreBook, builtin_ruleset
 from companion.core.scoring.formats import game_to_json
-from tests.bench.soak import Phone, percentile, start_daemon, stop_daemon
+from tests.bench.soak import Phone, percentile, rss_kb, start_daemon, stop_daemon
 
 SIZES = [int(n) for n in os.environ.get("BENCH_IMPORT_ROUNDS", "1000,10000,26000").split(",")]
 PLAYERS = ["Ana", "Bo", "Cy", "Di"]
@@ -108,15 +109,43 @@ def ms(values: list[float]) -> str:
     )
 
 
-def run(port: int) -> None:
+class PeakMemory:
+    """The box's resident memory while a block runs, read every 10 ms: before and at most."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.before = self.peak = rss_kb(pid)
+        self._done = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+
+    def __enter__(self) -> PeakMemory:
+        self._reader.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._reader.join()
+
+    def _read(self) -> None:
+        while not self._done.wait(0.01):
+            self.peak = max(self.peak, rss_kb(self.pid))
+
+    @property
+    def grew_mb(self) -> float:
+        return (self.peak - self.before) / 1024
+
+
+def run(port: int, pid: int) -> None:
     setup = Phone(port)
     assert setup.act("table.setup", {"players": PLAYERS})[0] == 200
     small = {"ruleset": "classic", "players": PLAYERS}
     assert setup.act("score.new_game", small)[0] == 200
     files = {rounds: game_file(rounds) for rounds in SIZES}
     times: dict[int, float] = {}
+    memory: dict[int, PeakMemory] = {}
     for rounds in SIZES[:-1]:
-        status, answer, times[rounds] = setup.act("score.import", {"text": files[rounds]})
+        with PeakMemory(pid) as memory[rounds]:
+            status, answer, times[rounds] = setup.act("score.import", {"text": files[rounds]})
         assert status == 200, answer
     largest = SIZES[-1]
     idle: list[float] = []
@@ -141,7 +170,8 @@ def run(port: int) -> None:
         # The import starts at a moment of its own between two presses, as another phone's
         # would: not always together with one.
         time.sleep(0.5 + phase.uniform(0, 1 / PRESSES_PER_SECOND))
-        status, answer, took = importer.send("score.import", body)
+        with PeakMemory(pid) as memory[largest]:
+            status, answer, took = importer.send("score.import", body)
         running.clear()
         presser.join(timeout=30)
         assert status == 200, answer
@@ -179,7 +209,11 @@ def run(port: int) -> None:
     for rounds in SIZES:
         size = len(files[rounds].encode()) / 1e6
         per = times[rounds] / rounds * 1e6
-        print(f"  {rounds:>6,} rounds, {size:4.1f} MB: {times[rounds]:6.2f} s ({per:.0f} µs/round)")
+        print(
+            f"  {rounds:>6,} rounds, {size:4.1f} MB: {times[rounds]:6.2f} s ({per:.0f} µs/round); "
+            f"the box's memory {memory[rounds].before / 1024:.0f} MB before, "
+            f"+{memory[rounds].grew_mb:.0f} MB at most"
+        )
     print(
         f"  the {largest:,}-round game stored and open: revision {revision} "
         f"({REPEATS} imports: {', '.join(f'{t:.2f}' for t in spans)} s)"
@@ -209,7 +243,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         daemon, port = start_daemon(Path(tmp), CONFIG, "--no-voice")
         try:
-            run(port)
+            run(port, daemon.pid)
         finally:
             stop_daemon(daemon)
 

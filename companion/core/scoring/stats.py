@@ -5,7 +5,7 @@ Players are matched by name across games. A team's win counts for each of its me
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,6 +139,10 @@ class RoundsTally:
         self._marks = [start]  # _marks[j]: after j * TALLY_MARK_EVERY rounds
         self._views: list[RoundView] = []
 
+    def parts(self) -> list[list[RoundView]]:
+        """The rounds it went through, in a list of its own (see :meth:`ScoreBook.parts`)."""
+        return [list(self._views)]
+
     def sync(self, views: Sequence[RoundView], pause: Callable[[], None] | None = None) -> None:
         """Tally ``views`` (a game's history), going through only those it has not seen."""
         mine = self._views
@@ -227,11 +231,17 @@ def compute_stats(
     """Every player's figures over ``books`` (``tally(book)`` gives a game's share, by default
     :func:`game_tally`); ``pause()`` every few hundred rounds (a long game's statistics are made
     while the table goes on)."""
+    return combine_shares(
+        tally(book) if tally is not None else game_tally(book, pause) for book in books
+    )
+
+
+def combine_shares(shares: Iterable[GameTally]) -> Stats:
+    """Every player's figures from each game's share of them (:func:`game_tally`)."""
     totals: dict[str, dict[str, int]] = {name: {} for name in COUNTS}
     best: dict[str, BestRound] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
-    for book in books:
-        share = tally(book) if tally is not None else game_tally(book, pause)
+    for share in shares:
         for name, table in share.counts.items():
             total = totals[name]
             for player, number in table.items():

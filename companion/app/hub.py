@@ -470,7 +470,15 @@ class Hub:
         return state
 
     def _build_state(self) -> dict[str, Any]:
-        state: dict[str, Any] = {"revision": self.revision, "table": self.engine.snapshot()}
+        with self._state_lock:
+            generation = self._generation
+        # ``generation`` counts every change, the launcher's own too: of two states of one
+        # revision, a phone keeps the later (an answer may arrive after a newer stream update).
+        state: dict[str, Any] = {
+            "revision": self.revision,
+            "generation": generation,
+            "table": self.engine.snapshot(),
+        }
         for section, provider in self._status.items():
             try:
                 state[section] = provider()

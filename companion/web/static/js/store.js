@@ -254,9 +254,16 @@ export function happenedBetween(prev, now) {
 /** Whether `happened` is recent enough to announce (a screen opened later shows it only then). */
 export const recent = (happened) => Boolean(happened) && performance.now() - happened.at < 5000;
 
+/** Whether `state` is older than `than`: an earlier revision, or of the same revision an
+ * earlier generation (a change of the launcher's own, which edits are not checked against). */
+function older(state, than) {
+  if (state.revision !== than.revision) return state.revision < than.revision;
+  return (state.generation ?? 0) < (than.generation ?? 0);
+}
+
 export function render(state) {
   if (!state || typeof state.revision !== "number") return;
-  if (store.state && state.revision < store.revision) return;  // an older answer arrived late
+  if (store.state && older(state, store.state)) return;  // an older answer arrived late
   const newer = store.state && state.revision > store.revision;
   const happened = newer ? happenedBetween(store.state.table || {}, state.table || {}) : null;
   store.happened = happened

@@ -185,11 +185,22 @@ TURN_PARTS = """() => {
 }"""
 
 
-def turn_faults(page: Page, state: str, wanted: tuple[str, ...]) -> list[str]:
-    """The parts of the turn that are not wholly on screen at either size, or under the toast."""
+# A message with a button (the longest kind a toast shows), put up in every state of a turn.
+TOAST_UP = (
+    "import('/static/js/dom.js').then((m) => m.toast('La manche 3 en cours s\u2019arrête : "
+    "la table est prête.', 'ok', {label: 'Défaire', run() {}}))"
+)
+
+
+def turn_faults(page: Page, state: str, wanted: tuple[str, ...], toast: bool = True) -> list[str]:
+    """The parts of the turn that are not wholly on screen at either size, or under the toast
+    (one put up unless the state has its own: ``toast=False``)."""
     faults = []
     for size in SIZES:
         page.set_viewport_size(size)
+        if toast:
+            page.evaluate(TOAST_UP)
+        expect(page.locator("#toast")).to_be_visible()
         parts: dict[str, Any] = page.evaluate(TURN_PARTS)
         where = f"{state} at {size['width']}x{size['height']}"
         for name in wanted:
@@ -204,8 +215,9 @@ def turn_faults(page: Page, state: str, wanted: tuple[str, ...]) -> list[str]:
                 over and part and over["bottom"] > part["top"] and over["top"] < part["bottom"]
             )
 
-        if covers(parts["toast"], parts["hit"]):
-            faults.append(f"{where}: the toast covers HIT")
+        faults += [
+            f"{where}: the toast covers {n}" for n in wanted if covers(parts["toast"], parts[n])
+        ]
         for name in ("actor", "owed", "colours", "hit"):
             if covers(parts["banner"], parts[name]):
                 faults.append(f"{where}: the press banner covers {name}")
@@ -241,7 +253,7 @@ def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None
     page.route("**/api/actions/**", lambda route: route.abort("connectionrefused"))
     page.click("#hit")
     expect(page.locator("#toast")).to_have_text("La boîte ne répond pas.")
-    faults += turn_faults(page, "coup-extreme-toast", (*pad, "owed"))
+    faults += turn_faults(page, "coup-extreme-toast", (*pad, "owed"), toast=False)
     # The round over: its panel and HIT (presses still owed are pressed from here).
     page.unroute("**/api/actions/**")
     api.act("table.round_won", player=api.state()["table"]["owed"][0]["player"])

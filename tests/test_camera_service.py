@@ -155,6 +155,8 @@ def test_a_sure_read_plays_for_the_active_player_and_the_turret_turns(camera_dae
     last = daemon.engine.snapshot()["last_event"]
     assert last["source"] == "camera" and last["player"] == active
     assert last["card"] == {"kind": "number", "colour": "red"}
+    # The play is counted first, then the hub's listeners send the turret its turn.
+    daemon.hub.call(lambda: None).result(timeout=10)
     assert daemon.hardware.wait_idle(timeout=10)
     assert daemon.hardware.turret.seat == 2  # the next player faced
     state = camera_state(daemon)

@@ -82,6 +82,7 @@ def test_press_on_pin_fires_cards_and_turns(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=2))
     press(daemon)
     assert wait_for(lambda: daemon.engine.events_handled == 1)
+    settled(daemon)  # the hub's listeners have sent the launcher its commands
     assert daemon.hardware.wait_idle(timeout=10)
     assert daemon.hardware.ejector.cards_fired == 2
     snap = daemon.engine.snapshot()

@@ -94,9 +94,10 @@ def test_the_table_gives_the_player_the_cards_the_beam_counted(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=2), hardware={})
     assert daemon.hardware.card_sensor is not None  # the beam, with simulated cards
     press(daemon)
-    assert wait_for(lambda: daemon.hardware.hit_button.presses == 1)
+    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    settled(daemon)  # the hub's listeners have sent the launcher its commands
     assert daemon.hardware.wait_idle(timeout=10)
-    settled(daemon)
+    settled(daemon)  # and the beam's count is back at the table
     counted = daemon.hardware.card_sensor.total
     assert counted == daemon.hardware.ejector.cards_fired >= 2
     snap = daemon.engine.snapshot()

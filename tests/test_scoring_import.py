@@ -308,16 +308,16 @@ def test_the_storage_keeps_a_bounded_number_of_rounds_read_and_the_statistics_st
     """Three long games imported, room for one read at a time: each game is read again only
     when its statistics are not known yet; tonight's rounds do not read them again."""
     hub, _, storage = keeper
-    storage._books.budget = 700  # a 600-round game at a time
+    storage._books.budget = 800  # a 700-round game at a time
     let_go: list[int] = []  # the objects of each game let go of, freed a piece at a time
     monkeypatch.setattr(
         hub.long_work, "let_go", lambda parts: let_go.append(sum(len(p) for p in parts))
     )
     for _ in range(3):
-        hub.dispatch("score.import", {"text": game_to_json(long_game(600))})
+        hub.dispatch("score.import", {"text": game_to_json(long_game(700))})
     games = storage.list_games()
     assert [game.game_id in storage._books for game in games] == [False, False, True]
-    assert let_go.count(3 * 600) == 2  # two games' log, rounds and views
+    assert let_go.count(3 * 700) == 2  # two games' log, rounds and views
     read: list[str] = []
     real = Storage.read_game
     monkeypatch.setattr(Storage, "read_game", lambda s, g: read.append(g) or real(s, g))
@@ -327,7 +327,7 @@ def test_the_storage_keeps_a_bounded_number_of_rounds_read_and_the_statistics_st
     assert not set(read) & {game.game_id for game in games}
     everything = compute_stats(storage.load_all_games())  # every game read again: the same
     assert stats["players"] == [p.to_dict() for p in everything.players]
-    assert stats["players"][0]["rounds"] == 3 * 600 + 1
+    assert stats["players"][0]["rounds"] == 3 * 700 + 1
 
 
 def test_the_book_cache_lets_the_least_recently_read_go_first() -> None:

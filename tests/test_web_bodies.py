@@ -44,6 +44,7 @@ def test_every_cut_through_an_escape_or_an_emoji_decodes_whole() -> None:
         '{"text": "' + "a" * (3 * SLICE) + '"} extra',
         '{text: "' + "a" * (3 * SLICE) + '"}',
         '{"text": "' + "a" * (3 * SLICE) + '\\q"}',  # a bad escape
+        '{"text": "' + "a" * (3 * SLICE) + '", "x": "abc',  # a short string left open at the end
     ],
 )
 def test_a_bad_body_is_refused_as_json_loads_refuses_it(text: str) -> None:

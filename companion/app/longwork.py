@@ -59,7 +59,7 @@ class LongWork:
         self._running = 0  # pieces of long work under way now
         self._lasting = False  # one of them made what lives on: freeze it at the end
         self._collector_was_on = True
-        self._usual_interval = sys.getswitchinterval()
+        self._usual_interval = 0.0  # the interval a hold found, given back when it ends
         self._inside = threading.local()
         self._urgent = 0  # pieces of the table's own work under way now
         self._calm = threading.Condition()
@@ -78,29 +78,14 @@ class LongWork:
         """``work()`` on a long-work thread; its result, or its exception raised here. Called
         from long work already, ``work`` runs at once on that thread. ``lasting``: what it
         makes lives on (a stored game), frozen out of later collections."""
-        if lasting:
-            with self._lock:
-                self._lasting = True
         if getattr(self._inside, "yes", False):
+            if lasting:
+                with self._lock:
+                    self._lasting = True
             return work()
         results: list[R] = []
         errors: list[BaseException] = []
-        # The caller's context goes along: a web request's, for instance, so the work reads it.
-        context = contextvars.copy_context()
-
-        def body() -> None:
-            self._inside.yes = True
-            with suppress(AttributeError, OSError):
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.niceness)
-            try:
-                with self.held():
-                    results.append(context.run(work))
-            except BaseException as exc:  # handed to the caller
-                errors.append(exc)
-
-        worker = threading.Thread(target=body, name="long-work", daemon=True)
-        worker.start()
-        worker.join()
+        self._start(lambda: results.append(work()), errors, lasting).join()
         if errors:
             raise errors[0]
         return results[0]
@@ -119,7 +104,27 @@ class LongWork:
                     self.stand_aside()
                 parts.pop()
 
-        threading.Thread(target=self.run, args=(free,), name="let-go", daemon=True).start()
+        self._start(free, [], lasting=False)
+
+    def _start(
+        self, work: Callable[[], object], errors: list[BaseException], lasting: bool
+    ) -> threading.Thread:
+        # The caller's context goes along: a web request's, for instance, so the work reads it.
+        context = contextvars.copy_context()
+
+        def body() -> None:
+            self._inside.yes = True
+            with suppress(AttributeError, OSError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.niceness)
+            try:
+                with self.held(lasting=lasting):
+                    context.run(work)
+            except BaseException as exc:  # handed to the caller
+                errors.append(exc)
+
+        worker = threading.Thread(target=body, name="long-work", daemon=True)
+        worker.start()
+        return worker
 
     @contextmanager
     def urgent(self) -> Iterator[None]:
@@ -146,11 +151,12 @@ class LongWork:
         time.sleep(STAND_ASIDE_S)
 
     @contextmanager
-    def held(self) -> Iterator[None]:
+    def held(self, *, lasting: bool = False) -> Iterator[None]:
         """The collector held and the switch interval short while the block runs (on the
-        calling thread); nested and concurrent uses share one hold."""
+        calling thread); nested and concurrent uses share one hold. ``lasting``: see run."""
         with self._lock:
             self._running += 1
+            self._lasting = self._lasting or lasting
             if self._running == 1:
                 self._collector_was_on = gc.isenabled()
                 gc.disable()
@@ -162,7 +168,8 @@ class LongWork:
             with self._lock:
                 self._running -= 1
                 if self._running == 0:
-                    sys.setswitchinterval(self._usual_interval)
+                    if sys.getswitchinterval() == min(self._usual_interval, self.switch_interval):
+                        sys.setswitchinterval(self._usual_interval)  # unless changed meanwhile
                     if self._lasting:
                         gc.freeze()
                         self._lasting = False

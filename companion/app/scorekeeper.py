@@ -131,7 +131,7 @@ class ScoreKeeper:
         self.storage = storage
         self.hub = hub
         # A long game the storage stops keeping read is freed a piece at a time, off the table.
-        storage.on_book_dropped = lambda book: hub.long_work.let_go(book.parts())
+        storage.on_book_dropped = lambda book: self._let_go(book.parts())
         self._clock = clock or (lambda: datetime.now(UTC))
         self.book: ScoreBook | None = None
         self.game_id: str | None = None
@@ -349,8 +349,9 @@ class ScoreKeeper:
         self.storage.settings_put(CURRENT_GAME, game_id)
         unchanged = prepared["changes"] == self._changes
         self.book, self.game_id = book, game_id
+        self.storage.keep_read(game_id)
         self._changed()
-        self._let_go([list(self._history[1])])
+        self._let_go([self._history[1]])
         self._history = ((game_id, book.revision), prepared["history"])
         if unchanged:  # no other game changed while it was read: its stats hold
             self._stats = prepared["stats"]
@@ -360,9 +361,9 @@ class ScoreKeeper:
 
     def _let_go(self, parts: list[list[Any]]) -> None:
         """Parts of a long game the keeper no longer holds: freed a piece at a time, off the
-        table (a short one at once)."""
+        table (a short one at once). Each part is copied: its holder may still be let go of."""
         if sum(len(part) for part in parts) > LET_GO_AT_ONCE:
-            self.hub.long_work.let_go(parts)
+            self.hub.let_go([list(part) for part in parts])
 
     def _changed(self) -> None:
         self._changes += 1
@@ -430,6 +431,7 @@ class ScoreKeeper:
                 "unknown_game", f"no game {game_id[:64]!r}", {"game": game_id[:64]}, 404
             ) from None
         self.game_id = game_id
+        self.storage.keep_read(game_id)
         with suppress(StoreFault):  # read-only scores: the game is open all the same, to look at
             self.storage.settings_put(CURRENT_GAME, game_id)
         self._changed()
@@ -527,9 +529,11 @@ class ScoreKeeper:
         if self._history[0] == key:
             return cached
         # The same game changed: the lines of the rounds before the first changed one stand.
-        history = History.of(book.history(), previous=cached if game_id == self.game_id else None)
+        same_game = game_id == self.game_id
+        history = History.of(book.history(), previous=cached if same_game else None)
         self._history = (key, history)
-        self._let_go([list(cached)])
+        if not same_game:  # (the same game's new history goes on with most of the old lines)
+            self._let_go([cached])
         return history
 
     def stats(self) -> dict[str, Any]:

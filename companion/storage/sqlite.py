@@ -214,11 +214,12 @@ class GameSummary:
 
 class BookCache:
     """The games the storage keeps read, least recently used first out, within ``budget`` log
-    entries in all (the one asked for last always stays): a 26,000-round game is about 90 MB
-    read, and a Pi Zero 2 W has 512 MB."""
+    entries in all (the one asked for last and the open one always stay): a 26,000-round game
+    is about 90 MB read, and a Pi Zero 2 W has 512 MB."""
 
     def __init__(self, budget: int, dropped: Callable[[ScoreBook], None] | None = None) -> None:
         self.budget = budget
+        self.kept: str | None = None  # the game open now: never let go of
         self._dropped = dropped  # told of each book let go of (to free it in pieces)
         self._books: OrderedDict[str, ScoreBook] = OrderedDict()
 
@@ -231,12 +232,23 @@ class BookCache:
     def put(self, game_id: str, book: ScoreBook) -> None:
         self._books[game_id] = book
         self._books.move_to_end(game_id)
+        self._trim(game_id)
+
+    def keep(self, game_id: str | None) -> None:
+        """``game_id`` (the game open now) stays; another one kept before may go."""
+        self.kept = game_id
+        if game_id is not None and game_id in self._books:
+            self._trim(game_id)
+
+    def _trim(self, last: str) -> None:
         held = sum(b.revision for b in self._books.values())
-        while held > self.budget and len(self._books) > 1:
-            _, oldest = self._books.popitem(last=False)
-            held -= oldest.revision
+        for oldest in [g for g in self._books if g not in (last, self.kept)]:
+            if held <= self.budget:
+                break
+            dropped = self._books.pop(oldest)
+            held -= dropped.revision
             if self._dropped is not None:
-                self._dropped(oldest)
+                self._dropped(dropped)
 
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._books
@@ -563,7 +575,8 @@ class Storage:
             raise
         cached = book.copy()
         cached.setup = setup  # as stored: with its id
-        self._books.put(game_id, cached)  # the caller keeps its own copy to change
+        with self._lock:
+            self._books.put(game_id, cached)  # the caller keeps its own copy to change
         return game_id
 
     def append_entry(
@@ -632,6 +645,11 @@ class Storage:
     def _book_dropped(self, book: ScoreBook) -> None:
         if self.on_book_dropped is not None:
             self.on_book_dropped(book)
+
+    def keep_read(self, game_id: str | None) -> None:
+        """Game ``game_id`` (the one open) stays read whatever else is read."""
+        with self._lock:
+            self._books.keep(game_id)
 
     def cached_game(self, game_id: str) -> ScoreBook | None:
         """The storage's own book of ``game_id`` if it holds it now (never read for this)."""

@@ -373,7 +373,7 @@ def create_api() -> Blueprint:
         if book is None:
             raise ApiError("errors.no_game", 404)
         # Every entry of the game's log: the hub's long work, off this thread.
-        text = ctx.hub.run_long(lambda: game_to_json(book))
+        text = ctx.hub.run_long(lambda: game_to_json(book, pause=ctx.hub.stand_aside))
         response = Response(text.encode("utf-8"), mimetype="application/json")
         response.headers["Content-Disposition"] = 'attachment; filename="uno-game.json"'
         return response

@@ -82,6 +82,7 @@ def _closing_quote(text: str, start: int, stop: int) -> int:
     """Where the string whose characters begin at ``start`` ends (its closing quote), if that is
     before ``stop``; else -1. The search runs in the regular expression engine, not in Python:
     a game file inside a body is full of escaped quotes."""
+    stop = min(stop, len(text))
     match = _STRING_CHARACTERS.match(text, start, stop)
     assert match is not None  # the pattern matches the empty string
     end = match.end()

@@ -45,7 +45,7 @@ class Hub(Protocol):
         the whole game, for the chart and the export)."""
         ...
 
-    def run_long(self, work: Callable[[], T], *, lasting: bool = False) -> T:
+    def run_long(self, work: Callable[[], T]) -> T:
         """``work()`` where it cannot hold the table (a game file read from a large body): off
         the calling thread, at a lower priority; its result, or its exception raised here."""
         ...

@@ -52,8 +52,15 @@ def game_to_dict(book: ScoreBook) -> dict[str, Any]:
     }
 
 
-def game_to_json(book: ScoreBook, indent: int | None = 2) -> str:
-    return json.dumps(game_to_dict(book), ensure_ascii=False, indent=indent) + "\n"
+def game_to_json(
+    book: ScoreBook, indent: int | None = 2, pause: Callable[[], None] | None = None
+) -> str:
+    """The game file of ``book``; with ``pause``, the file's objects are let go of a piece at a
+    time, ``pause()`` between pieces (see :func:`_drop_in_pieces`)."""
+    data = game_to_dict(book)
+    text = json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    _drop_in_pieces(data, pause)
+    return text
 
 
 Pause = Callable[[], None] | None

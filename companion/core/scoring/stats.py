@@ -223,17 +223,10 @@ def game_tally(book: ScoreBook, pause: Callable[[], None] | None = None) -> Game
     return tally.share(book.standings())
 
 
-def compute_stats(
-    books: Sequence[ScoreBook],
-    pause: Callable[[], None] | None = None,
-    tally: Callable[[ScoreBook], GameTally] | None = None,
-) -> Stats:
-    """Every player's figures over ``books`` (``tally(book)`` gives a game's share, by default
-    :func:`game_tally`); ``pause()`` every few hundred rounds (a long game's statistics are made
-    while the table goes on)."""
-    return combine_shares(
-        tally(book) if tally is not None else game_tally(book, pause) for book in books
-    )
+def compute_stats(books: Sequence[ScoreBook], pause: Callable[[], None] | None = None) -> Stats:
+    """Every player's figures over ``books``; ``pause()`` every few hundred rounds (a long
+    game's statistics are made while the table goes on)."""
+    return combine_shares(game_tally(book, pause) for book in books)
 
 
 def combine_shares(shares: Iterable[GameTally]) -> Stats:

@@ -142,6 +142,7 @@ export function newKey() {
 
 // One retry after the box did not answer (the request, or only its answer, was lost).
 const RETRY_AFTER_MS = 1000;
+const IN_PROGRESS_WAITS = 30;  // a retry finding its first try still running asks again, a while
 const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 /**
@@ -168,6 +169,12 @@ export async function post(path, body, key, retried) {
   try { data = await r.json(); } catch (e) { data = null; }
   if (r.ok) return data;
   const error = (data && data.error) || { key: "", message: r.statusText };
+  if (error.key === "input.idempotency_in_progress" && retried && retried.network
+      && (retried.waits || 0) < IN_PROGRESS_WAITS) {
+    // The first try reached the box and is still running (a long import): ask again.
+    await pause(RETRY_AFTER_MS);
+    return post(path, body, key, Object.assign({}, retried, { waits: (retried.waits || 0) + 1 }));
+  }
   if (error.key === "web.error_csrf" && !(retried && retried.csrf)) {
     await refreshSession();  // the box restarted: new session
     return post(path, body, key, Object.assign({}, retried, { csrf: true }));
@@ -325,9 +332,13 @@ async function poll() {
   let r = null;
   try { r = await fetch("/api/state"); } catch (e) { r = null; }
   if (polling === null) return;  // the stream came back meanwhile: it says more
+  let state = null;
   if (r && r.ok) {
+    try { state = await r.json(); } catch (e) { state = null; }  // cut short: read next time
+  }
+  if (state) {
     setConnection("paused");
-    render(await r.json());
+    render(state);
   } else {
     setConnection("offline");
   }

@@ -351,7 +351,7 @@ class ScoreKeeper:
         self.book, self.game_id = book, game_id
         self.storage.keep_read(game_id)
         self._changed()
-        self._let_go([self._history[1]])
+        self._let_go([list(self._history[1])])  # an export may still read the old one
         self._history = ((game_id, book.revision), prepared["history"])
         if unchanged:  # no other game changed while it was read: its stats hold
             self._stats = prepared["stats"]
@@ -360,10 +360,11 @@ class ScoreKeeper:
             self._tallies = prepared["tallies"]
 
     def _let_go(self, parts: list[list[Any]]) -> None:
-        """Parts of a long game the keeper no longer holds: freed a piece at a time, off the
-        table (a short one at once). Each part is copied: its holder may still be let go of."""
+        """Parts of a long game the keeper no longer holds, in lists of their own (a reader may
+        still go through the list they came from): freed a piece at a time, off the table (a
+        short one at once)."""
         if sum(len(part) for part in parts) > LET_GO_AT_ONCE:
-            self.hub.let_go([list(part) for part in parts])
+            self.hub.let_go(parts)
 
     def _changed(self) -> None:
         self._changes += 1
@@ -533,7 +534,7 @@ class ScoreKeeper:
         history = History.of(book.history(), previous=cached if same_game else None)
         self._history = (key, history)
         if not same_game:  # (the same game's new history goes on with most of the old lines)
-            self._let_go([cached])
+            self._let_go([list(cached)])
         return history
 
     def stats(self) -> dict[str, Any]:

@@ -630,13 +630,6 @@ class Storage:
             )
         return summaries
 
-    def load_all_games(self) -> list[ScoreBook]:
-        """Every stored game, to read only: the storage's own books, not copies (each one read
-        from the database again if it left the cache)."""
-        with self._lock:
-            ids = [row[0] for row in self._db.execute("SELECT id FROM games WHERE revision >= 0")]
-            return [self._book(self._db, game_id) for game_id in ids]
-
     def read_game(self, game_id: str) -> ScoreBook:
         """Game ``game_id`` to read only (statistics): the storage's own book, not a copy."""
         with self._lock:

@@ -60,8 +60,8 @@ def round_points(score: Mapping[str, Any], pause: Pause = None) -> list[dict[str
     """The points each party scored in each round, oldest first; ``pause()`` every
     :data:`PAUSE_EVERY` rounds."""
     rounds: list[dict[str, int]] = []
-    for entry in history_of(score):
-        if pause is not None and len(rounds) % PAUSE_EVERY == PAUSE_EVERY - 1:
+    for number, entry in enumerate(history_of(score), start=1):
+        if pause is not None and number % PAUSE_EVERY == 0:
             pause()
         credited = entry.get("credited")
         if isinstance(credited, Mapping):

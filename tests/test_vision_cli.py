@@ -93,7 +93,7 @@ def test_a_family_teaches_its_own_deck_from_labelled_photos(
             writer.writerow([f"card{i}.jpg", still.card.kind, still.card.colour])
     model = tmp_path / "family.npz"
     assert main(["vision", "teach", str(tmp_path), "--out", str(model)]) == 0
-    assert "3 kinds learned" in capsys.readouterr().out
+    assert "deck learned (taught:" in capsys.readouterr().out
     later = render.still_set(4, 99, [style], deck[1:])
     paths = []
     for i, still in enumerate(later):

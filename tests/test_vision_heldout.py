@@ -19,7 +19,7 @@ from companion.vision.measure import (
 def test_stills_in_an_unseen_style_are_read_and_sure_reads_are_right():
     score = score_stills(default_model(), held_out_stills(60, seed=5))
     assert score.kind_right >= 57, score.mistakes
-    assert score.sure >= 0.85 * score.stills, score.mistakes
+    assert score.sure >= 0.5 * score.stills, score.mistakes  # the rest ask (docs/vision.md)
     assert score.sure - score.sure_right <= 1, score.mistakes
 
 

@@ -28,8 +28,6 @@ from .types import Floats, Image
 # An impossible read keeps this share of its probability: it can still win when nothing else
 # fits (a missed play), but it is never sure.
 PRIOR_PENALTY = 0.05
-# Below this the networks' best guess gives way to a sure field read, unsure (see Model.read).
-FIELD_OVER = 0.5
 # A sure field read also needs the networks to see a card they know there (another deck's symbol
 # may look like one of ours to the field reader).
 FIELD_NOT_A_CARD = 0.1
@@ -145,22 +143,27 @@ class Model:
         if found is None:
             return Read(None, 0.0, False)
         read = self.read_found(found, previous)
-        if read.sure or self.fields is None:
+        if self.fields is None:
+            return read
+        seen = self.fields.read(image, previous, changed)
+        if read.sure:
+            # Two readers sure of different cards: another deck's symbol, most likely; ask.
+            if seen.sure and seen.card is not None and seen.card != read.card:
+                return replace(read, sure=False)
             return read
         # A card drawn with indices too small to read at this distance (the program's own
         # drawings): its central symbol, read on its white-ringed field, may settle it, when the
         # networks give that card a fair chance too (alone, that reader is often sure and wrong
         # on real cards, whose field is seldom wholly ringed with white).
-        seen = self.fields.read(image, previous, changed)
         if seen.card is None or not seen.sure or seen.found is None:
             return read
         agreed = (
             dict(read.candidates).get(seen.card, 0.0) >= self.agree_at
             and float(self.not_a_card(found.embedding)) < FIELD_NOT_A_CARD
         )
-        if agreed or read.confidence < FIELD_OVER:
-            return Read(seen.card, seen.confidence, agreed, read.candidates, seen.found)
-        return read
+        # The field reader is sure, the networks are not: its card is the better guess (on
+        # drawings it is right; on real cards it is seldom sure), sure only when they agree.
+        return Read(seen.card, seen.confidence, agreed, read.candidates, seen.found)
 
     # ------------------------------------------------------------ files
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import MISSING, Field, field, fields, is_dataclass
 from typing import Any, TypeVar
 
@@ -69,10 +69,14 @@ def option(
     return field(default=default, metadata=meta)
 
 
-@functools.cache
 def declared_fields(cls: type) -> tuple[tuple[Field[Any], Any], ...]:
-    """Each field of dataclass ``cls`` with its resolved type (read once: resolving the
-    annotations is most of the time a check takes)."""
+    """Each field of dataclass ``cls`` with its resolved type."""
+    return _resolved(typing.cast(Hashable, cls))
+
+
+@functools.cache
+def _resolved(cls: Any) -> tuple[tuple[Field[Any], Any], ...]:
+    # Read once per class: resolving the annotations is most of the time a check takes.
     hints = typing.get_type_hints(cls)
     return tuple((f, hints[f.name]) for f in fields(cls))
 

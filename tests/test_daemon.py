@@ -372,7 +372,7 @@ def test_the_phones_hear_when_a_device_action_has_finished_moving(
 def test_no_engine_access_off_the_hub_thread_during_a_simulated_evening(tmp_path: Path):
     """Pins, phone actions, settings, scores, device actions and a restart with saved settings:
     the guarded engine records every touch off the hub thread while the hub runs."""
-    config = Config(extra={"hardware": {"pins": {"next": 5, "reverse": 6, "skip": 26}}})
+    config = parse_config({"hardware": {"pins": {"next": 5, "reverse": 6, "skip": 26}}})
     opts = options(tmp_path)
     first = Daemon(config, opts).start()
     try:

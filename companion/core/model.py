@@ -208,6 +208,13 @@ def _parse_value(tp: Any, value: Any, name: str, meta: Mapping[str, Any], out: l
             out.append(f"{name}: expected a table, got {value!r}")
             return MISSING
         return {k: _parse_value(item, v, f"{name}.{k}", {}, out) for k, v in value.items()}
+    if typing.get_origin(tp) is list and isinstance(value, list):
+        # Each item checked alone, so every item at fault is listed.
+        (item_tp,) = typing.get_args(tp)
+        items = [_parse_value(item_tp, v, f"{name}[{i}]", {}, out) for i, v in enumerate(value)]
+        if MISSING in items:
+            return MISSING
+        value = items
     try:
         clean = check_value(type_schema(tp, meta), value, name)
     except ActionError as error:

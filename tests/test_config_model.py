@@ -18,7 +18,7 @@ from companion.config.render import (
     reference_markdown,
     with_reference,
 )
-from companion.core.actions import TABLE_ACTION_SCHEMAS
+from companion.core.actions import TABLE_ACTION_PAYLOADS, TABLE_ACTION_SCHEMAS, table_event
 from companion.core.errors import ActionError
 from companion.core.model import json_schema, option, parse
 from companion.core.options import rules_fields, rules_schema, with_changes
@@ -248,6 +248,28 @@ def test_a_declared_payload_gives_its_schema():
     }
 
 
+def test_every_table_action_payload_is_declared_once():
+    for name, payload in TABLE_ACTION_PAYLOADS.items():
+        schema = TABLE_ACTION_SCHEMAS[name]
+        assert schema == json_schema(payload), name
+        assert list(schema["properties"]) == [f.name for f in fields(payload)], name
+        assert all(prop.get("description") for prop in schema["properties"].values()), name
+    play = TABLE_ACTION_SCHEMAS["table.play"]
+    assert play["required"] == ["card"] and play["properties"]["count"]["default"] == 1
+    assert play["properties"]["player"] == {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 40,
+        "description": "who played it (default: the player whose turn it is)",
+    }
+    # A mended line names any action but the mending ones.
+    mended = TABLE_ACTION_SCHEMAS["table.replace"]["properties"]["action"]["enum"]
+    assert "table.play" in mended and "table.replace" not in mended
+    with pytest.raises(ActionError) as err:
+        table_event("table.setup", {"players": ["Alice", ""]})
+    assert err.value.key == "errors.bad_length" and err.value.params["field"] == "players[1]"
+
+
 def test_the_openapi_document_publishes_the_declared_house_rules():
     from tests.test_web_api import make_app, make_hub
 
@@ -257,3 +279,7 @@ def test_the_openapi_document_publishes_the_declared_house_rules():
     payload = body["content"]["application/json"]["schema"]["properties"]["payload"]
     assert payload == rules_schema()
     assert payload["properties"]["challenge_guilty"]["enum"] == ["instead", "replay", "plus_two"]
+    play = doc["paths"]["/api/actions/table.play"]["post"]["requestBody"]
+    described = play["content"]["application/json"]["schema"]["properties"]["payload"]
+    assert described == json_schema(TABLE_ACTION_PAYLOADS["table.play"])
+    assert described["properties"]["card"]["description"] == "the card's kind"

@@ -44,11 +44,13 @@ def option(
     min_length: int | None = None,
     max_length: int | None = None,
     multiline: bool = False,
+    items: Mapping[str, Any] | None = None,
     example: Any = None,
 ) -> Any:
     """A field with its help text and what its value may be. ``min``/``max`` bound a number,
     ``min_length``/``max_length`` a text (characters) or a list (items); ``example`` is shown in
-    the example file instead of the default (a custom profile, a path left commented out).
+    the example file instead of the default (a custom profile, a path left commented out);
+    ``items`` holds the rules of each item of a list (``{"max_length": 40}``).
     Without ``default`` the field is required (declare the dataclass ``kw_only``)."""
     rules = {
         "choices": tuple(choices) if choices is not None else None,
@@ -57,6 +59,7 @@ def option(
         "min_length": min_length,
         "max_length": max_length,
         "multiline": multiline or None,
+        "items": dict(items) if items is not None else None,
         "example": example,
     }
     meta = {"help": help, **{k: v for k, v in rules.items() if v is not None}}
@@ -141,7 +144,7 @@ def type_schema(tp: Any, meta: Mapping[str, Any] | None = None) -> dict[str, Any
         return json_schema(tp)
     if origin is list:
         (item,) = typing.get_args(tp)
-        schema = {"type": "array", "items": type_schema(item)}
+        schema = {"type": "array", "items": type_schema(item, meta.get("items"))}
         if "min_length" in meta:
             schema["minItems"] = meta["min_length"]
         if "max_length" in meta:
@@ -149,6 +152,8 @@ def type_schema(tp: Any, meta: Mapping[str, Any] | None = None) -> dict[str, Any
         return schema
     if origin is dict:
         _, value = typing.get_args(tp)
+        if value is Any:  # any object: checked by what reads it
+            return {"type": "object"}
         return {"type": "object", "additionalProperties": type_schema(value)}
     schema = {"type": _JSON_TYPES[tp]}
     if "choices" in meta:
@@ -211,7 +216,8 @@ def _parse_value(tp: Any, value: Any, name: str, meta: Mapping[str, Any], out: l
     if typing.get_origin(tp) is list and isinstance(value, list):
         # Each item checked alone, so every item at fault is listed.
         (item_tp,) = typing.get_args(tp)
-        items = [_parse_value(item_tp, v, f"{name}[{i}]", {}, out) for i, v in enumerate(value)]
+        rules = meta.get("items", {})
+        items = [_parse_value(item_tp, v, f"{name}[{i}]", rules, out) for i, v in enumerate(value)]
         if MISSING in items:
             return MISSING
         value = items

@@ -14,7 +14,8 @@ It checks a payload against the JSON-schema subset the action schemas use (``typ
 - nesting is at most :data:`MAX_DEPTH` levels, and strings, lists and objects the schema does not
   bound are capped (:data:`DEFAULT_MAX_TEXT`, :data:`DEFAULT_MAX_ITEMS`); a ``maxLength`` in the
   schema is honoured as written (a game file may be megabytes);
-- numbers are finite; ``true`` is not an integer; a ``null`` field means "not given".
+- numbers are finite; ``true`` is not an integer; a ``null`` field means "not given";
+- an unknown field is refused naming the known one most likely meant ("did you mean").
 
 Refusals are :class:`ActionError` naming the field, so nothing half-checked reaches the table.
 """

@@ -283,3 +283,17 @@ def test_the_openapi_document_publishes_the_declared_house_rules():
     described = play["content"]["application/json"]["schema"]["properties"]["payload"]
     assert described == json_schema(TABLE_ACTION_PAYLOADS["table.play"])
     assert described["properties"]["card"]["description"] == "the card's kind"
+
+
+def test_the_query_strings_are_their_declarations():
+    from companion.web.queries import RoundsQuery, bounds, query_parameters
+    from tests.test_web_api import make_app, make_hub
+
+    client = make_app(make_hub()).test_client()
+    doc = client.get("/api/openapi.json").get_json()
+    params = doc["paths"]["/api/score/rounds"]["get"]["parameters"]
+    assert [p for p in params if p["in"] == "query"] == query_parameters(RoundsQuery)
+    assert params[-1]["schema"] == {"type": "integer", "minimum": 1, "maximum": 200}
+    low, high = bounds(RoundsQuery, "limit")
+    assert client.get(f"/api/score/rounds?limit={high + 1}").status_code == 400
+    assert client.get(f"/api/score/rounds?limit={low - 1}").status_code == 400

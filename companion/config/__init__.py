@@ -3,12 +3,12 @@
 Each section is a frozen dataclass whose fields are declared with
 :func:`companion.core.model.option` (default, help, what a value may be): the table's sections
 here and in :mod:`companion.core.options`, the box's parts in :mod:`.hardware`, the voice in
-:mod:`.speech`, the phone page in :mod:`.web`, the camera and the score database in
-:mod:`.camera`. :func:`load_config` reads the file into one typed :class:`Config` and reports
-*all* its problems at once, each naming the key and what is allowed (a misspelt key gets "did
-you mean"), so one edit fixes a broken file. ``config.example.toml`` and ``docs/config.md`` are
-written from the same declarations (:mod:`.render`). This package reads no files at import time
-and imports neither the adapters nor the table engine.
+:mod:`.speech`, the phone page in :mod:`.web`, the camera in :mod:`.camera` and the score
+database in :mod:`.storage`. :func:`load_config` reads the file into one typed :class:`Config`
+and reports *all* its problems at once, each naming the key and what is allowed (a misspelt key
+gets "did you mean"), so one edit fixes a broken file. ``config.example.toml`` and
+``docs/config.md`` are written from the same declarations (:mod:`.render`). This package reads no
+files at import time and imports neither the adapters nor the table engine.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from companion.core.options import LauncherOptions as LauncherConfig
 from companion.core.options import ProfileOptions as ProfileConfig
 from companion.core.options import RulesOptions as RulesConfig
 
-from .camera import CameraConfig, StorageConfig
+from .camera import CameraConfig
 from .hardware import HardwareConfig
 from .speech import SpeechConfig
+from .storage import StorageConfig
 from .web import WebConfig
 
 LANGUAGES = ("fr", "en")

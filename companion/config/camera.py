@@ -1,4 +1,4 @@
-"""The ``[camera]`` section (the camera over the discard pile) and the ``[storage]`` section."""
+"""The ``[camera]`` section: the camera over the discard pile."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from companion.core.model import option
 
-# Paths are checked by the part that opens them; this only keeps a typo of a whole file out.
-MAX_PATH = 4096
+from .storage import MAX_PATH
 
 
 @dataclass(frozen=True)
@@ -60,17 +59,3 @@ class CameraConfig:
                 f"folder:PATH, got {source!r}"
             )
         return problems
-
-
-@dataclass(frozen=True)
-class StorageConfig:
-    """Where the score database lives."""
-
-    state_dir: str = option(
-        "",
-        "the score database's folder (empty: $STATE_DIRECTORY under systemd, else "
-        "~/.local/state/uno-companion); --state-dir overrides it",
-        min_length=1,
-        max_length=MAX_PATH,
-        example="/var/lib/uno-companion",
-    )

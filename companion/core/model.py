@@ -30,8 +30,6 @@ from .errors import ActionError
 from .payload import check_value, near, shown
 
 T = TypeVar("T")
-# A value any JSON or TOML document can hold (a default or an example as published).
-Plain = bool | int | float | str | list[Any] | dict[str, Any]
 
 
 def option(
@@ -108,7 +106,7 @@ def _optional(tp: Any) -> Any:
 _JSON_TYPES: dict[Any, str] = {bool: "boolean", int: "integer", float: "number", str: "string"}
 
 
-def json_schema(cls: type, *, defaults: bool = True) -> dict[str, Any]:
+def json_schema(cls: type) -> dict[str, Any]:
     """The JSON schema of dataclass ``cls``: an object with exactly its fields, the required ones
     being those without a default; each field's help is its ``description``."""
     props: dict[str, Any] = {}
@@ -120,7 +118,7 @@ def json_schema(cls: type, *, defaults: bool = True) -> dict[str, Any]:
         default = default_of(f)
         if default is MISSING:
             required.append(f.name)
-        elif defaults and default is not None and not is_section(type(default)):
+        elif default is not None and not is_section(type(default)):
             prop["default"] = default
         props[f.name] = prop
     schema: dict[str, Any] = {

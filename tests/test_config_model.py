@@ -297,3 +297,34 @@ def test_the_query_strings_are_their_declarations():
     low, high = bounds(RoundsQuery, "limit")
     assert client.get(f"/api/score/rounds?limit={high + 1}").status_code == 400
     assert client.get(f"/api/score/rounds?limit={low - 1}").status_code == 400
+
+
+def test_the_services_payloads_are_declared_with_their_help(tmp_path: Path):
+    """The table's, the devices' and the evening's actions, as a running box registers them."""
+    from companion.app.voice import VoiceSwitch, VoiceVolume
+    from companion.daemon import Daemon, DaemonOptions
+
+    options = DaemonOptions(state_dir=tmp_path, simulate=True, web=False, voice=False)
+    daemon = Daemon(Config(), options).start()
+    try:
+        schemas = daemon.hub.action_schemas()
+    finally:
+        daemon.stop()
+    declared = {
+        n: s for n, s in schemas.items() if n.split(".")[0] in ("table", "device", "evening")
+    }
+    assert {"table.play", "device.face", "device.test_fire", "evening.record"} <= set(declared)
+    for name, schema in [*declared.items(), ("page.colours", schemas["page.colours"])]:
+        assert all(p.get("description") for p in schema["properties"].values()), name
+    assert schemas["device.test_fire"]["properties"]["cards"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 5,
+        "description": "how many cards",
+        "default": 1,
+    }
+    colours = schemas["page.colours"]["properties"]["colours"]
+    assert colours["maxProperties"] == 10 and colours["additionalProperties"]["maximum"] == 7
+    # The voice's (registered when the box has a voice).
+    assert json_schema(VoiceVolume)["properties"]["level"]["maximum"] == 10
+    assert json_schema(VoiceSwitch)["required"] == ["enabled"]

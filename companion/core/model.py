@@ -48,7 +48,7 @@ def option(
     """A field with its help text and what its value may be. ``min``/``max`` bound a number,
     ``min_length``/``max_length`` a text (characters) or a list (items); ``example`` is shown in
     the example file instead of the default (a custom profile, a path left commented out);
-    ``items`` holds the rules of each item of a list (``{"max_length": 40}``).
+    ``items`` holds the rules of each item of a list or value of a table (``{"max_length": 40}``).
     Without ``default`` the field is required (declare the dataclass ``kw_only``)."""
     rules = {
         "choices": tuple(choices) if choices is not None else None,
@@ -150,9 +150,12 @@ def type_schema(tp: Any, meta: Mapping[str, Any] | None = None) -> dict[str, Any
         return schema
     if origin is dict:
         _, value = typing.get_args(tp)
-        if value is Any:  # any object: checked by what reads it
-            return {"type": "object"}
-        return {"type": "object", "additionalProperties": type_schema(value)}
+        schema = {"type": "object"}
+        if value is not Any:  # Any: checked by what reads it
+            schema["additionalProperties"] = type_schema(value, meta.get("items"))
+        if "max_length" in meta:
+            schema["maxProperties"] = meta["max_length"]
+        return schema
     schema = {"type": _JSON_TYPES[tp]}
     if "choices" in meta:
         schema["enum"] = list(meta["choices"])

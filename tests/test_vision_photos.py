@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.config import Config
+from companion.config import parse_config
 from companion.daemon import Daemon
 from companion.vision import Model, ModelError, default_model, load_model
 from companion.vision.measure import foreign_stills, photo_set, score_foreign, score_pictures
@@ -111,8 +111,8 @@ def test_the_daemon_starts_with_a_truncated_taught_model_and_says_so(
     frames.mkdir()
     cv2.imwrite(str(frames / "a.jpg"), np.full((480, 640, 3), 90, np.uint8))
     (frames / "frames.json").write_text('{"frames": [{"file": "a.jpg", "t_ms": 0}]}')
-    config = Config(
-        extra={
+    config = parse_config(
+        {
             "camera": {"enabled": True, "source": f"folder:{frames}"},
             "hardware": {"pins": {"card_sensor": -1}},
         }

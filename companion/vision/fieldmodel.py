@@ -17,13 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from .field import Found, colour_features, find_top, shape_features
-from .kinds import CARD_COLOURS, COLOURLESS, Card, may_follow
+from .kinds import CARD_COLOURS, Card, rank
 from .types import Floats, Image
 
 COLOUR_CLASSES = (*CARD_COLOURS, "black")
-# An impossible read keeps this share of its probability: it can still win when nothing else
-# fits (a missed play), but it is never sure.
-PRIOR_PENALTY = 0.05
 FORMAT = 1
 FIELD_MODEL = Path(__file__).with_name("field-model.npz")
 
@@ -79,26 +76,13 @@ class FieldModel:
     def read_found(self, found: Found, previous: Card | None = None) -> FieldRead:
         kinds = self.kind_probabilities(found.field)
         colours = self.colour_probabilities(found.field)
-        cards: list[Card] = []
-        probs: list[float] = []
-        for kind, p in zip(self.kinds, kinds, strict=True):
-            if kind in COLOURLESS:
-                cards.append(Card(kind, ""))
-                probs.append(float(p * colours[-1]))
-            else:
-                for colour, q in zip(CARD_COLOURS, colours[:-1], strict=True):
-                    cards.append(Card(kind, colour))
-                    probs.append(float(p * q))
-        joint = np.array(probs, np.float64)
-        allowed = np.array([may_follow(previous, c) for c in cards])
-        joint = np.where(allowed, joint, joint * PRIOR_PENALTY)
-        joint /= max(joint.sum(), 1e-12)
-        order = np.argsort(-joint)[:4]
-        best = int(order[0])
-        confidence = float(joint[best])
-        sure = bool(allowed[best]) and confidence >= self.sure_at and found.ring >= 0.8
-        candidates = tuple((cards[i], float(joint[i])) for i in order)
-        return FieldRead(cards[best], confidence, sure, candidates, found)
+        named = {kind: float(p) for kind, p in zip(self.kinds, kinds, strict=True)}
+        shades = {"black": float(colours[-1])}
+        shades.update({c: float(q) for c, q in zip(CARD_COLOURS, colours[:-1], strict=True)})
+        candidates, allowed = rank(named, shades, previous)
+        card, confidence = candidates[0]
+        sure = allowed and confidence >= self.sure_at and found.ring >= 0.8
+        return FieldRead(card, confidence, sure, candidates, found)
 
     def read(
         self, image: Image, previous: Card | None = None, changed: Image | None = None

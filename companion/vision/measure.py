@@ -60,41 +60,6 @@ def held_out_sequences(
 
 
 @dataclass
-class StillScore:
-    stills: int = 0
-    kind_right: int = 0
-    sure: int = 0
-    sure_right: int = 0
-    mistakes: list[str] = field(default_factory=list)
-
-    @property
-    def kind_rate(self) -> float:
-        return self.kind_right / max(1, self.stills)
-
-    @property
-    def sure_share(self) -> float:
-        return self.sure / max(1, self.stills)
-
-    @property
-    def sure_precision(self) -> float:
-        return self.sure_right / max(1, self.sure)
-
-
-def score_stills(model: Model, stills: list[Still]) -> StillScore:
-    score = StillScore()
-    for still in stills:
-        read = model.read(still.image)
-        score.stills += 1
-        right = read.card == still.card
-        score.kind_right += read.card is not None and read.card.kind == still.card.kind
-        score.sure += read.sure
-        score.sure_right += read.sure and right
-        if not right:
-            score.mistakes.append(f"{still.card} read {read.card} ({read.confidence:.2f})")
-    return score
-
-
-@dataclass
 class SequenceScore:
     plays: int = 0
     right: int = 0  # decided once, at the right card

@@ -20,14 +20,11 @@ import numpy as np
 
 from . import field as drawn
 from .fieldmodel import FIELD_MODEL, FieldModel, FieldModelError
-from .kinds import CARD_COLOURS, COLOURLESS, KINDS, Card, may_follow
+from .kinds import KINDS, Card, rank
 from .net import COLOURS, NONE, NetworkError, Networks
 from .reader import Found, find_top
 from .types import Floats, Image
 
-# An impossible read keeps this share of its probability: it can still win when nothing else
-# fits (a missed play), but it is never sure.
-PRIOR_PENALTY = 0.05
 # A sure field read also needs the networks to see a card they know there (another deck's symbol
 # may look like one of ours to the field reader).
 FIELD_NOT_A_CARD = 0.1
@@ -107,32 +104,15 @@ class Model:
 
     def read_found(self, found: Found, previous: Card | None = None) -> Read:
         kinds, colours = self.probabilities(found.embedding)
-        cards: list[Card] = []
-        probs: list[float] = []
-        for index, kind in enumerate(KINDS):
-            p = float(kinds[index])
-            if kind in COLOURLESS:
-                cards.append(Card(kind, ""))
-                probs.append(p * float(colours[COLOURS.index("black")]))
-            else:
-                for colour in CARD_COLOURS:
-                    cards.append(Card(kind, colour))
-                    probs.append(p * float(colours[COLOURS.index(colour)]))
-        joint = np.array(probs, np.float64)
-        allowed = np.array([may_follow(previous, c) for c in cards])
-        joint = np.where(allowed, joint, joint * PRIOR_PENALTY)
         # Not a card this deck has: an index the reader does not know, or a colour no card of
         # the deck has. That share stays unassigned, so such a read is never sure.
         foreign = float(kinds[NONE]) + float(colours[-1]) * (1.0 - float(kinds[NONE]))
-        joint /= max(joint.sum() + foreign, 1e-12)
-        order = np.argsort(-joint)[:4]
-        best = int(order[0])
-        confidence = float(joint[best])
-        sure = (
-            bool(allowed[best]) and confidence >= self.sure_at and found.spot.heat >= self.heat_at
-        )
-        candidates = tuple((cards[i], float(joint[i])) for i in order)
-        return Read(cards[best], confidence, sure, candidates, found)
+        named = {kind: float(kinds[i]) for i, kind in enumerate(KINDS)}
+        shades = {name: float(colours[i]) for i, name in enumerate(COLOURS)}
+        candidates, allowed = rank(named, shades, previous, foreign)
+        card, confidence = candidates[0]
+        sure = allowed and confidence >= self.sure_at and found.spot.heat >= self.heat_at
+        return Read(card, confidence, sure, candidates, found)
 
     def read(
         self, image: Image, previous: Card | None = None, changed: Image | None = None

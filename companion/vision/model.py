@@ -25,8 +25,8 @@ from .net import COLOURS, NONE, NetworkError, Networks
 from .reader import Found, find_top
 from .types import Floats, Image
 
-# A sure field read also needs the networks to see a card they know there (another deck's symbol
-# may look like one of ours to the field reader).
+# A sure field read also needs the networks to see a card of this deck there (another deck's
+# symbol or colour may look like one of ours to the field reader).
 FIELD_NOT_A_CARD = 0.1
 FORMAT = 2
 DEFAULT_MODEL = Path(__file__).with_name("default-model.npz")
@@ -98,6 +98,12 @@ class Model:
         unknown: Floats = kinds[..., NONE]
         return unknown
 
+    def foreign(self, embedding: Floats) -> float:
+        """How likely the index is not of this deck: a symbol or a colour it does not have."""
+        kinds, colours = self.probabilities(embedding)
+        unknown = float(kinds[NONE])
+        return unknown + float(colours[-1]) * (1.0 - unknown)
+
     def find(self, image: Image, changed: Image | None = None) -> Found | None:
         """The top card's corner index in ``image`` (see :func:`.reader.find_top`)."""
         return find_top(self.networks, image, changed, self.not_a_card)
@@ -106,7 +112,7 @@ class Model:
         kinds, colours = self.probabilities(found.embedding)
         # Not a card this deck has: an index the reader does not know, or a colour no card of
         # the deck has. That share stays unassigned, so such a read is never sure.
-        foreign = float(kinds[NONE]) + float(colours[-1]) * (1.0 - float(kinds[NONE]))
+        foreign = self.foreign(found.embedding)
         named = {kind: float(kinds[i]) for i, kind in enumerate(KINDS)}
         shades = {name: float(colours[i]) for i, name in enumerate(COLOURS)}
         candidates, allowed = rank(named, shades, previous, foreign)
@@ -139,7 +145,7 @@ class Model:
             return read
         agreed = (
             dict(read.candidates).get(seen.card, 0.0) >= self.agree_at
-            and float(self.not_a_card(found.embedding)) < FIELD_NOT_A_CARD
+            and self.foreign(found.embedding) < FIELD_NOT_A_CARD
         )
         # The field reader is sure, the networks are not: its card is the better guess (on
         # drawings it is right; on real cards it is seldom sure), sure only when they agree.

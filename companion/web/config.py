@@ -72,10 +72,28 @@ class WebConfig:
         max=600,
     )
     connection_limit: int = option(
-        500, "open connections at once before new ones wait", min=20, max=4000
+        500,
+        "open connections at once; past it a new phone still gets in: the box closes an idle "
+        "connection of the address holding the most",
+        min=20,
+        max=4000,
     )
     per_client_connections: int = option(
         32, "open connections one address may hold (a phone uses 2 to 7)", min=4, max=4000
+    )
+    requests_per_client: int = option(
+        6,
+        "requests one address may have running at once besides its live streams (a browser "
+        "asks up to 6 at a time); more wait their turn without holding a thread",
+        min=1,
+        max=256,
+    )
+    header_seconds: int = option(
+        10,
+        "a request's headers must arrive within this many seconds of its first byte (its body "
+        "at 16 KB/s at least after them), or its connection is closed",
+        min=1,
+        max=300,
     )
 
     @property

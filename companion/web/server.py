@@ -29,13 +29,12 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from typing import Any, cast
+from typing import cast
 from urllib.parse import parse_qs
 
 from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
-from waitress.server import create_server
 from waitress.task import ErrorTask
 from waitress.utilities import Error
 
@@ -44,6 +43,7 @@ from companion.web.api import error_body
 from companion.web.app import stop_streams
 from companion.web.config import MAX_UPLOAD, WebConfig
 from companion.web.context import EXTENSION, context_of
+from companion.web.fairness import Limits, fair_server
 
 log = logging.getLogger(__name__)
 
@@ -63,14 +63,22 @@ class WebServer:
 
     def __init__(self, app: Flask, config: WebConfig) -> None:
         self._app = app
-        self._server = create_server(
+        limits = Limits(
+            connections=config.per_client_connections,
+            running=config.streams_per_client + config.requests_per_client,
+            header_seconds=config.header_seconds,
+            send_seconds=config.idle_seconds,
+        )
+        self._server = fair_server(
             app,
+            limits,
+            _error_task_class(app),
             host=config.host,
             port=config.port,
             threads=config.threads,
             ident="uno-companion",
             channel_timeout=max(config.idle_seconds, int(config.keepalive_seconds * 2) + 1),
-            cleanup_interval=max(1, min(5, config.idle_seconds // 2)),
+            cleanup_interval=1,  # headers late or a phone gone: noticed within a second
             connection_limit=config.connection_limit,
             asyncore_use_poll=True,  # select() fails past 1024 sockets
             channel_request_lookahead=1,
@@ -85,9 +93,6 @@ class WebServer:
             # catches up.
             outbuf_high_watermark=OUTPUT_BUFFER,
             clear_untrusted_proxy_headers=True,
-        )
-        self._server.channel_class = _channel_class(  # type: ignore[union-attr]
-            config.per_client_connections, _error_task_class(app)
         )
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
         self._stopping = False
@@ -180,27 +185,6 @@ def _error_task_class(app: Flask) -> type[ErrorTask]:
         return body.encode("utf-8"), language
 
     return _JsonErrorTask
-
-
-def _channel_class(per_client: int, error_task: type[ErrorTask]) -> type[HTTPChannel]:
-    class PerClientChannel(HTTPChannel):
-        """A connection that closes at once when its address already holds ``per_client``;
-        its refusals are JSON (``error_task``)."""
-
-        error_task_class = error_task
-
-        def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:
-            client = addr[0] if isinstance(addr, tuple) else addr
-            held = sum(
-                1
-                for channel in list(server.active_channels.values())
-                if isinstance(channel.addr, tuple) and channel.addr[0] == client
-            )
-            super().__init__(server, sock, addr, adj, map)
-            if held >= per_client:
-                self.will_close = True  # closed on the loop's next pass, before any reading
-
-    return PerClientChannel
 
 
 def serve(app: Flask, config: WebConfig) -> WebServer:

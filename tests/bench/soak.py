@@ -57,6 +57,7 @@ threads = 32
 remote_press = true
 per_client_connections = 200
 streams_per_client = 64  # every phone of the soak is on 127.0.0.1
+requests_per_client = 64
 keepalive_seconds = 5.0
 """
 

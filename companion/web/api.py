@@ -7,6 +7,8 @@ a 4xx status; a request that fails changes nothing.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -291,9 +293,22 @@ def create_api() -> Blueprint:
     @api.get("/openapi.json")
     def get_openapi() -> Response:
         """This API described as OpenAPI 3.1."""
-        from flask import current_app
-
-        return jsonify(openapi_document(current_app, web().hub.action_schemas()))
+        ctx = web()
+        schemas = ctx.hub.action_schemas()
+        # The description changes only with the actions (registered as the box starts): made
+        # once, gzipped once (by its ETag), and a phone that has it gets a 304.
+        key = frozenset(schemas)
+        made = ctx.described
+        if made is None or made[0] != key:
+            document = openapi_document(current_app, schemas)
+            body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+            made = (key, body, hashlib.sha256(body).hexdigest()[:32])
+            ctx.described = made
+        response = Response(made[1], mimetype="application/json")
+        response.set_etag(made[2])
+        response.headers["Cache-Control"] = "no-cache"
+        response.make_conditional(request)  # a 304 when the phone has this one
+        return response
 
     @api.get("/qr.svg")
     def get_qr() -> Response:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict, deque
-from typing import Any
+from typing import Any, cast
 
 from waitress.adjustments import Adjustments
 from waitress.channel import ClientDisconnected, HTTPChannel
@@ -139,7 +139,7 @@ class FairChannel(HTTPChannel):
             if ready:
                 self.parked = False
         if ready:
-            self.server.add_task(self)
+            self.server.add_task(self)  # type: ignore[arg-type]  # a channel is its task
 
     def late(self, now: float) -> bool:
         """Whether the request being read has taken longer than its headers and body may."""
@@ -156,7 +156,7 @@ class FairChannel(HTTPChannel):
         return (not self.requests or self.parked) and self.last_activity < now - timeout
 
     def _flush_some(self, do_close: bool = True) -> bool:
-        sent = bool(super()._flush_some(do_close=do_close))
+        sent = bool(super()._flush_some(do_close=do_close))  # type: ignore[misc]
         if sent:
             self.last_sent = time.time()
         return sent
@@ -178,7 +178,7 @@ class FairChannel(HTTPChannel):
         finally:
             resumed = limits.leave(self)
             if resumed is not None:
-                self.server.add_task(resumed)
+                self.server.add_task(resumed)  # type: ignore[arg-type]
 
     def write_soon(self, data: bytes) -> int:
         self.writing = True
@@ -194,7 +194,9 @@ class FairChannel(HTTPChannel):
         if not self.writing or self.total_outbufs_len <= self.adj.outbuf_high_watermark:
             return
         with self.outbuf_lock:
-            _, failed = self._flush_exception(self._flush_some, do_close=False)
+            _, failed = self._flush_exception(  # type: ignore[attr-defined]
+                self._flush_some, do_close=False
+            )
             if failed:
                 self.server.pull_trigger()
                 self.outbuf_lock.wait()
@@ -217,22 +219,26 @@ class FairServer(TcpWSGIServer):
     def readable(self) -> bool:
         now = time.time()
         if now >= self.next_channel_cleanup:
-            self.next_channel_cleanup = now + self.adj.cleanup_interval
+            self.next_channel_cleanup = int(now + self.adj.cleanup_interval)
             self.maintenance(now)
         return bool(self.accepting)  # at the limit a connection is closed to make room
 
     def maintenance(self, now: float) -> None:
         timeout = self.adj.channel_timeout
-        for channel in list(self.active_channels.values()):
+        for channel in self._channels():
             if not isinstance(channel, FairChannel) or channel.will_close:
                 continue
             if channel.idle(now, timeout) or channel.late(now):
                 channel.will_close = True
                 self.pull_trigger()
 
+    def _channels(self) -> list[Any]:
+        # (waitress's type stubs call active_channels a channel: it is a dict of them)
+        return list(cast(dict[int, Any], self.active_channels).values())
+
     def handle_accept(self) -> None:
         super().handle_accept()
-        open_ = [c for c in self.active_channels.values() if not c.will_close]
+        open_ = [c for c in self._channels() if not c.will_close]
         if len(open_) > self.adj.connection_limit:
             victim = _least_needed(open_)
             if victim is not None:
@@ -267,6 +273,8 @@ def fair_server(
         (FairChannel,),
         {"limits": limits, "error_task_class": error_task},
     )
-    server = FairServer(app, {}, True, None, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0])
+    server = FairServer(
+        app, {}, True, None, dispatcher=dispatcher, adj=adj, sockinfo=cast(Any, adj.listen)[0]
+    )
     server.channel_class = channel
     return server

@@ -102,7 +102,7 @@ class WebServer:
     @property
     def port(self) -> int:
         """The port actually bound (useful with ``port = 0`` in tests)."""
-        return int(self._server.effective_port)  # type: ignore[union-attr]
+        return int(self._server.effective_port)  # type: ignore[attr-defined]
 
     def start(self) -> WebServer:
         self._thread.start()
@@ -126,17 +126,17 @@ class WebServer:
 
         def close_everything() -> None:
             # handle_close also wakes a stream thread waiting for a slow phone to read.
-            for channel in list(server._map.values()):  # type: ignore[union-attr]
+            for channel in list(server._map.values()):  # type: ignore[attr-defined]
                 if isinstance(channel, HTTPChannel):
                     channel.handle_close()
-            wasyncore.close_all(server._map)  # type: ignore[union-attr]
+            wasyncore.close_all(server._map)  # type: ignore[attr-defined]
 
         # Close sockets from the server's own loop thread: asyncore maps are not thread-safe.
         # A loop that has already ended (or never started) cannot be asked: close them here.
         try:
             if not self._thread.is_alive():
                 raise OSError("the server loop is not running")
-            server.trigger.pull_trigger(close_everything)  # type: ignore[union-attr]
+            server.trigger.pull_trigger(close_everything)  # type: ignore[attr-defined]
         except OSError:
             close_everything()
         else:

@@ -19,6 +19,7 @@ Every loop is bounded: the whole run takes about a minute.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import tempfile
@@ -215,10 +216,8 @@ class Dribblers:
                 if sock is None:
                     continue
                 start = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n" if fresh else b""
-                try:
+                with contextlib.suppress(OSError):  # not connected yet, or closed: next round
                     sock.send(start + f"X-Dribble-{line}: x\r\n".encode())
-                except OSError:
-                    pass  # not connected yet, or closed: seen at the next round
                 self.sockets[index] = (source, sock)
             self.stop.wait(DRIBBLE_EVERY)
 

@@ -567,7 +567,7 @@ def _event(ctx: WebContext, state: dict[str, Any]) -> bytes:
 def _camera_jpeg(data: bytes | None) -> Response:
     """A camera picture, for a phone with the table's PIN (the camera sees the table)."""
     if not web().guard.authenticated():
-        raise AccessDenied("web.error_pin_needed", 401)
+        raise AccessDenied("web.error_pin_to_see", 401)  # a read: not "to change things"
     if data is None:
         raise ApiError("web.error_not_found", 404)
     response = Response(data, mimetype="image/jpeg")

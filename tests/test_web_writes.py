@@ -5,6 +5,7 @@ the web server's log says each kind of trouble once per interval."""
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.app.hub import Hub
+from companion.core.table import TableEngine
 from companion.logs import OncePerInterval
 from companion.web.idempotency import KeyProblem, Remembered
 from tests.test_storage_faults import box
@@ -94,7 +96,7 @@ def test_a_key_is_claimed_while_its_request_runs_and_forgotten_if_nothing_was_do
         remembered.begin("phone", "k", "print")
     assert running.value.status == 409
     assert remembered.begin("other phone", "k", "print") is None  # keys are per phone
-    remembered.finish("phone", "k", 503, None)  # busy: nothing was done, the retry runs
+    remembered.finish("phone", "k", 503, None, forget=True)  # busy: nothing done, the retry runs
     assert remembered.begin("phone", "k", "print") is None
     remembered.finish("phone", "k", 200, None)
     entry = remembered.begin("phone", "k", "print")
@@ -173,3 +175,28 @@ def test_the_log_says_each_kind_of_trouble_once_per_interval(
         "another trouble",
         "Task queue depth is 5 (999 more like this in the last 60 s)",
     ]
+
+
+def test_an_action_that_ran_is_never_answered_busy_and_its_retry_is_not_run_again() -> None:
+    """The action runs, then the table after it cannot be read in time (the hub is held by
+    the next piece of work): the answer says it was done, and the retry is the first answer."""
+    hub = Hub(TableEngine(["Alice", "Bruno"], seed=1), dispatch_timeout=0.3)
+    release = threading.Event()
+    ran: list[int] = []
+
+    def count(payload: dict[str, Any]) -> None:
+        ran.append(1)
+        hub.call(lambda: release.wait(30))  # queued behind this action: the state waits
+
+    hub.register_action("test.count", {"type": "object"}, count, "table")
+    client = make_app(hub).test_client()
+    with hub.running():
+        try:
+            first = send(client, "test.count", {}, "count-1")
+            assert first.status_code == 200, first.get_json()
+            assert first.get_json()["applied"] is True and first.get_json()["message"]
+            again = send(client, "test.count", {}, "count-1")
+            assert again.headers["Idempotent-Replayed"] == "true"
+        finally:
+            release.set()
+        assert len(ran) == 1

@@ -43,12 +43,18 @@ class WebConfig:
     lockout_attempts: int = option(
         5, "bad PINs in a row before a phone is locked out", min=1, max=100
     )
-    lockout_seconds: int = option(60, "how long a locked-out phone must wait", min=1, max=86400)
+    lockout_seconds: int = option(
+        60,
+        "how long a locked-out phone must wait (twice as long at each new lock-out of its "
+        "address, up to an hour)",
+        min=1,
+        max=86400,
+    )
     lockout_total_attempts: int = option(
         20,
-        "bad PINs from all phones together, within lockout_seconds, before every phone must "
-        "wait (the wait doubles each time, up to an hour; phones that entered the PIN before "
-        "may still enter it)",
+        "bad PINs from all phones together, within lockout_seconds, before PINs are checked "
+        "one at a time, a second apart (then 2, 4, up to 8 s): guessing slows down, and the "
+        "right PIN still gets in",
         min=1,
         max=10000,
     )

@@ -176,3 +176,26 @@ def test_the_api_description_is_made_once_and_sent_gzipped_and_cached(hub: Hub) 
         headers={"If-None-Match": first.headers["ETag"], "Accept-Encoding": "gzip"},
     )
     assert again.status_code == 304
+
+
+def test_a_live_stream_its_phone_never_reads_gives_its_thread_back(hub: Hub) -> None:
+    server = served_with(hub, idle_seconds=5)
+    context = server._app.extensions["uno_web"]
+    hub.register_status("padding", lambda: {"text": "x" * 100_000})  # a 100 KB state
+    slow = connect(server.port, "127.0.0.2", receive_buffer=4096)
+    try:
+        slow.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")  # never read
+        until(lambda: context.streams == 1)
+        # Changes until the stream's thread waits for the phone (far over what the kernel and
+        # the output buffer take), then none: the phone reads nothing, and the box gives up.
+        until(
+            lambda: (
+                hub.call(lambda: hub.changed("device")).result(GUARD) is None
+                and channels_of(server, "127.0.0.2")[0].total_outbufs_len > OUTPUT_BUFFER
+            )
+        )
+        until(lambda: context.streams == 0)
+        assert ask(server.port, "127.0.0.3") == 200
+    finally:
+        slow.close()
+        server.stop()

@@ -147,8 +147,9 @@ class FairChannel(HTTPChannel):
         if request is None or getattr(request, "completed", False):
             return False
         allowed = self.limits.header_seconds
-        if request.headers_finished:
-            allowed += (request.content_length or 0) / BODY_RATE
+        if request.headers_finished:  # a chunked body says no length: as long as the largest
+            length = self.adj.max_request_body_size if request.chunked else request.content_length
+            allowed += (length or 0) / BODY_RATE
         return now - self.reading_since > allowed
 
     def idle(self, now: float, timeout: float) -> bool:

@@ -225,13 +225,15 @@ class FairServer(TcpWSGIServer):
         return bool(self.accepting)  # at the limit a connection is closed to make room
 
     def maintenance(self, now: float) -> None:
+        # Closed here, on the loop's thread, not only marked: a socket whose phone reads
+        # nothing never becomes writable, and waitress closes a marked one when it writes.
         timeout = self.adj.channel_timeout
         for channel in self._channels():
-            if not isinstance(channel, FairChannel) or channel.will_close:
+            if not isinstance(channel, FairChannel):
                 continue
-            if channel.idle(now, timeout) or channel.late(now):
-                channel.will_close = True
-                self.pull_trigger()
+            given_up = channel.will_close and not channel.connected  # its thread gave up on it
+            if given_up or channel.idle(now, timeout) or channel.late(now):
+                channel.handle_close()
 
     def _channels(self) -> list[Any]:
         # (waitress's type stubs call active_channels a channel: it is a dict of them)
@@ -243,7 +245,7 @@ class FairServer(TcpWSGIServer):
         if len(open_) > self.adj.connection_limit:
             victim = _least_needed(open_)
             if victim is not None:
-                victim.will_close = True
+                victim.handle_close()  # runs nothing: closed at once (see maintenance)
 
 
 def _least_needed(channels: list[Any]) -> Any:

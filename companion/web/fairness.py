@@ -31,6 +31,8 @@ Here:
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 import time
 from collections import defaultdict, deque
@@ -112,6 +114,7 @@ class FairChannel(HTTPChannel):
         self.reading: object | None = None  # the request being read and when it began
         self.reading_since = self.creation_time
         self.writing = False  # a worker thread is writing an answer (see write_soon)
+        self.shut = False  # being closed (see close_soon)
         if held >= self.limits.connections:
             self.will_close = True  # closed on the loop's next pass, before any reading
 
@@ -140,6 +143,18 @@ class FairChannel(HTTPChannel):
                 self.parked = False
         if ready:
             self.server.add_task(self)  # type: ignore[arg-type]  # a channel is its task
+
+    def close_soon(self) -> None:
+        """Close on the loop's next pass. Marking it (as waitress does) is not enough: a socket
+        whose phone reads nothing never becomes writable, and waitress closes a marked one when
+        it writes. Shut down, it is ready at once; its own event closes it (closing it here
+        would free its descriptor for a new connection while the loop still has events of the
+        old one to hand out)."""
+        self.will_close = True
+        self.shut = True
+        if self.socket is not None:
+            with contextlib.suppress(OSError):
+                self.socket.shutdown(socket.SHUT_RDWR)
 
     def late(self, now: float) -> bool:
         """Whether the request being read has taken longer than its headers and body may."""
@@ -225,15 +240,13 @@ class FairServer(TcpWSGIServer):
         return bool(self.accepting)  # at the limit a connection is closed to make room
 
     def maintenance(self, now: float) -> None:
-        # Closed here, on the loop's thread, not only marked: a socket whose phone reads
-        # nothing never becomes writable, and waitress closes a marked one when it writes.
         timeout = self.adj.channel_timeout
         for channel in self._channels():
-            if not isinstance(channel, FairChannel):
+            if not isinstance(channel, FairChannel) or channel.shut:
                 continue
             given_up = channel.will_close and not channel.connected  # its thread gave up on it
             if given_up or channel.idle(now, timeout) or channel.late(now):
-                channel.handle_close()
+                channel.close_soon()
 
     def _channels(self) -> list[Any]:
         # (waitress's type stubs call active_channels a channel: it is a dict of them)
@@ -241,11 +254,11 @@ class FairServer(TcpWSGIServer):
 
     def handle_accept(self) -> None:
         super().handle_accept()
-        open_ = [c for c in self._channels() if not c.will_close]
+        open_ = [c for c in self._channels() if not c.will_close and not getattr(c, "shut", False)]
         if len(open_) > self.adj.connection_limit:
             victim = _least_needed(open_)
             if victim is not None:
-                victim.handle_close()  # runs nothing: closed at once (see maintenance)
+                victim.close_soon()
 
 
 def _least_needed(channels: list[Any]) -> Any:
@@ -255,7 +268,11 @@ def _least_needed(channels: list[Any]) -> Any:
     held: dict[str, int] = defaultdict(int)
     for channel in channels:
         held[getattr(channel, "client", "")] += 1
-    candidates = [c for c in channels if not c.requests or getattr(c, "parked", False)]
+    candidates = [
+        c
+        for c in channels
+        if (not c.requests or getattr(c, "parked", False)) and not getattr(c, "shut", False)
+    ]
     if not candidates:
         return None
     return max(candidates, key=lambda c: (held[getattr(c, "client", "")], -c.last_activity))

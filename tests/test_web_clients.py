@@ -186,14 +186,19 @@ def test_a_live_stream_its_phone_never_reads_gives_its_thread_back(hub: Hub) -> 
     try:
         slow.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")  # never read
         until(lambda: context.streams == 1)
-        # Changes until the stream's thread waits for the phone (far over what the kernel and
-        # the output buffer take), then none: the phone reads nothing, and the box gives up.
-        until(
-            lambda: (
-                hub.call(lambda: hub.changed("device")).result(GUARD) is None
-                and channels_of(server, "127.0.0.2")[0].total_outbufs_len > OUTPUT_BUFFER
+
+        # Changes until the stream's thread waits for the phone: over the output buffer with
+        # nothing sent for a second (the kernel's buffers are full). The phone reads nothing,
+        # and the box gives up on it.
+        def blocked() -> bool:
+            hub.call(lambda: hub.changed("device")).result(GUARD)
+            channel = channels_of(server, "127.0.0.2")[0]
+            return bool(
+                channel.total_outbufs_len > OUTPUT_BUFFER
+                and channel.last_activity < time.time() - 1
             )
-        )
+
+        until(blocked)
         until(lambda: context.streams == 0)
         assert ask(server.port, "127.0.0.3") == 200
     finally:

@@ -43,6 +43,7 @@ from waitress.channel import ClientDisconnected, HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
+ACCEPT_AT_ONCE = 64  # connections taken in one pass of the loop, at most
 BODY_RATE = 16 * 1024  # bytes a second a request body must come in at least, after its headers
 
 
@@ -167,6 +168,11 @@ class FairChannel(HTTPChannel):
             allowed += (length or 0) / BODY_RATE
         return now - self.reading_since > allowed
 
+    def stalled(self, now: float) -> bool:
+        """Whether the phone has read nothing of what waits for it for ``send_seconds`` (a
+        stream's thread may be waiting for it, or between two events)."""
+        return bool(self.total_outbufs_len) and now - self.last_sent > self.limits.send_seconds
+
     def idle(self, now: float, timeout: float) -> bool:
         """Whether nothing moved for ``timeout`` and no thread runs a request of it."""
         return (not self.requests or self.parked) and self.last_activity < now - timeout
@@ -197,6 +203,8 @@ class FairChannel(HTTPChannel):
                 self.server.add_task(resumed)  # type: ignore[arg-type]
 
     def write_soon(self, data: bytes) -> int:
+        if data and not self.total_outbufs_len:
+            self.last_sent = time.time()  # waiting for the phone to read starts now
         self.writing = True
         try:
             return int(super().write_soon(data))
@@ -245,7 +253,7 @@ class FairServer(TcpWSGIServer):
             if not isinstance(channel, FairChannel) or channel.shut:
                 continue
             given_up = channel.will_close and not channel.connected  # its thread gave up on it
-            if given_up or channel.idle(now, timeout) or channel.late(now):
+            if given_up or channel.idle(now, timeout) or channel.late(now) or channel.stalled(now):
                 channel.close_soon()
 
     def _channels(self) -> list[Any]:
@@ -253,7 +261,16 @@ class FairServer(TcpWSGIServer):
         return list(cast(dict[int, Any], self.active_channels).values())
 
     def handle_accept(self) -> None:
-        super().handle_accept()
+        # Every connection waiting, not one per pass of the loop: each pass goes through every
+        # open connection, and 500 phones reconnecting at once cost 500 passes.
+        for _ in range(ACCEPT_AT_ONCE):
+            before = len(self._channels())
+            super().handle_accept()
+            if len(self._channels()) == before:
+                return  # none waiting (or a socket gone before it was taken)
+            self._make_room()
+
+    def _make_room(self) -> None:
         open_ = [c for c in self._channels() if not c.will_close and not getattr(c, "shut", False)]
         if len(open_) > self.adj.connection_limit:
             victim = _least_needed(open_)

@@ -16,6 +16,7 @@ AREAS = (
     "clients",
     "vision",
     "camera",
+    "config",
 )
 
 

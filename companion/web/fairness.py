@@ -1,13 +1,13 @@
 """waitress shared fairly between the phones: no client holds the others.
 
 waitress runs each request on one of a fixed number of threads and reads and writes sockets on
-one loop. Left as it is, a few clients can take it all:
+one loop. With waitress alone, a few clients can take it all:
 
 - a phone that asks for a large answer and does not read it, then asks again on the same
-  connection (pipelining), held a thread until it read: 32 such connections held every thread,
-  and ``/api/state`` and HIT waited for everyone;
-- a connection that sends its headers a line every few seconds was never closed, and 500 of them
-  (the connection limit) kept every new phone out.
+  connection (pipelining), holds a thread until it reads: 32 such connections hold every thread,
+  and ``/api/state`` and HIT wait for everyone;
+- a connection that sends its headers a line every few seconds is never closed, and 500 of them
+  (the connection limit) keep every new phone out.
 
 Here:
 
@@ -91,10 +91,6 @@ class Limits:
             if not waiting:
                 del self._waiting[client]
             return resumed
-
-    def running_of(self, client: str) -> int:
-        with self._lock:
-            return self._running.get(client, 0)
 
 
 class FairChannel(HTTPChannel):

@@ -232,3 +232,39 @@ def test_an_action_that_ran_is_never_answered_busy_and_its_retry_is_not_run_agai
         finally:
             release.set()
         assert len(ran) == 1
+
+
+def test_while_slowed_down_one_address_has_one_guess_waiting() -> None:
+    turn = threading.Event()
+    waiting = threading.Event()
+
+    def wait(seconds: float) -> None:  # the first guess's turn comes when the test says
+        waiting.set()
+        assert turn.wait(30)
+
+    config = WebConfig(pin="2468", lockout_attempts=5, lockout_seconds=60, lockout_total_attempts=2)
+    app = create_app(make_hub(), config, Catalog.load(), clock=Clock(), wait=wait)
+
+    def guess(pin: str, address: str) -> Any:
+        client = app.test_client()
+        return client.post(
+            "/api/login",
+            json={"pin": pin},
+            headers=csrf(client),
+            environ_base={"REMOTE_ADDR": address},
+        )
+
+    assert [guess("0000", f"10.0.0.{n}").status_code for n in range(2)] == [403, 403]
+    assert guess("1111", "10.0.1.1").status_code == 403  # slowed: its turn was at once
+    answers: list[Any] = []
+    first = threading.Thread(target=lambda: answers.append(guess("2468", "10.0.2.2")))
+    first.start()
+    try:
+        assert waiting.wait(30)  # the phone's first try waits its turn
+        again = guess("2468", "10.0.2.2")  # the same address again meanwhile
+        assert again.status_code == 429 and int(again.headers["Retry-After"]) >= 1
+        assert again.get_json()["error"]["key"] == "web.error_pin_wait"
+    finally:
+        turn.set()
+        first.join(30)
+    assert answers and answers[0].status_code == 200  # its first try got in

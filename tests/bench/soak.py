@@ -188,7 +188,8 @@ def press_loop(port: int, tally: Tally, stop: threading.Event) -> None:
         presses += 1
         if status == 200:
             tally.table_acked += 1
-            tally.acked_at.append((state["revision"], time.monotonic()))
+            if "revision" in state:  # else done, the table to follow on the streams
+                tally.acked_at.append((state["revision"], time.monotonic()))
             if name == "table.press":
                 tally.press_latency.append(took)
         elif 400 <= status < 500:
@@ -207,7 +208,8 @@ def round_loop(port: int, tally: Tally, stop: threading.Event, rng: random.Rando
         if status == 200:
             tally.rounds_acked += 1
             tally.round_latency.append(took)
-            tally.acked_at.append((state["revision"], time.monotonic()))
+            if "revision" in state:  # else done, the table to follow on the streams
+                tally.acked_at.append((state["revision"], time.monotonic()))
             standings = (state.get("score") or {}).get("standings") or {}
             if standings.get("finished"):  # someone reached 500: the next game
                 tally.games += 1

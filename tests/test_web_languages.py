@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from companion.core.errors import ActionError
+from companion.core.scoring.errors import ENGLISH
 from companion.i18n import LANGUAGES, Catalog
 from companion.web import WebConfig, create_app
 from tests.test_web_api import csrf, make_hub
@@ -25,6 +26,17 @@ def raised_keys() -> dict[str, str]:
     found: dict[str, str] = {}
     for path in sorted((ROOT / "companion").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):  # a fault's key: ``key = "storage.full"``
+                for line in node.body:
+                    if (
+                        isinstance(line, ast.Assign)
+                        and [getattr(t, "id", None) for t in line.targets] == ["key"]
+                        and isinstance(line.value, ast.Constant)
+                        and isinstance(line.value.value, str)
+                    ):
+                        found.setdefault(
+                            line.value.value, f"{path.relative_to(ROOT)}:{line.lineno}"
+                        )
             if not (isinstance(node, ast.Call) and node.args):
                 continue
             name = getattr(node.func, "id", getattr(node.func, "attr", None))
@@ -37,6 +49,8 @@ def raised_keys() -> dict[str, str]:
             if name == "ActionError" and "." not in key:
                 key = f"errors.{key}"  # as ActionError names a core error
             found.setdefault(key, f"{path.relative_to(ROOT)}:{node.lineno}")
+    for key in ENGLISH:  # the score book's refusals
+        found.setdefault(f"scoring.error.{key}", "companion/core/scoring/errors.py")
     return found
 
 

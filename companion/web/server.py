@@ -7,9 +7,13 @@ default: 28 live streams, at most ``streams_per_client`` of them for one address
 Settings for a box on a shared Wi-Fi, where one phone (or a page it has open) must not be able to
 lock the others out:
 
-- a connection that sends nothing for ``idle_seconds`` is closed (waitress never closes one that
-  is running a request, so live streams stay open);
-- one address holds at most ``per_client_connections`` connections: more are closed at once;
+- no client holds the others (:mod:`companion.web.fairness`): an answer a phone does not read
+  holds no thread, a phone that reads nothing for ``idle_seconds`` is closed, one address runs
+  ``streams_per_client + requests_per_client`` requests at once and holds
+  ``per_client_connections`` connections, headers must arrive within ``header_seconds``, and at
+  ``connection_limit`` a new phone still gets in;
+- a connection that sends nothing for ``idle_seconds`` is closed (a live stream its phone reads
+  stays open: it sends keep-alives);
 - a body larger than :data:`MAX_UPLOAD` is refused from its ``Content-Length`` before it is read
   (smaller limits per action are Flask's, still before reading); headers are capped at 16 KB;
 - waitress keeps reading a socket while its request runs (``channel_request_lookahead``), so a

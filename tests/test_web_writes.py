@@ -19,6 +19,7 @@ from companion.i18n import Catalog
 from companion.logs import OncePerInterval
 from companion.web import WebConfig, create_app
 from companion.web.idempotency import KeyProblem, Remembered
+from companion.web.security import MOST_WAITING
 from tests.test_storage_faults import box
 from tests.test_web_api import Clock, csrf, make_app, make_hub
 
@@ -155,6 +156,10 @@ def test_pin_guesses_from_everywhere_slow_down_and_the_right_pin_still_gets_in()
     started = clock.now
     assert [guess("1111", f"10.0.1.{n}").status_code for n in range(10)] == [403] * 10
     assert clock.now - started >= 9 and all(w <= 1.0 for w in waits)
+    # Guesses far apart (their turns come at once) are checked too, however many.
+    for n in range(MOST_WAITING + 2):
+        clock.now += 10
+        assert guess("1112", f"10.0.5.{n}").status_code == 403
     # A new phone with the right PIN waits its turn and gets in: never locked out.
     right = guess("2468", "10.0.9.9")
     assert right.status_code == 200 and right.get_json() == {"authenticated": True}

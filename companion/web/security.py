@@ -153,19 +153,20 @@ class Guard:
         trusted = session.get("proved") == self.generation
         turn = self._take_turn(client, pin, trusted)
         try:
-            if turn > 0:
+            if turn:
                 self._wait(turn)  # slowed down: this phone's turn comes
-            self._check(client, pin, trusted)
+            self._check(client, pin)
         finally:
-            if turn > 0:
+            if turn is not None:
                 with self._lock:
                     self._waiting.discard(client)
         session["auth"] = self.generation
         session["proved"] = self.generation
 
-    def _take_turn(self, client: str, pin: str, trusted: bool) -> float:
-        """Seconds ``client`` waits before its PIN is checked (0: at once), or raise: its
-        address is locked out, or (slowed down) it has a guess waiting, or too many do."""
+    def _take_turn(self, client: str, pin: str, trusted: bool) -> float | None:
+        """Seconds ``client`` waits for its turn (None: not slowed down, no turn taken), or
+        raise: its address is locked out, or (slowed down) it has a guess waiting, or too many
+        do."""
         now = self._clock()
         with self._lock:
             strikes = self._strike_of(client, now)
@@ -175,7 +176,7 @@ class Guard:
                 )
             self._forget_misses(now)
             if len(self._misses) < self._total_attempts and not self._slowdowns:
-                return 0.0
+                return None
             step = min(2.0 ** max(self._slowdowns - 1, 0), SLOWEST_STEP)
             turn = max(now, self._next_turn)
             if client in self._waiting or len(self._waiting) >= MOST_WAITING:
@@ -185,7 +186,7 @@ class Guard:
             self._waiting.add(client)
             return turn - now
 
-    def _check(self, client: str, pin: str, trusted: bool) -> None:
+    def _check(self, client: str, pin: str) -> None:
         now = self._clock()
         with self._lock:
             strikes = self._strike_of(client, now)

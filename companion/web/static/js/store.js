@@ -215,7 +215,10 @@ async function send(name, payload, options, key) {
   const body = { payload: only(name, payload || {}) };
   if (!options || options.revision !== false) body.revision = store.revision;
   try {
-    render(await post("/api/actions/" + name, body, key));
+    const answer = await post("/api/actions/" + name, body, key);
+    // Done, though the box was too busy to send the table with it: the stream brings it.
+    if (answer && answer.applied && typeof answer.revision !== "number") toast(answer.message);
+    render(answer);
     return true;
   } catch (err) {
     if (err.status === 401 && askPin) {

@@ -261,11 +261,9 @@ def test_an_outcome_leaves_the_hub_with_its_snapshot_made_there():
             second = hub.post(Play("reverse", "red"), "phone")
             outcomes = [first.result(timeout=5), second.result(timeout=5)]
             state = hub.state()  # the last outcome's snapshot serves the state: not made again
+            cards = [o.snapshot["last_event"]["payload"]["card"] for o in outcomes]
         assert made_on == ["hub", "hub"]
-        assert [o.snapshot["last_event"]["payload"]["card"] for o in outcomes] == [
-            "skip",
-            "reverse",
-        ]
+        assert cards == ["skip", "reverse"]
         assert state["table"] is outcomes[1].snapshot
     assert hub.off_thread == []
 
@@ -315,6 +313,25 @@ def test_the_source_reaches_the_outcome_and_refusals_are_told_with_it(hub):
     refused = door.take(ButtonPress("hit"))
     assert isinstance(refused.exception(timeout=5), ActionError)
     assert refusals == [("errors.round_over", "button")]
+
+
+def test_a_services_follow_up_carries_the_source_of_its_action(hub):
+    recorder = Recorder()
+    hub.add_listener(recorder)
+    sources: list[str] = []
+
+    def follow_up(payload: dict[str, Any]) -> None:
+        sources.append(hub.action_source)
+        hub.post(Press(), hub.action_source)
+
+    hub.register_action("test.follow_up", {"type": "object"}, follow_up, "table")
+    hub.dispatch("test.follow_up", {}, source="script")
+    hub.dispatch("test.follow_up", {})
+    hub.dispatch("table.press", {}, source="camera")
+    hub.call(lambda: None).result(timeout=5)  # the follow-ups have run
+    assert sources == ["script", "phone"]
+    assert [o.source for o in recorder.outcomes] == ["script", "phone", "camera"]
+    assert hub.call(lambda: hub.action_source).result(timeout=5) == "box"  # outside actions
 
 
 ADDRESS = {"a": "192", "b": "168", "c": "1", "d": "20", "port": "8080"}

@@ -81,8 +81,8 @@ def settled(daemon: Daemon) -> None:
 def test_press_on_pin_fires_cards_and_turns(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=2))
     press(daemon)
-    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
-    settled(daemon)  # the hub's listeners have sent the launcher its commands
+    settled(daemon)  # the press, queued as its edge came, was handled; the hub's listeners
+    assert daemon.hub.state()["table"]["events"] == 1  # have sent the launcher its commands
     assert daemon.hardware.wait_idle(timeout=10)
     assert daemon.hardware.ejector.cards_fired == 2
     snap = daemon.hub.state()["table"]
@@ -94,8 +94,8 @@ def test_the_table_gives_the_player_the_cards_the_beam_counted(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=2), hardware={})
     assert daemon.hardware.card_sensor is not None  # the beam, with simulated cards
     press(daemon)
-    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
-    settled(daemon)  # the hub's listeners have sent the launcher its commands
+    settled(daemon)  # the press, queued as its edge came, was handled; the hub's listeners
+    assert daemon.hub.state()["table"]["events"] == 1  # have sent the launcher its commands
     assert daemon.hardware.wait_idle(timeout=10)
     settled(daemon)  # and the beam's count is back at the table
     counted = daemon.hardware.card_sensor.total
@@ -109,7 +109,8 @@ def test_presses_during_an_ejection_are_queued_not_lost(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=3))
     for _ in range(8):
         press(daemon)  # much faster than the feed fires 3 cards
-    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 8)
+    settled(daemon)  # the press was queued as its edge came: now handled
+    assert daemon.hub.state()["table"]["events"] == 8
     assert daemon.hardware.wait_idle(timeout=30)
     assert daemon.hardware.ejector.cards_fired == 24
     magazine = daemon.hub.state()["table"]["magazine"]
@@ -166,7 +167,8 @@ def test_virtual_hit_drives_the_mock_pin(make_daemon):
     daemon = make_daemon()
     before = daemon.hardware.hit_button.presses
     daemon.hub.dispatch("device.hit", {})
-    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
+    settled(daemon)  # the press was queued as its edge came: now handled
+    assert daemon.hub.state()["table"]["events"] == 1
     assert daemon.hardware.hit_button.presses == before + 1  # it went through the button
 
 
@@ -176,7 +178,8 @@ def test_a_virtual_hit_the_debounce_drops_is_answered_as_dropped(make_daemon):
     with pytest.raises(ActionError) as dropped:  # a moment later: the button is still down
         daemon.hub.dispatch("device.hit", {})
     assert dropped.value.key == "errors.press_dropped" and dropped.value.status == 429
-    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
+    settled(daemon)  # the press was queued as its edge came: now handled
+    assert daemon.hub.state()["table"]["events"] == 1
     assert daemon.hardware.hit_button.presses == 1  # one press taken, one refused, none lost
 
 
@@ -287,7 +290,8 @@ def test_optional_buttons_play_cards(tmp_path: Path):
     try:
         for name in ("next", "reverse", "skip"):
             press(daemon, name)
-        assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 3)
+        settled(daemon)  # the press was queued as its edge came: now handled
+        assert daemon.hub.state()["table"]["events"] == 3
         snap = daemon.hub.state()["table"]
         # Bruno played (Chloé's turn), Chloé reversed (back to Bruno), Bruno skipped Alice.
         assert snap["direction"] == "right" and snap["active"] == "David"
@@ -392,7 +396,8 @@ def test_no_engine_access_off_the_hub_thread_during_a_simulated_evening(tmp_path
     second = Daemon(config, opts).start()  # the saved profile is applied as it starts
     try:
         press(second)
-        assert wait_for(lambda: second.hub.state()["table"]["events"] > events)
+        settled(second)  # the press was queued as its edge came: now handled
+        assert second.hub.state()["table"]["events"] > events
         assert second.hub.state()["settings"]["profile"] == "gentle"
     finally:
         second.stop()

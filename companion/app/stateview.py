@@ -47,12 +47,12 @@ class StateView:
         """Something in ``section`` changed: the cache is dropped; the notice for the readers.
         The launcher's own movements (``device``) leave ``revision`` as it is, so a tap right
         after the turret stopped is not taken for a stale edit."""
-        if section != "device":
-            self.revision += 1
-        with self._lock:
+        with self._lock:  # from any thread (a storage fault): counted once each
+            if section != "device":
+                self.revision += 1
             self._generation += 1
             self._cache = None
-        return {"revision": self.revision, "section": section}
+            return {"revision": self.revision, "section": section}
 
     @hub_thread_only
     def table_made(self, snapshot: dict[str, Any]) -> None:

@@ -15,14 +15,20 @@ import pytest
 from companion.config import Config
 from companion.core.firing import FiringModel
 from companion.core.table import TableEngine
-from companion.daemon import Daemon, DaemonOptions
-from tests.doubles import ECHO_ENGINE, RecordingPlayer, ScaledClock
+from companion.daemon import Daemon
+from tests.doubles import ScaledClock
 from tests.helpers import wait_for
 from tests.test_camera_service import FakeCamera, FakeSighting
 from tests.test_daemon import SPEED, press
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import FOUR, Api, chloe_wins_a_round, seat_four  # noqa: E402
+from tests.browser import (  # noqa: E402
+    FOUR,
+    Api,
+    chloe_wins_a_round,
+    page_daemon_options,
+    seat_four,
+)
 
 # What reads or changes the table: its events, its replays, its snapshots, the launcher's rolls.
 WATCHED: list[tuple[type, str]] = [
@@ -63,14 +69,8 @@ def touches(monkeypatch: pytest.MonkeyPatch) -> Touches:
 @pytest.fixture
 def evening_daemon(tmp_path: Path, touches: Touches) -> Iterator[tuple[Daemon, FakeCamera]]:
     camera = FakeCamera()
-    options = DaemonOptions(
-        simulate=True,
-        state_dir=tmp_path / "state",
-        seed=3,
-        host="127.0.0.1",
-        port=0,
-        voice_player=RecordingPlayer(),
-        engine_factory=ECHO_ENGINE,
+    options = page_daemon_options(
+        tmp_path / "state",
         motion_clock=ScaledClock(SPEED),
         check_thread=True,
         camera=camera,

@@ -92,7 +92,7 @@ class Hub:
         self._engine = (
             cast(TableEngine, GuardedEngine(engine, self._loop.guard)) if check_thread else engine
         )
-        self._view = StateView(self._loop, self._engine.snapshot, dispatch_timeout)
+        self._view = StateView(self._loop, lambda: self._engine.snapshot(), dispatch_timeout)
         self._actions = ActionRegistry(self._loop, self._view, self.long_work, dispatch_timeout)
         self._fanout = Fanout()
         self._streams = Broadcaster()

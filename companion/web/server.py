@@ -108,6 +108,12 @@ class WebServer:
         """The port actually bound (useful with ``port = 0`` in tests)."""
         return int(self._server.effective_port)  # type: ignore[attr-defined]
 
+    @property
+    def channels(self) -> dict[Any, Any]:
+        """The open connections (waitress's channels), by socket: what each still has to
+        send shows how much a slow phone holds."""
+        return cast(dict[Any, Any], self._server.active_channels)  # type: ignore[union-attr]
+
     def start(self) -> WebServer:
         self._thread.start()
         log.info("phone page on port %s", self.port)

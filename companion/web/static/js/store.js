@@ -196,6 +196,7 @@ export function only(name, payload) {
 }
 
 let askPin = null;
+let edits = Promise.resolve(true);  // this phone's last edit, answered or not
 /** The PIN dialog: `ask(retry)` shows it and calls `retry()` once the PIN is accepted. */
 export function setPinPrompt(ask) { askPin = ask; }
 
@@ -206,7 +207,12 @@ export function setPinPrompt(ask) { askPin = ask; }
  * Resolves to true when the box accepted it.
  */
 export async function act(name, payload, options) {
-  return send(name, payload, options, newKey());
+  if (options && options.revision === false) return send(name, payload, options, newKey());
+  // An edit waits for this phone's previous one to be answered: it is then based on the state
+  // that one left, and two quick taps are never refused as stale for the phone's own change.
+  const turn = edits.then(() => send(name, payload, options, newKey()));
+  edits = turn.catch(() => false);
+  return turn;
 }
 
 // One action with its Idempotency-Key: sent again after the PIN with the same key (a refusal

@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from typing import cast
+from typing import Any, cast
 from urllib.parse import parse_qs
 
 from flask import Flask
@@ -112,7 +112,7 @@ class WebServer:
     def channels(self) -> dict[Any, Any]:
         """The open connections (waitress's channels), by socket: what each still has to
         send shows how much a slow phone holds."""
-        return cast(dict[Any, Any], self._server.active_channels)  # type: ignore[union-attr]
+        return cast(dict[Any, Any], self._server.active_channels)
 
     def start(self) -> WebServer:
         self._thread.start()

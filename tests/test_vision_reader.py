@@ -70,7 +70,7 @@ def test_the_top_card_is_found_where_it_lies_over_the_others():
     scene, image = pile(Card("reverse", "blue"))
     found = default_model().find(image)
     assert found is not None
-    top = render._corners(scene.pile[-1]).reshape(-1, 1, 2)
+    top = render.card_corners(scene.pile[-1]).reshape(-1, 1, 2)
     assert cv2.pointPolygonTest(top, (found.spot.x, found.spot.y), False) > 0
     assert found.spot.heat > 0.3
 

@@ -173,7 +173,7 @@ def foreign_stills(count: int, seed: int, deck: str) -> list[Image]:
         style = drawn[i % len(drawn)]
         cache = render.FaceCache()
         top = Card("7", "red")  # stands for the foreign card: its face is replaced below
-        cache._faces[(top, id(style))] = foreign_face(rng, style, deck)
+        cache.put(top, style, foreign_face(rng, style, deck))
         scene = render.random_still(rng, top, style, faces())
         *under, laid = scene.pile
         # a card under it that happens to be the stand-in keeps a face of its own
@@ -251,7 +251,7 @@ def thumbed_stills(count: int, seed: int, *, thumb: bool) -> list[Still]:
         scene = render.random_still(rng, card, drawn[i % len(drawn)], deck)
         image = render.draw_scene(replace(scene, hand=None), cache).astype(np.float32)
         top = scene.pile[-1]
-        corners = render._corners(top)
+        corners = render.card_corners(top)
         centre = corners.mean(axis=0)
         h, w = image.shape[:2]
         area = top.length**2 * render.FACE_W / render.FACE_H

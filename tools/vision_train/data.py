@@ -161,7 +161,7 @@ def index_spots(placed: render.Placed, tilt: np.ndarray | None) -> list[tuple[fl
         [(0, 0), (render.FACE_W, 0), (render.FACE_W, render.FACE_H), (0, render.FACE_H)],
         np.float32,
     )
-    m = cv2.getPerspectiveTransform(src, render._corners(placed))
+    m = cv2.getPerspectiveTransform(src, render.card_corners(placed))
     if tilt is not None:
         m = tilt @ m
     pts = cv2.perspectiveTransform(np.array([face], np.float32), m)[0]

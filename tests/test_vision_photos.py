@@ -21,7 +21,7 @@ from tests.test_daemon import options
 CI_PHOTOS = Path(__file__).parent / "data" / "uno-photos"
 # The floor measured on the shipped photos (tests/bench/vision.py prints the figures): a model
 # that reads fewer of them right, or is ever sure and wrong on them, fails.
-RIGHT_FLOOR = 0.9
+RIGHT_FLOOR = 0.96  # measured: 89 of 90
 
 
 def test_the_shipped_networks_run_in_opencv_and_are_small():
@@ -40,7 +40,7 @@ def test_photos_of_real_cards_are_read_and_sure_reads_are_right():
     score = score_pictures(default_model(), pictures)
     assert score.right / score.photos >= RIGHT_FLOOR, score.mistakes
     assert score.wrong_sure == 0, score.mistakes
-    assert score.sure >= 0.5 * score.photos
+    assert score.sure >= 0.85 * score.photos  # measured: 90 %
 
 
 def test_cards_of_a_deck_in_colours_no_classic_card_has_are_not_sure():

@@ -40,14 +40,6 @@ class FieldRead:
     candidates: tuple[tuple[Card, float], ...] = ()
     found: Found | None = None
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": None if self.card is None else self.card.kind,
-            "colour": None if self.card is None else self.card.colour,
-            "confidence": round(self.confidence, 4),
-            "sure": self.sure,
-        }
-
 
 @dataclass(frozen=True)
 class FieldModel:
@@ -95,24 +87,6 @@ class FieldModel:
         return self.read_found(found, previous)
 
     # ------------------------------------------------------------ files
-
-    def save(self, path: Path) -> None:
-        meta = {
-            "format": FORMAT,
-            "kinds": list(self.kinds),
-            "temperature": self.temperature,
-            "sure_at": self.sure_at,
-            "origin": self.origin,
-        }
-        with path.open("wb") as out:
-            np.savez_compressed(
-                out,
-                meta=np.array(json.dumps(meta)),
-                weights=self.weights.astype(np.float16),
-                colour_means=self.colour_means,
-                colour_inverse=self.colour_inverse,
-                colour_logdet=self.colour_logdet,
-            )
 
     @classmethod
     def load(cls, path: Path) -> FieldModel:

@@ -93,6 +93,24 @@ class Reader(nn.Module):
         return self.body(x)
 
 
+def learn(
+    opt: torch.optim.Optimizer,
+    sched: torch.optim.lr_scheduler.LRScheduler,
+    loss: torch.Tensor,
+    where: str,
+    step: int,
+    start: float,
+) -> None:
+    """One step down the loss; a line on standard error every 50."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    if step % 50 == 0:
+        spent = time.monotonic() - start
+        print(f"{where} loss {loss.item():.3f} {spent:.0f}s", file=sys.stderr, flush=True)
+
+
 def to_tensor(batch: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(batch.astype(np.float32).transpose(0, 3, 1, 2) / 255.0 - 0.5)
 
@@ -241,16 +259,7 @@ def train_finder(cache: Path, out: Path, epochs: int, batch: int) -> None:
             torch.from_numpy(np.array(heats)),
             torch.from_numpy(np.array(szs)),
         )
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 50 == 0:
-            print(
-                f"finder {step}/{steps} loss {loss.item():.3f} {time.monotonic() - start:.0f}s",
-                file=sys.stderr,
-                flush=True,
-            )
+        learn(opt, sched, loss, f"finder {step}/{steps}", step, start)
         if step % 500 == 0 or step == steps - 1:
             export(net, out, (1, 3, FINDER_H, FINDER_W))
 
@@ -314,16 +323,7 @@ def train_reader(cache: Path, out: Path, epochs: int, batch: int) -> None:
         loss = F.cross_entropy(net.kind(e), kt, label_smoothing=0.02)
         if (ct >= 0).any():
             loss = loss + F.cross_entropy(net.colour(e)[ct >= 0], ct[ct >= 0], label_smoothing=0.02)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 50 == 0:
-            print(
-                f"reader {step}/{steps} loss {loss.item():.3f} {time.monotonic() - start:.0f}s",
-                file=sys.stderr,
-                flush=True,
-            )
+        learn(opt, sched, loss, f"reader {step}/{steps}", step, start)
         if step % 500 == 0 or step == steps - 1:
             save_reader(net, out)
 

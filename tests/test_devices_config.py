@@ -124,3 +124,14 @@ def test_every_output_is_known_for_stopping_after_a_crash() -> None:
     # The retrofit's ejector pin switches a motor: its PWM is stopped, it is no servo.
     retrofit = parse_hardware({"ejector": {"mode": "motor"}})
     assert retrofit.output_pins() == ({13}, {12, 16})
+
+
+def test_a_config_written_with_the_retired_pull_back_still_loads() -> None:
+    """Earlier versions wrote ``ejector.pull_back_s`` (a reverse turn of the feed after firing,
+    which the feed's one-way bearings make a no-op): such a file loads, the key ignored, and a
+    truly unknown key is still refused."""
+    config = parse_hardware({"ejector": {"pull_back_s": 0.1, "exit_fan": 0.2}})
+    assert config.ejector.exit_fan == 0.2
+    assert not hasattr(config.ejector, "pull_back_s")
+    with pytest.raises(ConfigError, match="pull_forward_s"):
+        parse_hardware({"ejector": {"pull_forward_s": 0.1}})

@@ -120,21 +120,21 @@ class EjectorConfig:
     )
     exit_duty: float = option(1.0, "exit pinch motor PWM duty while firing, 0..1", min=0.1, max=1.0)
     exit_spin_up_s: float = option(
-        0.3,
-        "the exit pinch spins this long before the feed runs (a small DC motor reaches its "
-        "speed in about 0.1 s; margin)",
+        0.1,
+        "the exit pinch spins this long before the feed runs (the N20 and its roller reach "
+        "their speed in about 0.05 s; the first card reaches the pinch 0.1 s later still)",
         min=0.0,
         max=3.0,
     )
     exit_run_on_s: float = option(
         0.2, "the exit pinch runs on after the last card, so it leaves", min=0.0, max=3.0
     )
-    pull_back_s: float = option(
-        0.1,
-        "after the last card the feed turns back this long, so the next card stays in the "
-        "magazine (0: none)",
+    exit_fan: float = option(
+        0.35,
+        "the exit pinch's duty falls by this fraction of exit_duty from a firing's first card "
+        "to its last, so the cards land in a row toward the player, not in one heap (0: off)",
         min=0.0,
-        max=1.0,
+        max=0.8,
     )
     margin: float = option(
         2.0,
@@ -373,10 +373,20 @@ def check_hardware(config: HardwareConfig, where: str = "hardware") -> list[str]
     return problems
 
 
+# Keys earlier versions wrote that no longer mean anything, by section: a config file that still
+# has them loads as before. (``ejector.pull_back_s`` reversed the feed servo after firing; the
+# feed wheels turn on one-way bearings, so a reverse turn never moved a card.)
+RETIRED_KEYS = {"ejector": ("pull_back_s",)}
+
+
 def parse_hardware(raw: Mapping[str, Any] | None, where: str = "hardware") -> HardwareConfig:
     """Validate a raw ``[hardware]`` table; raise :class:`ConfigError` listing every problem."""
     problems: list[str] = []
-    config = parse_section(HardwareConfig, dict(raw or {}), where, problems)
+    table = dict(raw or {})
+    for section, keys in RETIRED_KEYS.items():
+        if isinstance(table.get(section), dict):
+            table[section] = {k: v for k, v in table[section].items() if k not in keys}
+    config = parse_section(HardwareConfig, table, where, problems)
     problems.extend(check_hardware(config, where))
     if problems:
         raise ConfigError(problems, "hardware configuration")

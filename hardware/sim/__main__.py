@@ -1,4 +1,4 @@
-"""``python -m hardware.sim``: the feed's tolerance sweep, or one feed at given values (sweep.py)."""
+"""``python -m hardware.sim``: the feed's tolerance sweep, or one feed at given values."""
 
 import sys
 

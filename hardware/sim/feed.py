@@ -94,8 +94,7 @@ class Geometry:
     nose_x1: float
     launch_height: float  # card path over the table
     launch_angle: float  # degrees
-    plastic_mu: float  # card on the printed floor, nose, gate and follower
-    back_driven: bool = True  # the back wheel is a driven tyre (False: a free printed roller)
+    plastic_mu: float  # card on the printed floor, nose and gate
 
     @classmethod
     def from_fit(cls, fit: Mapping[str, Any]) -> Geometry:
@@ -151,11 +150,6 @@ class Geometry:
     def control(self, thickness: float) -> Geometry:
         """The negative control: the throat at two cards and no separator."""
         return replace(self, throat=2 * thickness + 0.05 * MM, sep_force=0.0)
-
-    def plain(self) -> Geometry:
-        """A plain bottom feed: one driven tyre, the back of the stack on a free roller, the
-        floor at the card path carrying its share of the stack."""
-        return replace(self, back_driven=False, floor_relief=0.0)
 
 
 @dataclass(frozen=True)
@@ -253,8 +247,8 @@ def build_xml(g: Geometry, stack: Stack, settings: Settings) -> str:
         f'{_flat("weight")}<inertial pos="0.001 0.0001 0" mass="{g.follower_mass}" '
         f'diaginertia="1e-4 1e-4 1e-4"/>'
         f'<geom name="weight" type="box" size="{_fmt(hl, hw, WEIGHT_BOX_H / 2)}" mass="0"/>'
-        f'<geom name="follower" type="box" '
-        f'pos="{_fmt(g.follower_front - g.gate_x + BEHIND_GATE, 0, WEIGHT_BOX_H + FOLLOWER_H / 2)}" '
+        f'<geom name="follower" type="box" pos="'
+        f'{_fmt(g.follower_front - g.gate_x + BEHIND_GATE, 0, WEIGHT_BOX_H + FOLLOWER_H / 2)}" '
         f'size="{_fmt(hl, hw, FOLLOWER_H / 2)}" mass="0"/></body>'
     )
     # the separator's shoe: its underside an arc of sep_shoe_r (a capsule across the path),
@@ -303,8 +297,10 @@ def build_xml(g: Geometry, stack: Stack, settings: Settings) -> str:
     slot0, slot1 = g.pinch_x - g.exit_r, g.pinch_x + g.exit_r
     statics = [
         ("floor", (card_x - 0.01, 0, -g.floor_relief - slab), (hl + 0.01, hw, slab)),
-        ("nose", ((g.gate_x + slot0) / 2, 0, nose_top - slab), ((slot0 - g.gate_x) / 2, hw, slab)),
-        ("nose2", ((slot1 + g.nose_x1) / 2, 0, nose_top - slab), ((g.nose_x1 - slot1) / 2, hw, slab)),
+        ("nose", ((g.gate_x + slot0) / 2, 0, nose_top - slab),
+         ((slot0 - g.gate_x) / 2, hw, slab)),
+        ("nose2", ((slot1 + g.nose_x1) / 2, 0, nose_top - slab),
+         ((g.nose_x1 - slot1) / 2, hw, slab)),
     ]  # fmt: skip
     static_xml = "".join(
         f'<geom name="{n}" type="box" pos="{_fmt(*p)}" size="{_fmt(*s)}"/>' for n, p, s in statics
@@ -339,7 +335,7 @@ def build_xml(g: Geometry, stack: Stack, settings: Settings) -> str:
             ("weight", a, stack.mu_card),  # a card is glued under the follower
             (a, "tyre", stack.mu_tyre),
             (a, "exit", stack.mu_tyre),
-            (a, "back", stack.mu_tyre if g.back_driven else plastic),
+            (a, "back", stack.mu_tyre),
             (a, "idler", stack.mu_tyre),  # silicone O-rings on the pinch's idler too
             (a, "floor", plastic),
             (a, "nose", plastic),
@@ -360,7 +356,7 @@ def build_xml(g: Geometry, stack: Stack, settings: Settings) -> str:
     # the feed servo drives both wheels (the belt shares its torque), each through its one-way
     # bearing: forward torque only; the exit motor: a DC motor, torque = stall x (ctrl - speed /
     # no-load speed)
-    driven = ("tyre", "back") if g.back_driven else ("tyre",)
+    driven = ("tyre", "back")
     torque = g.feed_torque / len(driven)
     actuators = "".join(
         f'<velocity name="{j}" joint="{j}" kv="{torque / 2:.6g}" '
@@ -393,7 +389,7 @@ class FeedModel:
         self.card_dof = [m.jnt_dofadr[m.body_jntadr[b]] for b in self.card_ids]
         self.weight_id = m.body("weight").id
         self.weight_qpos = m.jnt_qposadr[m.body_jntadr[self.weight_id]]
-        self.feed_ctrl = [m.actuator(j).id for j in ("tyre", "back") if j in self._actuators()]
+        self.feed_ctrl = [m.actuator(j).id for j in ("tyre", "back")]
         self.exit_ctrl = m.actuator("exit").id
         self.remaining = stack.cards
         self.in_play = [True] * MODELLED  # modelled cards still in the magazine
@@ -403,13 +399,16 @@ class FeedModel:
                 self._remove(i)
         self._set_weight()
 
-    def _actuators(self) -> list[str]:
-        return [self.model.actuator(i).name for i in range(self.model.nu)]
-
     def snapshot(self) -> tuple[Any, ...]:
         """The state between two commands, to replay one at another time step."""
         d = self.data
-        return (d.qpos.copy(), d.qvel.copy(), self.remaining, list(self.in_play), self.follower_down)
+        return (
+            d.qpos.copy(),
+            d.qvel.copy(),
+            self.remaining,
+            list(self.in_play),
+            self.follower_down,
+        )
 
     def restore(self, state: tuple[Any, ...]) -> None:
         qpos, qvel, self.remaining, in_play, self.follower_down = state

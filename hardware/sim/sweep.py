@@ -27,6 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.devices.config import EjectorConfig
+from companion.devices.ejector import fan_duty
+
 from .feed import MM, Feed, FeedModel, Firing, Geometry, PrintErrors, Settings, Stack
 
 OUT = Path(__file__).resolve().parents[2] / "build" / "hardware-sim"
@@ -37,8 +40,6 @@ STACK_SIZE = (1, 112)
 MIN_FEEDS = 1000
 SLOW_TO_BEAM = 1.5  # a card taking this many times the nominal time to the beam is near a jam
 FIRINGS = (1, 5, 14)
-FAN = 0.35  # the exit motor's duty falls by this much over a firing's cards: they land in a row
-SPIN_UP_S = 0.1  # the exit pinch spins up this long before the feed runs (EjectorConfig)
 FIRE_LIMIT_S = 1.0  # a 5-card firing, command to last card out
 
 
@@ -206,18 +207,23 @@ class FireJob:
     settings: Settings = field(default_factory=Settings)
 
 
-def fan_duties(cards: int) -> list[float]:
-    """The exit motor's duty for each card of a firing: full for the first, falling evenly to
-    1 - FAN for the last, so the cards land in a row toward the player, not in one heap."""
-    if cards <= 1:
-        return [1.0]
-    return [round(1.0 - FAN * k / (cards - 1), 3) for k in range(cards)]
+def fan_duties(cards: int, config: EjectorConfig) -> list[float]:
+    """The exit motor's duty for each card of a firing, as the software steps it."""
+    return [fan_duty(config.exit_duty, config.exit_fan, k, cards) for k in range(max(cards, 1))]
 
 
 def fire(job: FireJob) -> Firing:
+    """A counted firing with the software's own settings (its defaults): the pinch's spin-up,
+    its duty per card, and the time-out that calls a jam."""
+    config = EjectorConfig()
     model = FeedModel(job.geometry, job.stack, job.settings)
-    interval = job.geometry.card_l / (job.geometry.feed_speed * job.geometry.tyre_r)
-    return model.fire(job.cards, SPIN_UP_S, fan_duties(job.cards), card_interval=interval)
+    return model.fire(
+        job.cards,
+        config.exit_spin_up_s,
+        fan_duties(job.cards, config),
+        margin=config.margin,
+        card_interval=config.card_interval_s,
+    )
 
 
 def firing_record(job: FireJob, result: Firing) -> dict[str, Any]:

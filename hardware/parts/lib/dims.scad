@@ -149,7 +149,7 @@ launch_angle = 0;          // degrees above horizontal the pinch throws at
 /* [Magazine layout along X, centred on the axis] */
 floor_t = 3;
 front_t = 6;               // front wall over the throat: holds the gate's inserts
-mag_wall_h = 55;           // above the floor: stack + follower
+mag_wall_h = 57;           // above the floor: stack (112 thickest cards) + follower
 nose_after_gate = 18;      // gate's outer face to the pinch's nip line
 beam_after_nip = 14;
 nose_end = 6;              // material beyond the beam

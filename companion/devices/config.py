@@ -83,9 +83,10 @@ class PinsConfig:
     )
 
 
-# Datasheet speeds, unloaded, at 4.8 V: FS90R about 110 rpm (field notes); its 32 mm tyre's rim
-# then moves pi * 32 mm * 110 / 60 s = 184 mm/s. The stack's weight on the tyre slows it: the
-# default expects 150 mm/s (about 20 % margin) until `calibrate` measures the real speed.
+# Datasheet speeds, unloaded, at 4.8 V: FS90R about 110 rpm (field notes); its tyres' top (the
+# O-rings seated on the wheel, 30.4 mm across) then moves pi * 30.4 mm * 110 / 60 s = 175 mm/s.
+# The stack's weight on the tyres slows it: the default expects 150 mm/s (about 15 % margin)
+# until `calibrate` measures the real speed.
 DEFAULT_FEED_MM_S = 150.0
 
 
@@ -106,7 +107,7 @@ class EjectorConfig:
     feed_speed: float = option(1.0, "feed servo speed while firing, 0..1 of full", min=0.1, max=1.0)
     feed_mm_s: float = option(
         DEFAULT_FEED_MM_S,
-        "the feed tyre's rim speed at feed_speed (FS90R datasheet: 184 mm/s unloaded; "
+        "the feed tyre's rim speed at feed_speed (FS90R datasheet: 175 mm/s unloaded; "
         "measured by calibrate)",
         min=10.0,
         max=5000.0,

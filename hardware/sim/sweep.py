@@ -22,7 +22,7 @@ import random
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -142,7 +142,11 @@ def run(jobs: Sequence[Job], workers: int) -> list[list[dict[str, Any]]]:
     if workers <= 1:
         return [run_stack(job) for job in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run_stack, jobs))
+        futures = [pool.submit(run_stack, job) for job in jobs]
+        for done, _ in enumerate(as_completed(futures), 1):
+            print(f"\r{done}/{len(jobs)} stacks fed", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        return [future.result() for future in futures]
 
 
 @dataclass(frozen=True)

@@ -105,11 +105,11 @@ def test_n_cards_asked_are_n_cards_counted_and_the_feed_stops_at_the_last(
     assert (report.expected, report.counted, report.doubles, report.fault) == (5, 5, 0, None)
     assert report.events == (CardsSeen(5, 5, 0),)
     assert hardware.card_path is not None and hardware.card_path.fed == 5  # no sixth card
-    # The feed ran until the fifth card reached the beam: 35 mm to the pinch, then four card
-    # lengths of 87 mm, at 150 mm/s; then it stopped (no turning back: its wheels turn on
-    # one-way bearings).
+    # The feed ran until the fifth card reached the beam (35 mm to the pinch, then four card
+    # lengths of 87 mm, at 150 mm/s) and left it (60 ms); then it stopped (no turning back: its
+    # wheels turn on one-way bearings).
     forward = round(duty(SAFE_PULSE_US[1]), 5)
-    stop_at = (35 + 4 * 87) / 150
+    stop_at = (35 + 4 * 87) / 150 + 0.06
     times = feed_times(mock_factory.pin(FEED))
     assert [state for _, state in times] == [forward, 0.0]
     assert math.isclose(times[1][0], stop_at, abs_tol=EXACT)

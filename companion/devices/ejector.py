@@ -19,10 +19,11 @@ Two mechanisms (``[hardware.ejector] mode``):
   relay on the ejector pin (hardware/retrofit.md).
 
 **Counted, not timed.** With the beam fitted, the feed runs until the beam has seen the cards
-asked for, or a time-out names the fault: no card reached the beam within ``margin`` times the
-time one should take (``jam``: caught in the throat or magazine empty), or the beam stayed dark
-longer than ``blocked_s`` (``stuck``). Without a beam the feed runs for the time the cards
-should take (``EjectorConfig.timed_run_s``) and the count is what was asked.
+asked for and the last one has left it, or a time-out names the fault: no card reached the beam
+within ``margin`` times the time one should take (``jam``: caught in the throat or magazine
+empty), or the beam stayed dark longer than ``blocked_s`` (``stuck``). Without a beam the feed
+runs for the time the cards should take (``EjectorConfig.timed_run_s``) and the count is what
+was asked.
 
 Either way every output is released at the end: no pulses, no hum, motors off.
 """
@@ -227,10 +228,12 @@ class Ejector:
                     break
                 wait_s = deadline - now
             self._wait_beam(sensor, stop, wait_s)
-        # The feed stops here; a card in the beam is thrown by the pinch and measured.
-        self._set_feed(0.0)
+        # The last card is in the beam: the feed runs on until it has left it. Its tail is then
+        # past both tyres, so the pinch never drags it alone from under the stack's weight; the
+        # next card, the bottom one only since, is still short of the pinch.
         if fault is None and sensor.blocked and not stop.is_set():
             fault = self._wait_clear(sensor, stop)
+        self._set_feed(0.0)
         passages = tuple(sensor.passages_since(first))
         counted = _seen(passages, sensor)
         doubles = sum(1 for p in passages if p.cards > 1)

@@ -485,10 +485,13 @@ class FeedModel:
                     speed = float(d.qvel[self.card_dof[i]])  # first card as it leaves
                 if front > g.beam_x:
                     seen.add(i)
-            if feeding and seen:
-                feeding = False
+            if seen and not to_beam:
                 to_beam = elapsed
-                d.ctrl[self.feed_ctrl] = 0.0  # the feed stops (one-way bearings: the card goes on)
+            # as the software does, the feed runs on until the card has left the beam (one-way
+            # bearings: the pinch pulls it faster meanwhile)
+            if feeding and seen and all(self._front(i) - g.card_l > g.beam_x for i in seen):
+                feeding = False
+                d.ctrl[self.feed_ctrl] = 0.0
                 stop_at = elapsed + s.run_out
             if feeding and elapsed > s.timeout:
                 jam = True
@@ -570,11 +573,11 @@ class FeedModel:
                     doubles += 1
             elif dark_cards:
                 dark_cards = set()
-            if feeding and counted >= cards:
+            if feeding and counted >= cards and not entered:
+                # the last card counted has left the beam: the feed stops, as the software's
                 feeding = False
                 d.ctrl[self.feed_ctrl] = 0.0
-                if not entered:
-                    end = elapsed
+                end = elapsed
             if feeding and elapsed - last_event > margin * card_interval:
                 jam = True
                 break

@@ -122,7 +122,7 @@ def run_stack(job: Job) -> list[dict[str, Any]]:
     feed. A feed near a limit is fed again from the same state at half the time step."""
     g = job.geometry.printed(job.draw.errors)
     model = FeedModel(g, job.draw.stack, job.settings)
-    records = []
+    records: list[dict[str, Any]] = []
     while model.remaining > 0 and (job.feeds is None or len(records) < job.feeds):
         in_stack = model.remaining
         before = model.snapshot()

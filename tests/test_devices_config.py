@@ -125,4 +125,3 @@ def test_every_output_is_known_for_stopping_after_a_crash() -> None:
     # The retrofit's ejector pin switches a motor: its PWM is stopped, it is no servo.
     retrofit = hardware_section({"ejector": {"mode": "motor"}})
     assert retrofit.output_pins() == ({13}, {12, 16})
-

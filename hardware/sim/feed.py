@@ -558,6 +558,7 @@ class FeedModel:
                     entered.discard(i)
                     cards_out += 1
                     self._put_back(i)
+                    measured.discard(i)  # the same body comes round again as a later card
                     if not feeding and not entered:
                         end = elapsed
             if in_beam:

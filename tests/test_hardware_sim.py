@@ -166,6 +166,30 @@ def one_feed(*args: str) -> dict[str, Any]:
         ("--mu-card", "0.7"),  # at the tyre material's lowest friction, the default
         ("--stack", "1", "--mu-card", "0.7"),
         ("--stack", "112", "--mu-card", "0.7", "--thickness", "0.36"),
+        # the separator's spring 30 % weak with two thin cards under a high gate, and 30 % strong
+        # with thick cards under a low gate and a high nose
+        (
+            "--separator-err",
+            "-0.3",
+            "--mu-card",
+            "0.7",
+            "--throat-err",
+            "0.1",
+            "--thickness",
+            "0.27",
+        ),
+        (
+            "--separator-err",
+            "0.3",
+            "--mu-card",
+            "0.7",
+            "--throat-err",
+            "-0.1",
+            "--thickness",
+            "0.36",
+            "--nose-err",
+            "0.1",
+        ),
     ],
 )
 def test_each_corner_feeds_one_card(corner: tuple[str, ...]) -> None:

@@ -65,7 +65,7 @@ hardware: system-deps $(STAMP)
 # errors, friction, thickness, stacks of 1 to 112 fed to empty; 1,000 feeds and more), near-limit
 # feeds again at half the time step, a negative control, counted firings; one JSON line per feed
 # in build/hardware-sim/. Fails when the design does not feed one card at a time. Niced: about
-# half an hour of CPU on two processes. ARGS="--mu-card 0.7 --throat-err 0.1" feeds one card.
+# half an hour on two shared cores. ARGS="--mu-card 0.7 --throat-err 0.1" feeds one card.
 hardware-sim: system-deps $(STAMP)
 	nice -n 10 $(BIN)/python -m hardware.sim $(ARGS)
 

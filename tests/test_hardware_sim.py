@@ -21,6 +21,7 @@ from companion.devices.ejector import fan_duty
 from hardware.sim import sweep
 from hardware.sim.feed import (
     MM,
+    Feed,
     FeedModel,
     Geometry,
     PrintErrors,
@@ -251,6 +252,16 @@ def test_the_sweep_draws_its_stacks_from_the_seed_and_summarises(
     # the draws cover their ranges
     assert min(d.stack.cards for d in draws) < 10 and max(d.stack.cards for d in draws) > 100
     assert max(d.errors.throat for d in draws) > 0.09 * MM
+    # the sweep's own stacks reach over two thirds of every range, fed to one card; a sweep that
+    # drew only part of a range is told so
+    fed = [
+        sweep.record(sweep.Job(Geometry.from_fit(fit), d, Settings()), n, Feed(1, False, 2.0))
+        for d in draws[:19]
+        for n in (1, d.stack.cards)
+    ]
+    assert sweep.uncovered(fed, friction) == []
+    narrow = [{**r, "mu_card": min(float(r["mu_card"]), 0.5)} for r in fed]
+    assert [gap.split()[0] for gap in sweep.uncovered(narrow, friction)] == ["mu_card"]
     rows: list[dict[str, Any]] = [
         {"seed": 1, "stack": 9, "cards_out": 1, "jam": False, "exit_speed": 2.0, "converged": None},
         {"seed": 1, "stack": 8, "cards_out": 2, "jam": False, "exit_speed": 1.0, "converged": True},

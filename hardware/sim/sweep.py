@@ -193,6 +193,33 @@ def spread(records: Sequence[dict[str, Any]], key: str) -> tuple[float, float]:
     return (min(values), max(values)) if values else (math.nan, math.nan)
 
 
+COVER = 2 / 3  # the sweep's draws must reach over this much of each range
+
+
+def ranges(friction: Sequence[Sequence[float]]) -> dict[str, tuple[float, float]]:
+    """Each drawn value's range, as the JSON lines name it."""
+    return {
+        "stack": (1, STACK_SIZE[1]),
+        "mu_card": (friction[0][0], friction[0][1]),
+        "mu_tyre": (friction[1][0], friction[1][1]),
+        "thickness_mm": THICKNESS,
+        "throat_err_mm": (-PRINT_ERROR_MM, PRINT_ERROR_MM),
+        "nose_err_mm": (-PRINT_ERROR_MM, PRINT_ERROR_MM),
+        "separator_err": (-SPRING_ERROR, SPRING_ERROR),
+    }
+
+
+def uncovered(records: Sequence[dict[str, Any]], friction: Sequence[Sequence[float]]) -> list[str]:
+    """The drawn values whose spread over ``records`` reaches over less than COVER of their
+    range (every stack is fed down to one card, so ``stack`` covers from 1 up)."""
+    out = []
+    for key, (lo, hi) in ranges(friction).items():
+        got_lo, got_hi = spread(records, key)
+        if not (got_hi - got_lo) >= COVER * (hi - lo):
+            out.append(f"{key} {got_lo:g}..{got_hi:g} of {lo:g}..{hi:g}")
+    return out
+
+
 def write(path: Path, records: Iterable[dict[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w") as out:
@@ -295,10 +322,12 @@ def sweep(stacks: int | None, workers: int) -> int:
         f"control (throat at two cards, no separator): {ctrl.doubles} doubles, {ctrl.jams} jams "
         f"over {ctrl.feeds} feeds -> {OUT / 'control.jsonl'}"
     )
-    for key in ("stack", "mu_card", "mu_tyre", "thickness_mm", "throat_err_mm", "nose_err_mm",
-                "separator_err"):  # fmt: skip
+    for key in ranges(friction):
         lo, hi = spread(feeds, key)
         print(f"  {key}: {lo:g} .. {hi:g}")
+    gaps = uncovered(feeds, friction)
+    if gaps:
+        print("RANGES NOT COVERED: " + "; ".join(gaps))
     for row in fired:
         print(
             f"firing {row['asked']}: counted {row['counted']}, out {row['cards_out']}, "
@@ -326,6 +355,7 @@ def sweep(stacks: int | None, workers: int) -> int:
         and ctrl.doubles > 0
         and all(r["counted"] == r["asked"] == r["cards_out"] and not r["jam"] for r in fired)
         and five["seconds"] <= FIRE_LIMIT_S
+        and not gaps
     )
     return 0 if good else 1
 

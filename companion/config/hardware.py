@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.core.model import option
 
@@ -93,7 +93,12 @@ DEFAULT_FEED_MM_S = 150.0
 @dataclass(frozen=True)
 class EjectorConfig:
     """How cards leave: a friction feed (continuous-rotation servo) into an exit pinch pair (DC
-    motor through a DRV8833), counted by the beam; or a retrofitted Mattel launcher's motor."""
+    motor through a DRV8833), counted by the beam; or a retrofitted Mattel launcher's motor.
+
+    ``pull_back_s``, which older files may hold, is read past: the feed tyres turn on one-way
+    bearings, so reversing the feed never pulled a card back."""
+
+    RETIRED_KEYS: ClassVar[frozenset[str]] = frozenset({"pull_back_s"})
 
     mode: str = option(
         "feed",

@@ -48,14 +48,13 @@ def test_photos_of_real_cards_are_read_and_sure_reads_are_right():
 
 
 def test_cards_of_a_deck_in_colours_no_classic_card_has_are_not_sure():
-    """The aim is never; measured on more piles, about three in a hundred (docs/vision.md)."""
     _, sure = score_foreign(default_model(), foreign_stills(30, 5, "flip"))
     assert sure == 0
 
 
 def test_cards_of_a_deck_with_symbols_of_its_own_are_seldom_sure():
-    """Faces and stars on classic colours: the aim is never; measured on more piles, about two
-    in a hundred (docs/vision.md, "Measured")."""
+    """Faces and stars on classic colours: the aim is never; measured on more piles, one in a
+    hundred (docs/vision.md, "Measured")."""
     _, sure = score_foreign(default_model(), foreign_stills(30, 5, "emoji"))
     assert sure <= 1
 

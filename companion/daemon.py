@@ -34,6 +34,7 @@ from companion.app.box_buttons import POWEROFF, HoldWatcher, LongPresses
 from companion.app.camera import Camera, CameraService, Pictures
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
+from companion.app.round_count import RoundCount
 from companion.app.hub import Hub
 from companion.app.inputs import InputDoor, InputSource
 from companion.app.motion import MotionWatcher
@@ -285,6 +286,7 @@ class Daemon:
             self.camera,
             Settings(self.config, store, language),
             evening,
+            RoundCount(store),
             PlayerNames(store, evening),
         ]
 

@@ -360,10 +360,11 @@ def test_the_calls_where_they_happen_and_the_round_end_by_cards(
     page.click('#digits [data-value="5"]')  # Chloé plays her second last card, says nothing
     expect(page.locator("#actor-name")).to_have_text("Alice")
     expect(page.locator('[data-one-card="Chloé"]')).to_have_text("1 carte")
-    expect(page.locator("#contre-uno-ask")).to_have_text("Contre-UNO ? Chloé n'a pas dit UNO")
+    # Contre-UNO for her, just above HIT (quiet first: the grace to say UNO).
+    expect(page.locator('#calls [data-contre-uno="Chloé"]')).to_have_text("Contre-UNO\u00a0! (Chloé)")
     # The calls apply by default to who just played.
     expect(page.locator('#chips [data-player="Chloé"]')).to_have_attribute("aria-checked", "true")
-    page.click("#contre-uno-ask")
+    page.click('#calls [data-contre-uno="Chloé"]')
     expect(page.locator("#owed li").first).to_contain_text("Chloé")
     api.act("table.undo")
     # "Won the round" for Bruno, whom the box counts at 7 cards: asked; declined, nothing.
@@ -371,7 +372,8 @@ def test_the_calls_where_they_happen_and_the_round_end_by_cards(
     dialogs.accept = False
     page.click('#screen-table [data-act="table.round_won"]')
     assert dialogs.seen == [
-        "La boîte compte encore 7 cartes à Bruno : a-t-il vraiment fini ? Sa main passera à 0."
+        "La boîte compte encore 7 cartes à Bruno : est-ce vraiment la fin de la manche ?"
+        " Cette main passera à 0."
     ]
     assert api.state()["table"]["round_over"] is False
     dialogs.accept = True

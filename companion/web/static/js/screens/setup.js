@@ -3,7 +3,8 @@
 
 import { $, el, fill, toast } from "../dom.js";
 import { act, hasAction, label, score, settings, store, t, table } from "../store.js";
-import { gameName, roundInProgress } from "../components/flow.js";
+import { gameName, renderMe, roundInProgress } from "../components/flow.js";
+import { setMe } from "../components/me.js";
 import { rules } from "../components/deck.js";
 import { colourOf, freeColour, PALETTE_SIZE } from "../components/colours.js";
 
@@ -26,6 +27,7 @@ const markup = `
 <label><span data-i18n="target"></span> <input id="target" type="number" inputmode="numeric" min="1" max="100000"></label>
 <label class="switch"><input type="checkbox" id="teams"> <span data-i18n="teams"></span></label>
 <label><span data-i18n="phone_language"></span> <select id="language" class="language"></select></label>
+<label><span data-i18n="me_label"></span> <select id="me-setup" class="me-select"></select></label>
 <label><span data-i18n="profile"></span> <select id="profile"></select></label>
 <button type="button" id="apply-setup" class="primary" data-i18n="apply_setup"></button>`;
 
@@ -37,6 +39,7 @@ export function gameSettings() {
 }
 
 function render() {
+  renderMe($("me-setup"));
   if (seats.dirty) return;
   seats.names = (table().players || []).map((p) => p.name);
   seats.colours = Object.fromEntries(seats.names.map((n) => [n, colourOf(n)]));
@@ -208,6 +211,7 @@ async function apply() {
 }
 
 function wire() {
+  $("me-setup").addEventListener("change", (e) => setMe(e.target.value));
   GAME_FIELDS.forEach((id) => {
     $(id).addEventListener("change", () => { $(id).dataset.touched = "1"; });
   });

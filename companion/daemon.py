@@ -35,6 +35,7 @@ from companion.app.camera import Camera, CameraService, Pictures
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
 from companion.app.round_count import RoundCount
+from companion.app.stored_games import StoredGames
 from companion.app.hub import Hub
 from companion.app.inputs import InputDoor, InputSource
 from companion.app.motion import MotionWatcher
@@ -287,6 +288,7 @@ class Daemon:
             Settings(self.config, store, language),
             evening,
             RoundCount(store),
+            StoredGames(store),
             PlayerNames(store, evening),
         ]
 

@@ -23,6 +23,8 @@ GENDERED = {
     ),
     "en": re.compile(r"\b(he|she|him|his|hers?|himself|herself)\b", re.IGNORECASE),
 }
+# A participle agreeing with a named player: "{player} est éliminé".
+AGREEING = re.compile(r"\{(player|name|winner|culprit)\}[^.?!]{0,12}\b(est|sera|était|a été) [a-zà-ÿ]+é\b(?!·)")
 IMPERSONAL = re.compile(r"\bil (faut|manque|n['’]y a|y a|reste)\b", re.IGNORECASE)
 # Messages whose pronoun stands for a thing, with that thing.
 THINGS = {
@@ -34,7 +36,8 @@ THINGS = {
 
 
 def gendered(lang: str, text: str) -> list[str]:
-    return [m.group(0) for m in GENDERED[lang].finditer(IMPERSONAL.sub("", text))]
+    found = [m.group(0) for m in GENDERED[lang].finditer(IMPERSONAL.sub("", text))]
+    return found + [m.group(0) for m in AGREEING.finditer(text)] if lang == "fr" else found
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -54,6 +57,7 @@ def test_the_check_catches_a_gendered_message() -> None:
     assert gendered("fr", "La boîte compte 7 cartes à Maëlle : a-t-il vraiment fini ?") == ["-t-il"]
     assert gendered("fr", "{player} a joué le Lotso : il ne montre pas de carte.") == ["il"]
     assert gendered("en", "did he really go out?") == ["he"]
+    assert gendered("fr", "{player} est éliminé.") == ["{player} est éliminé"]
     assert gendered("fr", "Il faut un nom de joueur.") == []
     assert gendered("en", "did they really go out?") == []
 

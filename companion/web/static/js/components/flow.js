@@ -36,10 +36,44 @@ export function roundInProgress() {
   return Boolean(played);
 }
 
-/** A score game's name: the default name in this phone's language. */
+/** A score game's name: the one given on the Score screen, else its own (the default name in
+ * this phone's language). */
 export function gameName(game) {
+  const given = ((store.state && store.state.games_kept) || {}).names || {};
+  if (game.id && given[game.id]) return given[game.id];
   const defaults = (store.session && store.session.default_game_names) || [];
   return defaults.includes(game.name) ? t("default_game_name") : game.name;
+}
+
+/** A new game's name that tells it apart: its players, the day and the time. */
+export function autoGameName(players) {
+  const now = new Date();
+  const day = new Intl.DateTimeFormat(store.lang, { day: "numeric", month: "short" }).format(now);
+  const time = new Intl.DateTimeFormat(store.lang, { hour: "2-digit", minute: "2-digit" }).format(now);
+  return t("game_auto_name", { players, date: day + " " + time }).slice(0, 80);
+}
+
+/** What a new game sets aside, in words ("« Soirée » (3 manches, Zoé en tête)"), or "". */
+export function setAside() {
+  const game = score().game;
+  if (!game) return "";
+  const rounds = score().history_count ?? (score().history || []).length;
+  const leader = ((standings().rows || [])[0] || {}).party;
+  if (!rounds) return "";  // nothing played in it yet: nothing to lose
+  return leader ? t("set_aside_leader", { name: gameName(game), rounds, leader })
+    : t("set_aside", { name: gameName(game), rounds });
+}
+
+/** After a new game (or an import) opened: Undo opens the game before again and deletes the
+ * new one from the list. */
+export function offerUndoNewGame(message, before) {
+  const made = score().game && score().game.id;
+  if (!before || !made || made === before) { toast(message, "ok"); return; }
+  toast(message, "ok", { label: t("undo"), run: async () => {
+    if (await act("score.open_game", { game: before }, { revision: false })) {
+      await act("score.delete_game", { game: made }, { revision: false });
+    }
+  } });
 }
 
 /** The score game is over (someone passed the target, or one player is left in a Défi). */
@@ -390,7 +424,7 @@ async function rematch() {
   const players = game.players;
   const next = players[(players.indexOf(game.first_dealer) + 1) % players.length];
   if (!(await act("table.setup", { players, dealer: next }))) return;
-  await act("score.new_game", { name: game.name, players, first_dealer: next,
+  await act("score.new_game", { name: autoGameName(players), players, first_dealer: next,
     ruleset: game.ruleset.key, mode: game.mode, target: game.target,
     teams: (game.teams || []).length ? "across" : "none" }, { revision: false });
 }

@@ -3,7 +3,7 @@
 
 import { $, el, fill, toast } from "../dom.js";
 import { act, hasAction, label, score, settings, store, t, table } from "../store.js";
-import { gameName, renderMe, roundInProgress } from "../components/flow.js";
+import { autoGameName, gameName, renderMe, roundInProgress } from "../components/flow.js";
 import { setMe } from "../components/me.js";
 import { rules } from "../components/deck.js";
 import { colourOf, freeColour, PALETTE_SIZE } from "../components/colours.js";
@@ -192,7 +192,7 @@ async function apply() {
   if (profile && profile !== settings().profile
       && !(await act("settings.update", { profile }, { revision: false }))) return;
   if (plan.newGame) {
-    const payload = Object.assign({ name: t("default_game_name"), players: seats.names,
+    const payload = Object.assign({ name: autoGameName(seats.names), players: seats.names,
       first_dealer: plan.dealer }, plan.want);
     if (!(await act("score.new_game", payload, { revision: false }))) return;
   }
@@ -205,7 +205,9 @@ async function apply() {
     // The table's changes, last first: the new deck, then the new seats.
     for (const done of [plan.deck, plan.reseat]) if (done) await act("table.undo", {});
     if (plan.newGame && before.game) {
+      const made = score().game && score().game.id;
       await act("score.open_game", { game: before.game }, { revision: false });
+      if (made && made !== before.game) await act("score.delete_game", { game: made }, { revision: false });
     }
   } });
 }

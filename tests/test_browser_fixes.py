@@ -127,7 +127,8 @@ def test_the_game_file_downloads_from_the_score_screen_and_comes_back(
     expect(page.locator("#export-json")).to_have_text("Exporter (fichier de partie)")
     with page.expect_download() as download:
         page.click("#export-json")
-    assert download.value.suggested_filename == "uno-game.json"
+    # Named after the game and its date.
+    assert download.value.suggested_filename == f"Soirée {api.state()['score']['game']['date']}.json"
     data = Path(download.value.path()).read_bytes()
     assert json.loads(data)["game"]["name"] == "Soirée"
     page.set_input_files(

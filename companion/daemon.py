@@ -34,15 +34,15 @@ from companion.app.box_buttons import POWEROFF, HoldWatcher, LongPresses
 from companion.app.camera import Camera, CameraService, Pictures
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
-from companion.app.round_count import RoundCount
-from companion.app.stored_games import StoredGames
 from companion.app.hub import Hub
 from companion.app.inputs import InputDoor, InputSource
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
 from companion.app.players import PlayerNames
+from companion.app.round_count import RoundCount
 from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
+from companion.app.stored_games import StoredGames
 from companion.app.voice import VoiceService
 from companion.config import Config, ConfigError, check_config
 from companion.core.commands import Cue

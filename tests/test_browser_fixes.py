@@ -128,7 +128,9 @@ def test_the_game_file_downloads_from_the_score_screen_and_comes_back(
     with page.expect_download() as download:
         page.click("#export-json")
     # Named after the game and its date.
-    assert download.value.suggested_filename == f"Soirée {api.state()['score']['game']['date']}.json"
+    assert (
+        download.value.suggested_filename == f"Soirée {api.state()['score']['game']['date']}.json"
+    )
     data = Path(download.value.path()).read_bytes()
     assert json.loads(data)["game"]["name"] == "Soirée"
     page.set_input_files(
@@ -362,7 +364,9 @@ def test_the_calls_where_they_happen_and_the_round_end_by_cards(
     expect(page.locator("#actor-name")).to_have_text("Alice")
     expect(page.locator('[data-one-card="Chloé"]')).to_have_text("1 carte")
     # Contre-UNO for her, just above HIT (quiet first: the grace to say UNO).
-    expect(page.locator('#calls [data-contre-uno="Chloé"]')).to_have_text("Contre-UNO\u00a0! (Chloé)")
+    expect(page.locator('#calls [data-contre-uno="Chloé"]')).to_have_text(
+        "Contre-UNO\u00a0! (Chloé)"
+    )
     # The calls apply by default to who just played.
     expect(page.locator('#chips [data-player="Chloé"]')).to_have_attribute("aria-checked", "true")
     page.click('#calls [data-contre-uno="Chloé"]')

@@ -24,7 +24,9 @@ GENDERED = {
     "en": re.compile(r"\b(he|she|him|his|hers?|himself|herself)\b", re.IGNORECASE),
 }
 # A participle agreeing with a named player: "{player} est éliminé".
-AGREEING = re.compile(r"\{(player|name|winner|culprit)\}[^.?!]{0,12}\b(est|sera|était|a été) [a-zà-ÿ]+é\b(?!·)")
+AGREEING = re.compile(
+    r"\{(player|name|winner|culprit)\}[^.?!]{0,12}\b(est|sera|était|a été) [a-zà-ÿ]+é\b(?!·)"
+)
 IMPERSONAL = re.compile(r"\bil (faut|manque|n['’]y a|y a|reste)\b", re.IGNORECASE)
 # Messages whose pronoun stands for a thing, with that thing.
 THINGS = {

@@ -97,7 +97,10 @@ def test_csv_export_then_import_gives_the_same_standings() -> None:
     assert again.standings() == b.standings()
     assert again.setup.mode == "winner_takes" and again.setup.ruleset.key == "classic"
     french = game_to_csv(b, "fr")
-    assert french.splitlines()[1] == "Sheet;;500;Le gagnant marque les points des autres;UNO classique;"
+    assert (
+        french.splitlines()[1]
+        == "Sheet;;500;Le gagnant marque les points des autres;UNO classique;"
+    )
     assert game_from_csv(french, name="?", ruleset=builtin_ruleset("extreme")).standings() == (
         b.standings()
     )

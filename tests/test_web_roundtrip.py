@@ -4,8 +4,6 @@ included, and the quote that guards formula-like names comes off again."""
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 import csv
 import functools
 import io
@@ -14,6 +12,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from flask.testing import FlaskClient
@@ -115,7 +114,7 @@ def test_the_game_file_export_comes_back_the_same(table: tuple[Hub, FlaskClient]
     stem = f"Soirée -1-1 {before['game']['date']}"
     assert before["game"]["name"] == "Soirée =1+1"
     assert answer.headers["Content-Disposition"] == (
-        f"attachment; filename=\"Soiree -1-1 {before['game']['date']}.json\";"
+        f'attachment; filename="Soiree -1-1 {before["game"]["date"]}.json";'
         f" filename*=UTF-8''{quote(stem)}.json"
     )
     text = answer.get_data(True)

@@ -292,11 +292,11 @@ def sheet_to_csv(
             _guarded(teams),
         ]
     )
-    parties = [
-        " & ".join(map(str, team)) for team in game.get("teams") or ()
-    ] or players
+    parties = [" & ".join(map(str, team)) for team in game.get("teams") or ()] or players
     scores = [f"{party}{SCORE_COLUMN}{words[w]}" for party in parties for w in ("scored", "total")]
-    writer.writerow([*(words[k] for k in CSV_FIXED), *map(_guarded, players), *map(_guarded, scores)])
+    writer.writerow(
+        [*(words[k] for k in CSV_FIXED), *map(_guarded, players), *map(_guarded, scores)]
+    )
     for count, line in enumerate(rounds, start=1):
         if pause is not None and count % PAUSE_EVERY == 0:
             pause()

@@ -15,6 +15,8 @@ export function actor() {
   if (owed) return { player: owed.player, presses: owed.presses || 0, untilFire: Boolean(owed.until_fire) };
   // Round over and nothing owed: nobody plays; the winner is named.
   if (tb.round_over) return { player: tb.winner || null, presses: 0, untilFire: false, won: true };
+  // The box counts a hand at 0: that player has finished, the round's end is one tap away.
+  if (tb.round_may_be_over) return { player: tb.round_may_be_over, presses: 0, untilFire: false, out: true };
   return { player: tb.active || null, presses: 0, untilFire: false };
 }
 
@@ -23,7 +25,8 @@ export function renderActor(nameNode, whatNode) {
   const who = actor();
   nameNode.textContent = who.player || "—";
   paint(nameNode, who.player);
-  whatNode.textContent = !who.player ? "" : who.won ? t("act_won") : who.untilFire ? t("act_until_fire")
+  whatNode.textContent = !who.player ? "" : who.won ? t("act_won") : who.out ? t("act_went_out")
+    : who.untilFire ? t("act_until_fire")
     : who.presses ? t("act_presses", { presses: who.presses }) : t("act_play");
 }
 
@@ -184,7 +187,12 @@ export function renderFlow() {
   const wanted = handsWanted();
   $("hands-form").hidden = !wanted || !score().game;
   $("round-result").hidden = wanted || !score().game;
+  // The status above already names the winner in large: the panel's title is for screen readers
+  // while the hands are counted.
+  $("round-winner").classList.toggle("sr", wanted);
   if (wanted) {
+    // Asked here only while this phone does not know whose it is (the Set-up screen changes it).
+    $("me-count").closest("label").hidden = Boolean(me()) && document.activeElement !== $("me-count");
     renderMe($("me-count"));
     renderHandsForm(tb.winner);
   }

@@ -19,7 +19,7 @@ import { gameSettings } from "./setup.js";
 // The entry being typed: hands by player ({counts} or {points}), the round being edited, the score
 // revision the entry started from, the chosen winner.
 const entry = { hands: {}, player: null, editing: null, revision: null, winner: null,
-  another: false };
+  another: false, raw: false };
 
 const markup = `
 <div id="storage-problem" class="card" role="alert" hidden>
@@ -177,7 +177,8 @@ function startEntry() {
 }
 
 function resetEntry() {
-  Object.assign(entry, { hands: {}, editing: null, revision: null, winner: null, another: false });
+  Object.assign(entry, { hands: {}, editing: null, revision: null, winner: null, another: false,
+    raw: false });
 }
 
 function tapKind(kind) {
@@ -266,11 +267,14 @@ function renderEntry() {
       onclick: () => { entry.player = p; render(); } }, p + " · " + handPoints(p)));
   });
   const current = entry.hands[entry.player];
-  const raw = Boolean(current && "points" in current);
+  // "Points directs" stays ticked from one player to the next until it is unticked.
+  const raw = current ? "points" in current : entry.raw;
   $("raw-points").checked = raw;
   $("kind-pad").hidden = raw;
   $("points-label").hidden = !raw;
-  if (raw && document.activeElement !== $("points-input")) $("points-input").value = current.points;
+  if (raw && document.activeElement !== $("points-input")) {
+    $("points-input").value = current ? current.points : "";
+  }
   const pad = $("kind-pad");
   pad.textContent = "";
   const counts = (current || {}).counts || {};
@@ -289,12 +293,16 @@ function renderEntry() {
   const guess = entry.winner || (names.includes(tableWinner) ? tableWinner : null)
     || (emptyHands.length === 1 ? emptyHands[0] : "");
   fill($("winner"), ["", ...names], guess, (v) => v || "—");
-  const summary = $("entry-summary");
-  summary.textContent = "";
-  names.forEach((p) => summary.append(el("li", {}, p + " : " + handPoints(p))));
+  renderSummary(names);
   $("entry-title").textContent = entry.editing ? t("edit_round_n", { round: entry.editing })
     : t("enter_round");
   $("cancel-edit").hidden = !entry.editing;
+}
+
+function renderSummary(names) {
+  const summary = $("entry-summary");
+  summary.textContent = "";
+  names.forEach((p) => summary.append(el("li", {}, p + " : " + handPoints(p))));
 }
 
 function renderHistory() {
@@ -478,6 +486,7 @@ function wire() {
   $("raw-points").addEventListener("change", (e) => {
     const p = entry.player; if (!p) return;
     startEntry();
+    entry.raw = e.target.checked;
     entry.hands[p] = e.target.checked ? { points: handPoints(p) } : { counts: {} };
     render();
   });
@@ -487,6 +496,7 @@ function wire() {
     entry.hands[p] = { points: Math.max(0, Math.floor(Number(e.target.value) || 0)) };
     const chip = document.querySelector('[data-entry="' + CSS.escape(p) + '"]');
     if (chip) chip.textContent = p + " · " + handPoints(p);
+    renderSummary(scorePlayers());  // the summary follows each figure typed
   });
   $("save-round").addEventListener("click", saveRound);
   $("entry-another").addEventListener("click", () => { entry.another = true; render(); });

@@ -157,10 +157,9 @@ function render() {
   $("table-undo").hidden = gameOver();
   // Game over: nobody's turn any more, nothing to press.
   $("status").hidden = gameOver();
-  $("hit").hidden = gameOver();
   if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
   renderActor($("actor-name"), $("actor-what"));
-  $("hit-who").textContent = actor().won ? "" : actor().player || "";
+  $("hit-who").textContent = actor().won || actor().out ? "" : actor().player || "";
   turnOf($("turn-of"), tb.active || "—");
   // Whose turn is said apart only while someone else owes presses first.
   $("turn-of").classList.toggle("sr", !(tb.owed || []).length);
@@ -206,8 +205,17 @@ function render() {
   if (local.banner && !$("fired-banner").hidden) $("fired-banner").textContent = firingText(local.banner);
   // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
-    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam)
-    || (Boolean(tb.round_over) && !(tb.owed || []).length);  // over, nothing owed: nothing to press
+    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam);
+  // Over, nothing owed: nothing to press; the count gets HIT's room and the status's small print.
+  const counting = Boolean(tb.round_over) && !(tb.owed || []).length;
+  $("hit").hidden = gameOver() || counting;
+  $("status").classList.toggle("over", counting);
+  // A round that ends or begins shows from its top (the count, the pad).
+  const phase = String(tb.round) + Boolean(tb.round_over);
+  if (phase !== local.phase) {
+    local.phase = phase;
+    $("table-scroll").scrollTop = 0;
+  }
   $("table-undo").disabled = !tb.can_undo;
   // Once a round is over, the round-over panel leads to the next one (when there is a score game).
   $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));

@@ -15,6 +15,11 @@ const GAME_FIELDS = ["ruleset", "counting", "target", "teams"];
 
 const markup = `
 <h2 data-i18n="setup"></h2>
+<details class="card share" id="share">
+  <summary data-i18n="share"></summary>
+  <p id="urls"></p>
+  <img id="qr" src="/api/qr.svg" alt="" width="180" height="180">
+</details>
 <p class="muted" data-i18n="drag_hint"></p>
 <ol id="seat-list" class="seats"></ol>
 <div class="row">
@@ -38,7 +43,18 @@ export function gameSettings() {
     teams: $("teams").checked ? "across" : "none" };
 }
 
+// The other phones join from here: the page's address and its QR code, first on the screen.
+function renderShare() {
+  const urls = $("urls");
+  const wanted = ((store.session || {}).urls || []).join(" ");
+  if (urls.dataset.set === wanted) return;
+  urls.dataset.set = wanted;
+  urls.textContent = "";
+  (store.session.urls || []).forEach((u) => { urls.append(el("a", { href: u }, u), el("br")); });
+}
+
 function render() {
+  renderShare();
   renderMe($("me-setup"));
   if (seats.dirty) return;
   seats.names = (table().players || []).map((p) => p.name);

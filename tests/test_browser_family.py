@@ -40,9 +40,7 @@ NBSP = "\u00a0"
 
 
 @pytest.fixture
-def family(
-    phone_tabs: PhoneTabs, daemon: Daemon, dialogs: Dialogs
-) -> Iterator[dict[str, Page]]:
+def family(phone_tabs: PhoneTabs, daemon: Daemon, dialogs: Dialogs) -> Iterator[dict[str, Page]]:
     """Four phones at 320 x 640, Maëlle's in dark colours; page errors fail the test."""
     errors: list[str] = []
     schemes = ["light", "light", "dark", "light"]
@@ -248,8 +246,7 @@ def test_a_family_evening_on_four_phones(
     first = api.state()["score"]["history"][-1]
     assert first["winner"] == out and first["credited"][out] == counted["total"]
     assert {h["player"]: h["hand"] for h in first["hands"] if h["player"] != out} == {
-        name: {"cards": {counted["kind"]: taps}}
-        for taps, name in enumerate(after(out), start=1)
+        name: {"cards": {counted["kind"]: taps}} for taps, name in enumerate(after(out), start=1)
     }
 
     # Round 2: typed as points on each phone, and the game passes its target.

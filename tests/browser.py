@@ -140,11 +140,16 @@ def api(daemon: Daemon) -> Api:
 
 def seat_four(api: Api, target: int = 300) -> Api:
     """Alice, Bruno, Zoé, Chloé seated, Zoé deals, an Extrême game to ``target``."""
-    api.act("table.setup", players=FOUR, dealer="Zoé")
+    return seat_game(api, FOUR, name="Soirée", target=target)
+
+
+def seat_game(api: Api, players: list[str], *, name: str, target: int) -> Api:
+    """``players`` seated, Zoé deals, an Extrême game named ``name`` to ``target``."""
+    api.act("table.setup", players=players, dealer="Zoé")
     api.act(
         "score.new_game",
-        name="Soirée",
-        players=FOUR,
+        name=name,
+        players=players,
         first_dealer="Zoé",
         ruleset="extreme",
         target=target,

@@ -12,24 +12,10 @@ from companion.app.round_count import RoundCount
 from companion.app.stored_games import StoredGames
 from companion.core.errors import ActionError
 from companion.core.table import TableEngine
+from tests.test_app_evening import MemoryStore as Settings
 
 PLAYERS = ["Zoé", "Raphaël", "Maëlle", "Jérôme"]
 ROUND = {"game": "g1", "round": 3, "winner": "Jérôme"}
-
-
-class Settings:
-    """A settings store in memory, as the score database keeps settings (JSON values)."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, Any] = {}
-
-    def settings_get(self, key: str) -> Any:
-        return self.values.get(key)
-
-    def settings_put(self, key: str, value: Any) -> None:
-        import json
-
-        self.values[key] = json.loads(json.dumps(value))
 
 
 def hub_with(*services: Any) -> Hub:

@@ -236,6 +236,8 @@ def test_a_family_evening_on_four_phones(
     round_ends_from_the_prompt(family, out, display)
     counted = each_counts_their_own_hand(family, api, out)
     shots(family[after(out)[0]], "count")
+    family[out].locator("#table-scroll").evaluate("(e) => { e.scrollTop = e.scrollHeight; }")
+    shots(family[out], "count-total", "light")
     saver = next(name for name in FAMILY if name != out)
     family[saver].click("#save-hands")
     for page in family.values():

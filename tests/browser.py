@@ -90,12 +90,14 @@ class Dialogs:
         self.seen: list[str] = []
         self.accept = True
         self.reply: str | None = None  # what a prompt is answered (None: its default)
+        self.answers: list[bool] = []  # the next dialogs' answers, in turn, before `accept`
 
     def answer(self, dialog: Any) -> None:
         self.seen.append(dialog.message)
-        if self.accept and self.reply is not None:
+        accept = self.answers.pop(0) if self.answers else self.accept
+        if accept and self.reply is not None:
             dialog.accept(self.reply)
-        elif self.accept:
+        elif accept:
             dialog.accept()
         else:
             dialog.dismiss()

@@ -252,6 +252,14 @@ def test_a_family_evening_on_four_phones(
     family[saver].click("#next-round")
     out = says_one_card_then_goes_out(family, api, display)
     round_ends_from_the_prompt(family, out, display)
+    # A round ended by mistake is one Undo away; ended again from the prompt.
+    ender = next(name for name in FAMILY if name != out)
+    family[ender].click("#toast .toast-action")
+    for page in family.values():
+        expect(page.locator("#end-round")).to_be_visible()
+    assert api.state()["table"]["round_over"] is False
+    family[ender].click("#end-round")
+    expect(family[out].locator("#round-winner")).to_have_text(f"{out} a gagné la manche")
     typed = {name: 50 + i for i, name in enumerate(n for n in FAMILY if n != out)}
     for name, points in typed.items():
         family[name].fill(f'#hands-entry [data-hand="{name}"]', str(points))
@@ -298,6 +306,20 @@ def test_a_family_evening_on_four_phones(
     assert [(r["party"], r["total"]) for r in again["standings"]["rows"]] == [
         (r["party"], r["total"]) for r in standings["rows"]
     ]
+    # The imported game renamed, then the first one deleted from the list and brought back.
+    imported = again["game"]["id"]
+    dialogs.reply = "Chez Mamie (copie)"
+    zoe.click(f'#games [data-rename-game="{imported}"]')
+    expect(zoe.locator(f'#games [data-game="{imported}"] .game-name')).to_have_text(
+        "Chez Mamie (copie)"
+    )
+    expect(zoe.locator("#game-title")).to_contain_text("Chez Mamie (copie)")
+    dialogs.reply = None
+    zoe.click(f'#games [data-delete-game="{game["id"]}"]')
+    expect(zoe.locator("#games li")).to_have_count(1)
+    expect(zoe.locator("#toast .toast-text")).to_have_text("Partie supprimée : Chez Mamie")
+    zoe.click("#toast .toast-action")
+    expect(zoe.locator("#games li")).to_have_count(2)
     shots(zoe, "games")
     for name, page in family.items():
         tab(page, "score")

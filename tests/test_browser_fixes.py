@@ -309,7 +309,13 @@ def test_a_missing_sound_card_is_said_once(phone: Page, api: Api, voice_player: 
     page = phone
     page.click('#digits [data-value="5"]')  # a card played
     page.click("#reload")  # its cue fails on the box; the change after it tells every phone
-    expect(page.locator("#toast")).to_contain_text("La boîte n'a pas de carte son")
+    expect(page.locator("#toast")).to_have_text(
+        "La boîte n'a pas de carte son : voyez l'onglet Lanceur."
+    )
+    # Whole within the toast's two lines, at 320 px too: nothing cut with "…".
+    page.set_viewport_size({"width": 320, "height": 640})
+    cut = "(e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1"
+    assert not page.locator("#toast .toast-text").evaluate(cut)
     tab(page, "device")
     expect(page.locator("#sound-note")).to_contain_text("pas de carte son")
     page.evaluate("document.getElementById('toast').hidden = true")

@@ -227,6 +227,11 @@ def test_a_family_evening_on_four_phones(
         page.select_option("#me-setup", name)
         tab(page, "table")
         within_reach(page, "#hit")
+    # At the round's start the calls apply to the dealer (who played before the first player),
+    # never to the next player.
+    assert api.state()["table"]["active"] == "Raphaël"
+    chosen = family["Jérôme"].locator('#chips [aria-checked="true"]')
+    expect(chosen).to_have_attribute("data-player", "Zoé")
     nothing_serious(family["Zoé"], "the table (light)")
     nothing_serious(family["Maëlle"], "the table (dark)")
     nothing_serious(display, "the table display")

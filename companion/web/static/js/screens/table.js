@@ -99,7 +99,9 @@ function defaultPlayer() {
   if (names.includes(last)) return last;
   const at = names.indexOf(tb.active);
   if (at < 0) return tb.active;
-  const step = tb.direction === "right" ? 1 : -1;
+  // Play goes to the next seat "left" (seat + 1): who played before the active player sits one
+  // seat back against the play (a round's start: the dealer, never the next player).
+  const step = tb.direction === "left" ? 1 : -1;
   return names[(at - step + names.length) % names.length];
 }
 

@@ -41,7 +41,9 @@ NBSP = "\u00a0"
 # A tap's trusted input event, not Playwright's evaluate (which the browser takes for a gesture).
 BROWSER_HOLDS_SOUND = """
 let tapped = -1e9;
-window.addEventListener("pointerdown", (e) => { if (e.isTrusted) tapped = performance.now(); }, true);
+window.addEventListener("pointerdown", (e) => {
+  if (e.isTrusted) tapped = performance.now();
+}, true);
 window.AudioContext = class extends window.AudioContext {
   constructor(...args) { super(...args); this.suspend(); }
   resume() {

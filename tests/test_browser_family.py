@@ -89,16 +89,17 @@ def display(browser: Browser, daemon: Daemon) -> Iterator[Page]:
         context.close()
 
 
-def shots(page: Page, name: str, scheme: str = "light") -> None:
+def shots(page: Page, name: str) -> None:
     """The screen at 320 x 640 and 390 x 844, light and dark, when screenshots are wanted; the
     phone back at 320 x 640 in its own colours."""
+    dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
     for size, viewport in (("320", SMALL), ("390", LARGE)):
         for wanted in screenshot_schemes():
             page.set_viewport_size(viewport)
             page.emulate_media(color_scheme=wanted)  # type: ignore[arg-type]
             shot(page, f"family-{name}-{size}-{wanted}", full_page=False)
     page.set_viewport_size(SMALL)
-    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    page.emulate_media(color_scheme="dark" if dark else "light")
 
 
 def nothing_serious(page: Page, where: str) -> None:
@@ -147,6 +148,9 @@ def says_one_card_then_goes_out(phones: dict[str, Page], api: Api, display: Page
             expect(page.locator(f'#calls [data-uno="{out}"]')).to_have_count(0)
             within_reach(page, "#calls button, #hit")
     within_reach(phones[out], "#calls button, #hit")
+    phones[out].set_viewport_size(LARGE)  # at 390 x 844 too
+    within_reach(phones[out], "#calls button, #hit")
+    phones[out].set_viewport_size(SMALL)
     shots(phones[out], "uno-mine")
     other = next(name for name in FAMILY if name != out)
     shots(phones[other], "contre-uno")
@@ -271,7 +275,7 @@ def test_a_family_evening_on_four_phones(
     counted = each_counts_their_own_hand(family, api, out)
     shots(family[after(out)[0]], "count")
     family[out].locator("#table-scroll").evaluate("(e) => { e.scrollTop = e.scrollHeight; }")
-    shots(family[out], "count-total", "light")
+    shots(family[out], "count-total")
     saver = next(name for name in FAMILY if name != out)
     family[saver].click("#save-hands")
     for page in family.values():

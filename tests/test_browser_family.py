@@ -108,17 +108,12 @@ def nothing_serious(page: Page, where: str) -> None:
 
 
 def within_reach(page: Page, selector: str) -> None:
-    """Every element of ``selector`` is on the screen as it is, nothing scrolled."""
+    """Every element of ``selector`` is wholly on the screen as it is, nothing scrolled."""
     assert page.evaluate("window.scrollY") == 0
     boxes = page.locator(selector)
     assert boxes.count() > 0, selector
-    height = page.viewport_size["height"] if page.viewport_size else 0
     for i in range(boxes.count()):
-        box = boxes.nth(i).bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
-            selector,
-            box,
-        )
+        expect(boxes.nth(i)).to_be_in_viewport(ratio=1)
 
 
 def play(phones: dict[str, Page], api: Api, card: str = '#digits [data-value="5"]') -> str:

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from companion.app import camera as camera_module
+from companion.app.camera import sweep as sweep_module
+from companion.app.camera import watch as watch_module
 from companion.app.hub import Announcement
 from companion.config import Config, ConfigError
 from companion.core.errors import ActionError
@@ -111,7 +113,7 @@ class FakeCamera:
 
 @pytest.fixture
 def camera_daemon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(camera_module, "FIRST_RETRY_S", 0.05)
+    monkeypatch.setattr(watch_module, "FIRST_RETRY_S", 0.05)
     made: list[Daemon] = []
     cameras: list[FakeCamera] = []
 
@@ -154,7 +156,7 @@ def test_a_sure_read_plays_for_the_active_player_and_the_turret_turns(camera_dae
     assert wait_for(lambda: daemon.engine.events_handled == 1)
     last = daemon.engine.snapshot()["last_event"]
     assert last["source"] == "camera" and last["player"] == active
-    assert last["card"] == {"kind": "number", "colour": "red"}
+    assert last["card"] == {"kind": "number", "colour": "red", "value": 7}
     # The play is counted first, then the hub's listeners send the turret its turn.
     daemon.hub.call(lambda: None).result(timeout=10)
     assert daemon.hardware.wait_idle(timeout=10)
@@ -339,7 +341,7 @@ def test_a_mended_camera_read_keeps_its_picture(camera_daemon, tmp_path):
 
 
 def test_the_turret_sweeps_and_hit_picks_the_coup_extreme_target(camera_daemon, monkeypatch):
-    monkeypatch.setattr(camera_module, "SWEEP_STEP_S", 0.4)
+    monkeypatch.setattr(sweep_module, "SWEEP_STEP_S", 0.4)
     camera = FakeCamera()
     daemon = camera_daemon(camera)
     table = daemon.hub.state()["table"]

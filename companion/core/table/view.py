@@ -137,9 +137,11 @@ def entry_view(entry: Entry, actor: str | None = None) -> dict[str, Any]:
 
 
 def card_of(event: Event) -> dict[str, Any] | None:
-    """The card an event lays (a play, a round's first card): ``{"kind", "colour"}``."""
+    """The card an event lays (a play, a round's first card), whole: ``{"kind", "colour"}``
+    and, for a number card whose figure is known, ``"value"``."""
     if isinstance(event, Play):
-        return {"kind": event.card, "colour": event.colour}
+        card = {"kind": event.card, "colour": event.colour}
+        return card if event.value is None else {**card, "value": event.value}
     if isinstance(event, StartRound) and event.start_card is not None:
         return {"kind": event.start_card, "colour": event.colour}
     if isinstance(event, Replace | Insert):

@@ -19,6 +19,7 @@ import numpy as np
 from .kinds import Card
 from .model import Model, Read
 from .reader import changed_share, field_mask
+from .settle import Unread
 from .sources import TimedFrame
 from .types import Floats, Image
 
@@ -42,6 +43,7 @@ class Decision:
     t_ms: int
     read: Read
     frame: Image | None = field(default=None, repr=False, compare=False)
+    settles: bool = False  # the card laid unread before, come clear (see .settle)
 
     def to_json(self) -> dict[str, object]:
         return {"t_ms": self.t_ms, **self.read.to_json()}
@@ -89,11 +91,17 @@ class Watcher:
         self._armed = True  # the first still picture shows the pile as it starts
         self._starting = True
         self.reads = 0  # how many frames were read (the rest only compared)
+        self.unread = Unread()
 
     def feed(self, frame: TimedFrame) -> Decision | None:
         small = _shrink(frame.image)
         previous, self._previous = self._previous, small
-        if previous is None or _share_changed(small, previous) > MOVING_SHARE:
+        moved = previous is None or _share_changed(small, previous) > MOVING_SHARE
+        if self.unread.due(frame.t_ms, moved):  # a card laid that was never read: a play
+            self._still, self.top, self._pose = self.unread.take(), None, None
+            self._moved_at, self._armed = frame.t_ms, True
+            return Decision(frame.t_ms, Read(None, 0.0, False), frame.image)
+        if moved:
             self._moved_at = frame.t_ms
             self._armed = True
             return None
@@ -120,7 +128,10 @@ class Watcher:
         read = self.model.read(frame.image, self.top, changed)
         starting, self._starting = self._starting, False
         if read.card is None or read.found is None:
-            return None  # a hand over the pile: wait for it to go
+            if changed is not None and not starting and self.unread.card_sized(changed):
+                self.unread.hold(frame.t_ms, small, changed)
+            return None  # a hand over the pile: wait for it to go (or a card unread)
+        self.unread.drop()
         pose = _pose(read)
         before = self._pose if read.card == self.top else None
         if before is not None and (
@@ -138,7 +149,9 @@ class Watcher:
             return None  # a card that was there before, seen while a hand hides the top
         self._still = small
         self.top, self._pose = read.card, pose
-        return None if starting else Decision(frame.t_ms, read, frame.image)
+        around = changed is not None and _changed_around(changed, read.found.hull, width)
+        settles = changed is not None and self.unread.settles(read.found.hull, changed, width, around)
+        return None if starting else Decision(frame.t_ms, read, frame.image, settles)
 
     def correct(self, card: Card) -> None:
         """The table settled what the top card is (an unsure read answered on a phone, a wrong

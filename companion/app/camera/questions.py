@@ -47,6 +47,7 @@ class Landing:
     sure: bool
     candidates: tuple[tuple[str, str, float], ...]
     jpeg: bytes
+    settles: bool = False  # the card laid unread just before, come clear
     after: int | None = None
     asked: bool = False
     player: str = ""  # whose turn it was, as the question shows it
@@ -118,6 +119,13 @@ class Questions:
     # ------------------------------------------------------------------ the hub thread
 
     def landed(self, landing: Landing) -> None:
+        if landing.settles:  # the card laid unread, come clear: not a play of its own
+            head = self.open
+            if head is not None and head.kind is None and landing.sure and landing.kind:
+                taken = self.take(head.number)
+                if taken is not None:
+                    self.answer(taken, landing.kind, landing.colour, "camera")
+            return
         landing.after = self._last_seq()
         with self.lock:
             self._queue.append(landing)

@@ -262,6 +262,7 @@ class CameraService:
             sighting.sure,
             tuple(sighting.candidates),
             self._camera.jpeg(frame),
+            settles=bool(getattr(sighting, "settles", False)),
         )
         read = {
             **words(sighting.kind, sighting.colour),

@@ -12,6 +12,7 @@ from typing import Any
 from companion.cli import main
 from companion.core.session import run_script
 from companion.core.table import TableEngine
+from companion.core.table.view import final_record
 from tests.camera_evening import PLAYERS, evening, film
 
 COMPARED = ("active", "direction", "facing", "owed", "hands", "round", "phase", "winner")
@@ -19,7 +20,13 @@ COMPARED = ("active", "direction", "facing", "owed", "hands", "round", "phase", 
 
 def typed(lines: list[str], seed: int) -> list[dict[str, Any]]:
     engine = TableEngine(list(PLAYERS), seed=seed)
-    return [r for r in run_script(lines, engine, lambda say: say.key) if isinstance(r, dict)]
+    records = [r for r in run_script(lines, engine, lambda say: say.key) if isinstance(r, dict)]
+    return [*records, final_record(engine, engine.log)]
+
+
+def same_log(log: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """A round's log as the table plays it: what, the whole card, who (not where from)."""
+    return [(line["event"], line["card"], line["player"], line["refused"]) for line in log]
 
 
 def replayed(tmp_path: Path, lines: list[str], frames: Path, capsys: Any, seed: int) -> Any:
@@ -54,6 +61,8 @@ def test_a_filmed_round_ends_as_the_typed_one(tmp_path, capsys):
     status, records, err = replayed(tmp_path, played.lines, tmp_path / "frames", capsys, seed=1)
     assert status == 0, err
     script = typed(played.lines, seed=1)
+    final = records.pop()
+    assert final["event"] == "final" and same_log(final["log"]) == same_log(script.pop()["log"])
     assert {k: records[-1][k] for k in COMPARED} == {k: script[-1][k] for k in COMPARED}
     plays = [r for r in records if r["event"] == "play"]
     assert len(plays) == len(played.rounds[0].plays)

@@ -6,8 +6,9 @@ small for a change of light) and the reader finds no whole card there (blur, a s
 knocked askew), :class:`Unread` holds it; once it has stayed :data:`UNREAD_MS`, or the next
 movement starts, the watcher decides "a card was laid" without a face, and the table asks which.
 If the card then comes clear where the unread change lay, with the picture changed all around
-as well (the blur or the shadow went, no new card came), the read **settles** that card
-instead of being a play of its own.
+as well and no hand seen since (the blur or the shadow went in a frame or two; a card is laid by
+a hand that moves over several frames), the read **settles** that card instead of being a play
+of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ CARD_SHARE = 0.03  # a card laid changes at least this share of the shrunk pictu
 LIGHT_SHARE = 0.4  # ... and a change this large is the light, not a card
 UNREAD_MS = 1000  # an unread change still this long is a card laid
 SAME_PLACE = 0.6  # the share of a read card's field lying in the unread change: the same card
+HANDLESS_MOVES = 2  # moving frames a blur or a shadow going makes at most (a hand makes more)
 
 
 def _edge_pixels(changed: Image) -> int:
@@ -38,6 +40,7 @@ class Unread:
     def __init__(self) -> None:
         self._pending: tuple[int, Floats, Image] | None = None  # when, the still, where
         self.decided: Image | None = None  # where the last unread card lay, until the next read
+        self._moves = 0  # moving frames since it was decided
 
     @staticmethod
     def card_sized(changed: Image) -> bool:
@@ -48,6 +51,9 @@ class Unread:
         if self._pending is None:
             self._pending = (t_ms, still, changed)
 
+    def moved(self) -> None:
+        self._moves += 1
+
     def due(self, t_ms: int, moved: bool) -> bool:
         pending = self._pending
         return pending is not None and (moved or t_ms - pending[0] >= UNREAD_MS)
@@ -57,7 +63,7 @@ class Unread:
         assert self._pending is not None
         _, still, changed = self._pending
         self._pending = None
-        self.decided = changed
+        self.decided, self._moves = changed, 0
         return still
 
     def drop(self) -> None:
@@ -67,7 +73,7 @@ class Unread:
         """Whether a card read at ``hull`` is the unread one come clear: it lies where the
         unread change lay and the picture changed all around it too (``around``)."""
         decided, self.decided = self.decided, None
-        if decided is None or not around:
+        if decided is None or not around or self._moves > HANDLESS_MOVES:
             return False
         inside = field_mask(hull, changed, frame_width)
         total = int(np.count_nonzero(inside))

@@ -104,6 +104,7 @@ class Watcher:
         if moved:
             self._moved_at = frame.t_ms
             self._armed = True
+            self.unread.moved()
             return None
         if not self._armed or frame.t_ms - self._moved_at < self.settle_ms:
             return None
@@ -150,7 +151,9 @@ class Watcher:
         self._still = small
         self.top, self._pose = read.card, pose
         around = changed is not None and _changed_around(changed, read.found.hull, width)
-        settles = changed is not None and self.unread.settles(read.found.hull, changed, width, around)
+        settles = changed is not None and self.unread.settles(
+            read.found.hull, changed, width, around
+        )
         return None if starting else Decision(frame.t_ms, read, frame.image, settles)
 
     def correct(self, card: Card) -> None:

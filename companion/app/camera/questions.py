@@ -51,6 +51,7 @@ class Landing:
     after: int | None = None
     asked: bool = False
     player: str = ""  # whose turn it was, as the question shows it
+    seq: int | None = None  # its line in the round's log, once played
 
     @property
     def needs(self) -> Needs | None:
@@ -75,7 +76,8 @@ class Questions:
         self._floor: int | None = None  # the last card placed while the queue drains
         self._played: dict[int, tuple[bytes, tuple[str, str] | None]] = {}
         self.placing = False  # a play of the camera's own is being handled
-        self.asked: list[Landing] = []  # questions opened since the last call to ``opened``
+        self.asked: list[Landing] = []  # questions opened, not yet said
+        self.history: list[Landing] = []  # this round's landings, in order (replays read it)
 
     # ------------------------------------------------------------------ read by anyone
 
@@ -126,9 +128,12 @@ class Questions:
                 if taken is not None:
                     self.answer(taken, landing.kind, landing.colour, "camera")
             return
+        if landing.kind is None:
+            landing.candidates = ()
         landing.after = self._last_seq()
         with self.lock:
             self._queue.append(landing)
+            self.history.append(landing)
         self.drain()
 
     def drain(self) -> None:
@@ -168,16 +173,20 @@ class Questions:
             anchor = self._floor
         self.placing = True
         try:
+            seq = None
             if anchor in seqs and anchor != seqs[-1]:
                 where = seqs.index(anchor) + 1
-                self._hub.handle(Insert(seqs[where], event), source)
-                seq = int(self._log()[where]["seq"])
-            else:
+                try:
+                    self._hub.handle(Insert(seqs[where], event), source)
+                    seq = int(self._log()[where]["seq"])
+                except ActionError:  # it does not fit where the camera saw it: at the end
+                    pass
+            if seq is None:
                 self._hub.handle(event, source)
                 seq = self._last_seq() or 0
         finally:
             self.placing = False
-        self._floor = seq
+        self._floor = landing.seq = seq
         if source == "camera":
             self._played[seq] = (landing.jpeg, face_of(self._line(seq).get("card")))
             for old in sorted(self._played)[:-REMEMBERED]:
@@ -237,6 +246,7 @@ class Questions:
         with self.lock:
             self._queue.clear()
             self._counts.clear()
+            self.history.clear()
             self._floor = None
         self._played.clear()
 

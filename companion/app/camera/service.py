@@ -279,7 +279,7 @@ class CameraService:
                 self.last_read = read
                 self.questions.landed(landing)
                 self._asked()
-            self.decisions += 1
+            self.decisions += not landing.settles
             hub.changed("camera")
 
         hub.call(handle)

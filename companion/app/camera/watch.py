@@ -208,7 +208,10 @@ class CameraWatch:
                 continue
             sighting = camera.look(frame)
             if sighting is not None:
-                if self._gate is not None and not self._gate():
+                # A replay lets each play through as its script reaches it; a card come clear
+                # after it was asked is no play of its own.
+                settles = getattr(sighting, "settles", False)
+                if self._gate is not None and not settles and not self._gate():
                     return seen
                 self._landed(frame, sighting)
         return seen

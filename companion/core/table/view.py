@@ -147,3 +147,28 @@ def card_of(event: Event) -> dict[str, Any] | None:
     if isinstance(event, Replace | Insert):
         return card_of(event.event)
     return None
+
+
+def round_lines(log: RoundLog, seats: list[str]) -> list[dict[str, Any]]:
+    """Every line of the round's log as it stands after every mend, short: what, the whole
+    card, who, from where, and whether it no longer fits (``refused``)."""
+    lines = []
+    actors = log.actors if len(log.actors) == len(log.entries) else [None] * len(log.entries)
+    for entry, seat in zip(log.entries, actors, strict=True):
+        line = entry_view(entry, None if seat is None else seats[seat])
+        lines.append(
+            {
+                "seq": line["seq"],
+                "event": line["event"],
+                "card": line["card"],
+                "player": line["player"],
+                "source": line["source"],
+                "refused": entry.seq in log.refused,
+            }
+        )
+    return lines
+
+
+def final_record(t: Table, log: RoundLog) -> dict[str, Any]:
+    """The last JSON line of a session (``simulate``): the round's log as it ends."""
+    return {"event": "final", "log": round_lines(log, [seat.name for seat in t.state.seats])}

@@ -45,7 +45,7 @@ class Unread:
     @staticmethod
     def card_sized(changed: Image) -> bool:
         share = np.count_nonzero(changed) / changed.size
-        return CARD_SHARE <= share < LIGHT_SHARE and _edge_pixels(changed) == 0
+        return bool(CARD_SHARE <= share < LIGHT_SHARE) and _edge_pixels(changed) == 0
 
     def hold(self, t_ms: int, still: Floats, changed: Image) -> None:
         if self._pending is None:

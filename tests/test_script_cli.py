@@ -45,7 +45,7 @@ def test_script_from_stdin_traces_every_event():
     records = [json.loads(line) for line in result.stdout.splitlines()]
     final = records.pop()  # the round's log as it ends, each line's card whole
     assert final["event"] == "final"
-    assert [line["card"] for line in final["log"] if line["event"] == "play"][0] == {
+    assert next(line["card"] for line in final["log"] if line["event"] == "play") == {
         "kind": "number",
         "colour": "red",
         "value": 7,

@@ -40,7 +40,7 @@ class Unread:
     def __init__(self) -> None:
         self._pending: tuple[int, Floats, Image] | None = None  # when, the still, where
         self.decided: Image | None = None  # where the last unread card lay, until the next read
-        self._moves = 0  # moving frames since it was decided
+        self._moves = 0  # moving frames since the last decision
 
     @staticmethod
     def card_sized(changed: Image) -> bool:
@@ -53,6 +53,14 @@ class Unread:
 
     def moved(self) -> None:
         self._moves += 1
+
+    def handless(self) -> bool:
+        """Whether no hand came since the last decision (a blur or a shadow going moves the
+        picture for a frame or two; a hand laying a card, for several)."""
+        return self._moves <= HANDLESS_MOVES
+
+    def decided_read(self) -> None:
+        self._moves = 0
 
     def due(self, t_ms: int, moved: bool) -> bool:
         pending = self._pending

@@ -148,12 +148,17 @@ class Watcher:
         width = frame.image.shape[1]
         if changed is not None and changed_share(changed, read.found.hull, width) < LAID_SHARE:
             return None  # a card that was there before, seen while a hand hides the top
-        self._still = small
+        self._still, last_pose = small, self._pose
         self.top, self._pose = read.card, pose
         around = changed is not None and _changed_around(changed, read.found.hull, width)
         settles = changed is not None and self.unread.settles(
             read.found.hull, changed, width, around
         )
+        # The card just decided, read again where it lies (it came clear): not a new play.
+        settles = settles or (
+            last_pose is not None and not _moved(last_pose, pose) and self.unread.handless()
+        )
+        self.unread.decided_read()
         return None if starting else Decision(frame.t_ms, read, frame.image, settles)
 
     def correct(self, card: Card) -> None:

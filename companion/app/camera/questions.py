@@ -121,20 +121,38 @@ class Questions:
     # ------------------------------------------------------------------ the hub thread
 
     def landed(self, landing: Landing) -> None:
-        if landing.settles:  # the card laid unread, come clear: not a play of its own
-            head = self.open
-            if head is not None and head.kind is None and landing.sure and landing.kind:
-                taken = self.take(head.number)
-                if taken is not None:
-                    self.answer(taken, landing.kind, landing.colour, "camera")
+        if landing.settles:
+            self._settle(landing)
             return
-        if landing.kind is None:
-            landing.candidates = ()
         landing.after = self._last_seq()
         with self.lock:
             self._queue.append(landing)
             self.history.append(landing)
         self.drain()
+
+    def _settle(self, clear: Landing) -> None:
+        """The card landed last, read again once the picture came clear: not a play of its
+        own. Its question is answered, its waiting read put right, or its line mended."""
+        with self.lock:
+            last = self.history[-1] if self.history else None
+        if (
+            last is None
+            or clear.kind is None
+            or (last.kind, last.colour) == (clear.kind, clear.colour)
+        ):
+            return
+        if last.seq is not None:  # played already: its line is mended in place
+            line = self._line(last.seq)
+            if line.get("source") == "camera" and clear.sure:
+                self._hub.handle(Replace(last.seq, play_event(clear.kind, clear.colour)), "camera")
+            return
+        if last.asked:
+            if clear.sure and self.take(last.number) is not None:
+                self.answer(last, clear.kind, clear.colour, "camera")
+            return
+        with self.lock:  # still waiting behind a question: the clearer read waits instead
+            last.kind, last.colour, last.sure = clear.kind, clear.colour, clear.sure
+            last.candidates = clear.candidates
 
     def drain(self) -> None:
         """Play what no longer waits, in order, up to the next question (asked once)."""

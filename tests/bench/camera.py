@@ -265,6 +265,7 @@ def held_out_films() -> str:
     )
     rng = random.Random(7)
     right = asked = wrong = missed = extra = plays = 0
+    notes: list[str] = []
     for number, shot in enumerate(films):
         frames = [(f.t_ms, f.image) for f in shot.frames]
         if number % 2:
@@ -292,13 +293,19 @@ def held_out_films() -> str:
                 right += 1
             else:
                 wrong += 1
+                notes.append(f"film {number}: {card} read {read.card} at {decision.t_ms} ms")
         missed += len(shot.plays) - len(matched)
+        notes += [
+            f"film {number}: {p.card} (hand gone at {p.hand_left_ms} ms) missed"
+            for i, p in enumerate(shot.plays)
+            if i not in matched
+        ]
     share = (right + asked) / max(1, plays)
     return (
         f"{len(films)} films in 2 held-out styles, {plays} plays: {right} read right, {asked} "
         f"asked, {wrong} wrong, {missed} missed, {extra} extra; read right or asked "
         f"{share:.1%} (target ≥ 95 %, 0 wrong, 0 extra)"
-    )
+    ) + "".join(f"\n  {note}" for note in notes)
 
 
 def main(only_evening: bool = False) -> None:

@@ -13,22 +13,15 @@ from typing import Any
 
 from playwright.sync_api import Page, Route
 
+from companion.app.camera.service import ANSWER
 from companion.app.hub import Hub
 from companion.core.actions import object_schema
 from companion.core.errors import ActionError
 from companion.vision.kinds import deck_faces
 
 _ID = {"type": "integer", "minimum": 0}
-_TEXT = {"type": "string", "maxLength": 40}
 SCHEMAS = {
-    "camera.answer": object_schema(
-        ["id"],
-        id=_ID,
-        kind=_TEXT,
-        colour=_TEXT,
-        target=_TEXT,
-        count={"type": "integer", "minimum": 1, "maximum": 108},
-    ),
+    "camera.answer": ANSWER,  # the service's own schema
     "camera.dismiss": object_schema(["id"], id=_ID),
     "camera.enable": object_schema(["on"], on={"type": "boolean"}),
     "camera.teach_start": object_schema(["deck"], deck={"enum": ["extreme", "classic"]}),

@@ -276,8 +276,13 @@ def held_out_films() -> str:
                 for t, image in frames
             ]
         watcher = Watcher(model)
-        decided = [d for t, image in frames if (d := watcher.feed(TimedFrame(t, image)))]
-        decided = [d for d in decided if not d.settles]  # the same card come clear
+        decided: list[Any] = []
+        for t, image in frames:
+            decision = watcher.feed(TimedFrame(t, image))
+            if decision is not None and decision.settles and decided:
+                decided[-1] = decision  # the same card come clear: the table takes this read
+            elif decision is not None:
+                decided.append(decision)
         plays += len(shot.plays)
         matched: set[int] = set()
         for decision in decided:

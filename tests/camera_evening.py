@@ -24,7 +24,7 @@ from companion.vision import render
 from companion.vision.kinds import Card, deck_faces, may_follow
 
 PLAYERS = ("Alice", "Bruno", "Chloé", "David")
-BLURS = (3.0, 4.0, 6.0)  # how soft the picture goes around one card a round (Gaussian σ, px)
+BLURS = (4.0, 6.0, 8.0)  # how soft the picture goes around one card a round (Gaussian σ, px)
 # The faces played: numbers, the action cards, the wild, Coup Extrême (its target asked) and
 # Poser Tout (its count mended on the log).
 PLAYED = tuple(c for c in deck_faces("extreme"))
@@ -109,7 +109,7 @@ def film(evening_: Evening, folder: Path, seed: int, *, trouble: bool = True) ->
         if trouble:
             blurred = rng.randrange(len(shot.plays))
             landed = shot.plays[blurred].hand_left_ms + LEAD_IN_MS
-            soften(where, landed, rng.choice(BLURS), rng)
+            soften(where, landed, rng.choice(BLURS), rng, shade=rng.uniform(0.45, 0.8))
 
 
 LEAD_IN_MS = 1000
@@ -130,12 +130,15 @@ def lead_in(where: Path) -> None:
     (where / "truth.json").write_text(json.dumps(truth), encoding="utf-8")
 
 
-def soften(where: Path, landed_ms: int, sigma: float, rng: random.Random) -> None:
-    """The saved frames from a second before ``landed_ms`` blurred for 2 to 3 s."""
+def soften(
+    where: Path, landed_ms: int, sigma: float, rng: random.Random, shade: float = 1.0
+) -> None:
+    """The saved frames from a second before ``landed_ms`` blurred for 2 to 3 s (and darkened
+    to ``shade`` of their light: a hand's shadow)."""
     start = landed_ms - 1000
     end = start + rng.randint(2000, 3000)
     for frame in json.loads((where / "frames.json").read_text(encoding="utf-8"))["frames"]:
         if start <= frame["t_ms"] <= end:
             path = where / frame["file"]
-            image = cv2.imread(str(path))
-            cv2.imwrite(str(path), cv2.GaussianBlur(image, (0, 0), sigma))
+            image = cv2.GaussianBlur(cv2.imread(str(path)), (0, 0), sigma)
+            cv2.imwrite(str(path), cv2.convertScaleAbs(image, alpha=shade))

@@ -63,6 +63,8 @@ class Replay:
         self.tickets = tickets
         self.plays: list[dict[str, Any]] = []  # this round's play lines' payloads, in order
         self.questions = 0  # questions the scripted phone answered
+        self.asked = 0  # questions the camera asked (some it answered itself, once clear)
+        self.waited = 0  # cards that waited behind a question
         self.rounds: list[list[dict[str, Any]]] = []  # each finished round's log
 
     def line(self, text: str) -> None:
@@ -139,7 +141,14 @@ class Replay:
         found = [i for i, landing in enumerate(history) if landing.number == number]
         return found[0] if found and found[0] < len(self.plays) else None
 
+    def _count_round(self) -> None:
+        questions = self.daemon.camera.questions
+        history = list(questions.history) if questions is not None else []
+        self.asked += sum(landing.asked for landing in history)
+        self.waited += sum(landing.waited for landing in history)
+
     def _keep_round(self) -> None:
+        self._count_round()
         engine = self.daemon.engine
         lines = self._hub(lambda: round_lines(engine.log, [p.name for p in engine.state.seats]))
         if lines:
@@ -147,8 +156,10 @@ class Replay:
 
     def final(self) -> dict[str, Any]:
         engine = self.daemon.engine
+        self._count_round()
         record: dict[str, Any] = self._hub(lambda: final_record(engine, engine.log))
-        return {**record, "rounds": [*self.rounds, record["log"]], "questions": self.questions}
+        counts = {"questions": self.questions, "asked": self.asked, "waited": self.waited}
+        return {**record, "rounds": [*self.rounds, record["log"]], **counts}
 
     def _hub(self, work: Any) -> Any:
         return self.daemon.hub.call(work).result(timeout=DECISION_TIMEOUT_S)

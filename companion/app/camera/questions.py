@@ -52,6 +52,7 @@ class Landing:
     asked: bool = False
     player: str = ""  # whose turn it was, as the question shows it
     seq: int | None = None  # its line in the round's log, once played
+    waited: bool = False  # seen while a question was open: it waited behind it
 
     @property
     def needs(self) -> Needs | None:
@@ -126,6 +127,7 @@ class Questions:
             return
         landing.after = self._last_seq()
         with self.lock:
+            landing.waited = bool(self._queue)
             self._queue.append(landing)
             self.history.append(landing)
         self.drain()

@@ -129,7 +129,9 @@ class Watcher:
         read = self.model.read(frame.image, self.top, changed)
         starting, self._starting = self._starting, False
         if read.card is None or read.found is None:
-            if changed is not None and not starting and self.unread.card_sized(changed):
+            if starting:  # the pile as it starts, unread (soft, shaded): changes count from it
+                self._still = small
+            elif changed is not None and self.unread.card_sized(changed):
                 self.unread.hold(frame.t_ms, small, changed)
             return None  # a hand over the pile: wait for it to go (or a card unread)
         self.unread.drop()

@@ -46,7 +46,8 @@ class Decision:
     settles: bool = False  # the card laid unread before, come clear (see .settle)
 
     def to_json(self) -> dict[str, object]:
-        return {"t_ms": self.t_ms, **self.read.to_json()}
+        settled = {"settles": True} if self.settles else {}
+        return {"t_ms": self.t_ms, **self.read.to_json(), **settled}
 
 
 def _shrink(image: np.ndarray) -> Floats:

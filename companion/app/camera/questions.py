@@ -106,6 +106,10 @@ class Questions:
                 return self._queue.pop(0)
         return None
 
+    def asks_count(self, number: int) -> bool:
+        with self.lock:
+            return any(count["id"] == number for count in self._counts)
+
     def take_count(self, number: int) -> dict[str, Any] | None:
         with self.lock:
             for count in self._counts:

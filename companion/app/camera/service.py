@@ -168,10 +168,12 @@ class CameraService:
         questions = self.questions
         assert questions is not None
         number = int(payload["id"])
-        count = questions.take_count(number)
-        if count is not None:
+        if questions.asks_count(number):
             if "count" not in payload:
-                raise ActionError("answered", "a Poser Tout's count is a number", status=400)
+                raise ActionError("no_count", "how many cards: the answer gives its count")
+            count = questions.take_count(number)
+            if count is None:
+                raise answered()
             questions.answer_count(count, int(payload["count"]))
             return
         if "kind" not in payload:

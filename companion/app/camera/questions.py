@@ -254,7 +254,12 @@ class Questions:
         if not line or face is None or face[0] != "discard_all":
             raise ActionError("answered", "that Poser Tout is no longer in the log", status=409)
         event = play_event(*face, count=number, target=line["payload"].get("target"))
-        self._hub.handle(Replace(count["seq"], event), "phone")
+        try:
+            self._hub.handle(Replace(count["seq"], event), "phone")
+        except ActionError:
+            with self.lock:  # still asked
+                self._counts.append(count)
+            raise
 
     def mended(self, log: list[dict[str, Any]]) -> list[bytes]:
         """The pictures of camera lines since mended (to teach again from)."""

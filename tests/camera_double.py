@@ -13,15 +13,16 @@ from typing import Any
 
 from playwright.sync_api import Page, Route
 
-from companion.app.camera.service import ANSWER
+from companion.app.camera.payloads import AnswerPayload
 from companion.app.hub import Hub
 from companion.core.actions import object_schema
 from companion.core.errors import ActionError
+from companion.core.model import json_schema
 from companion.vision.kinds import deck_faces
 
 _ID = {"type": "integer", "minimum": 0}
 SCHEMAS = {
-    "camera.answer": ANSWER,  # the service's own schema
+    "camera.answer": json_schema(AnswerPayload),  # the service's own schema
     "camera.dismiss": object_schema(["id"], id=_ID),
     "camera.enable": object_schema(["on"], on={"type": "boolean"}),
     "camera.teach_start": object_schema(["deck"], deck={"enum": ["extreme", "classic"]}),

@@ -19,31 +19,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.core.actions import object_schema
 from companion.core.commands import Cue
 from companion.core.errors import ActionError
+from companion.core.model import json_schema
 
 from ..hub import Announcement, Hub
 from ..inputs import InputDoor
 from .cards import face_of, words
+from .payloads import AnswerPayload, DeckPayload, NoPayload, QuestionPayload, SwitchPayload
 from .pictures import KEPT, Pictures
 from .questions import Landing, Questions, answered, say
 from .status import State
 from .sweep import TargetSweep
-from .teach import DECKS, TeachSession
+from .teach import TeachSession
 from .watch import Camera, CameraWatch, Frame, Sighting
-
-KIND = {"type": "string", "minLength": 1, "maxLength": 20}
-COLOUR = {"type": "string", "maxLength": 10}
-ID = {"type": "integer", "minimum": 0}
-ANSWER = object_schema(
-    ["id"],
-    id=ID,
-    kind=KIND,
-    colour=COLOUR,
-    target={"type": "string", "minLength": 1, "maxLength": 40},
-    count={"type": "integer", "minimum": 1, "maximum": 108},
-)
 
 
 class CameraService:
@@ -99,16 +88,15 @@ class CameraService:
         self._hub = hub
         self.questions = Questions(hub, self.pictures)
         hub.register_status("camera", self.state)
-        on_off = object_schema(["on"], on={"type": "boolean"})
-        hub.register_action("camera.enable", on_off, self._enable, "camera")
-        hub.register_action("camera.answer", ANSWER, self._answer, "camera")
-        hub.register_action("camera.dismiss", object_schema(["id"], id=ID), self._dismiss, "camera")
-        deck = object_schema([], deck={"type": "string", "enum": list(DECKS)})
-        hub.register_action("camera.teach_start", deck, self.teach.start, "camera")
-        nothing = object_schema([])
-        hub.register_action("camera.teach_skip", nothing, self.teach.skip, "camera")
-        hub.register_action("camera.teach_finish", nothing, self.teach.finish, "camera")
-        hub.register_action("camera.teach_cancel", nothing, self.teach.cancel, "camera")
+        register = hub.register_action
+        register("camera.enable", json_schema(SwitchPayload), self._enable, "camera")
+        register("camera.answer", json_schema(AnswerPayload), self._answer, "camera")
+        register("camera.dismiss", json_schema(QuestionPayload), self._dismiss, "camera")
+        teach, nothing = self.teach, json_schema(NoPayload)
+        register("camera.teach_start", json_schema(DeckPayload), teach.start, "camera")
+        register("camera.teach_skip", nothing, teach.skip, "camera")
+        register("camera.teach_finish", nothing, teach.finish, "camera")
+        register("camera.teach_cancel", nothing, teach.cancel, "camera")
         hub.add_listener(self)
 
     def state(self) -> dict[str, Any]:

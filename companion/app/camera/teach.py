@@ -12,8 +12,6 @@ from companion.core.errors import ActionError
 
 from .watch import Camera, Frame
 
-DECKS = ("extreme", "classic")
-
 
 class TeachSession:
     """The teach's progress (``camera.teach_*`` actions on the hub thread, frames on the

@@ -387,3 +387,21 @@ def test_a_box_without_the_camera_extra_says_the_one_command(tmp_path, monkeypat
         daemon.start()
     assert "No module named 'cv2'" in str(error.value)
     assert "pip install -e '.[camera]'" in str(error.value)
+
+
+def test_the_camera_status_is_one_small_state_machine():
+    from companion.app.camera.status import CameraStatus
+
+    status = CameraStatus()
+    assert status.fire("clear") == (False, None)  # off: only opening starts it
+    assert status.fire("open") == (True, None) and status.state == "starting"
+    assert status.fire("dark") == (True, "dark")  # a trouble is said...
+    assert status.fire("frozen") == (True, "frozen")
+    assert status.fire("dark") == (True, "dark")
+    assert status.fire("clear") == (True, None) and status.state == "ok"
+    assert status.fire("ended", say=False) == (True, None) and status.state == "lost"
+    assert status.fire("open") == (False, None)  # reopening stays lost until a frame comes
+    assert status.fire("clear") == (True, None)
+    assert status.fire("ended") == (True, "lost")
+    assert status.fire("ended") == (False, None)  # ...once until it is over
+    assert status.fire("switch_off") == (True, None) and status.state == "off"

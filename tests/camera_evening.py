@@ -109,7 +109,7 @@ def film(evening_: Evening, folder: Path, seed: int, *, trouble: bool = True) ->
         if trouble:
             blurred = rng.randrange(len(shot.plays))
             landed = shot.plays[blurred].hand_left_ms + LEAD_IN_MS
-            soften(where, landed, rng.choice(BLURS), rng, shade=rng.uniform(0.45, 0.8))
+            soften(where, landed, rng.choice(BLURS), rng)
 
 
 LEAD_IN_MS = 1000

@@ -120,3 +120,23 @@ def test_a_card_too_blurred_to_read_is_asked_never_skipped(tmp_path):
     faces = [(p["kind"], p["colour"]) for i, p in enumerate(truth) if i != 2]
     read = [(d.read.card.kind, d.read.card.colour) for d in decided if d.read.card is not None]
     assert read == faces
+
+
+def test_what_the_watcher_can_explain_is_never_asked():
+    """Hands passing and resting, the lamp changed, the camera knocked a little: one card was
+    laid, one play is decided, nothing is asked."""
+    import numpy as np
+
+    from companion.vision import TimedFrame, Watcher, default_model, render
+    from companion.vision.measure import faces
+
+    film = render.sequence(
+        41, render.styles(1, 5, held_out=True)[0], faces(), plays=1, passes=2, rests=2
+    )
+    knocked = film.frames[-1].t_ms - 1500  # the camera nudged 8 px near the end
+    frames = [
+        (f.t_ms, np.roll(f.image, 8, axis=1) if f.t_ms >= knocked else f.image) for f in film.frames
+    ]
+    watcher = Watcher(default_model())
+    made = [d for t, image in frames if (d := watcher.feed(TimedFrame(t, image))) is not None]
+    assert [d.read.card for d in made] == [film.plays[0].card]

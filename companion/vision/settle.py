@@ -3,16 +3,19 @@
 A card-sized change that stays is a play, read or not. When the watcher settles on a still
 picture that changed where a card would lie (a compact patch, away from the picture's edge, too
 small for a change of light) and the reader finds no whole card there (blur, a shadow, a lamp
-knocked askew), :class:`Unread` holds it; once it has stayed :data:`UNREAD_MS`, or the next
-movement starts, the watcher decides "a card was laid" without a face, and the table asks which.
-If the card then comes clear where the unread change lay, with the picture changed all around
-as well and no hand seen since (the blur or the shadow went in a frame or two; a card is laid by
-a hand that moves over several frames), the read **settles** that card instead of being a play
-of its own.
+knocked askew), :class:`Unread` holds it. If it goes again once the picture has moved and
+settled, it was a hand resting there. If it stays, still unread, or a hand lays another card on
+it, or it stays unmoved :data:`UNREAD_MS`, the watcher decides "a card was laid" without a face,
+and the table asks which.
+If the card then comes clear where the unread change lay, with the picture changed all around it
+as well or no hand seen since (the blur or the shadow went: a card laid changes the picture only
+where it lies, and comes with a hand), the read **settles** that card instead of being a play of
+its own.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .reader import field_mask
@@ -20,8 +23,9 @@ from .types import Floats, Image
 
 CARD_SHARE = 0.03  # a card laid changes at least this share of the shrunk picture
 LIGHT_SHARE = 0.4  # ... and a change this large is the light, not a card
-UNREAD_MS = 1000  # an unread change still this long is a card laid
+UNREAD_MS = 5000  # an unread change still this long is a card laid (a hand rests less)
 SAME_PLACE = 0.6  # the share of a read card's field lying in the unread change: the same card
+ONE_PATCH = 0.6  # ... most of it in one patch (a lamp changes every card of the pile a little)
 HANDLESS_MOVES = 2  # moving frames a blur or a shadow going makes at most (a hand makes more)
 
 
@@ -39,20 +43,41 @@ class Unread:
 
     def __init__(self) -> None:
         self._pending: tuple[int, Floats, Image] | None = None  # when, the still, where
+        self._since_hold = 0  # moving frames since the pending change was held
         self.decided: Image | None = None  # where the last unread card lay, until the next read
         self._moves = 0  # moving frames since the last decision
 
     @staticmethod
     def card_sized(changed: Image) -> bool:
-        share = np.count_nonzero(changed) / changed.size
-        return bool(CARD_SHARE <= share < LIGHT_SHARE) and _edge_pixels(changed) == 0
+        """A compact patch where a card would lie: not the light, not an arm from the edge."""
+        total = int(np.count_nonzero(changed))
+        if not CARD_SHARE <= total / changed.size < LIGHT_SHARE or _edge_pixels(changed):
+            return False
+        count, _, stats, _ = cv2.connectedComponentsWithStats((changed > 0).astype(np.uint8))
+        largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
+        return largest >= ONE_PATCH * total and largest >= CARD_SHARE * changed.size
 
     def hold(self, t_ms: int, still: Floats, changed: Image) -> None:
         if self._pending is None:
-            self._pending = (t_ms, still, changed)
+            self._pending, self._since_hold = (t_ms, still, changed), 0
 
     def moved(self) -> None:
         self._moves += 1
+        self._since_hold += 1
+
+    def due(self, t_ms: int) -> bool:
+        """Still unread and unmoved this long (a hand rests a second or two, not this)."""
+        pending = self._pending
+        return pending is not None and t_ms - pending[0] >= UNREAD_MS
+
+    def stayed(self) -> bool:
+        """The held change is still there, unread, after the picture moved and settled."""
+        return self._pending is not None and self._since_hold > 0
+
+    def under_new_card(self) -> bool:
+        """A card is read where a change was held and a hand came since (not a blur going):
+        the held change was a card laid before it."""
+        return self._pending is not None and self._since_hold > HANDLESS_MOVES
 
     def handless(self) -> bool:
         """Whether no hand came since the last decision (a blur or a shadow going moves the
@@ -62,16 +87,13 @@ class Unread:
     def decided_read(self) -> None:
         self._moves = 0
 
-    def due(self, t_ms: int, moved: bool) -> bool:
-        pending = self._pending
-        return pending is not None and (moved or t_ms - pending[0] >= UNREAD_MS)
-
-    def take(self) -> Floats:
-        """The pending change is decided: its still picture (the pile as it now lies)."""
+    def take(self, covered: bool = False) -> Floats:
+        """The pending change is decided: its still picture (the pile as it now lies);
+        ``covered``: another card lies on it already (nothing of it will come clear)."""
         assert self._pending is not None
         _, still, changed = self._pending
         self._pending = None
-        self.decided, self._moves = changed, 0
+        self.decided, self._moves = (None if covered else changed), 0
         return still
 
     def drop(self) -> None:
@@ -81,7 +103,7 @@ class Unread:
         """Whether a card read at ``hull`` is the unread one come clear: it lies where the
         unread change lay and the picture changed all around it too (``around``)."""
         decided, self.decided = self.decided, None
-        if decided is None or not around or self._moves > HANDLESS_MOVES:
+        if decided is None or not (around or self._moves <= HANDLESS_MOVES):
             return False
         inside = field_mask(hull, changed, frame_width)
         total = int(np.count_nonzero(inside))

@@ -98,16 +98,14 @@ class Watcher:
         small = _shrink(frame.image)
         previous, self._previous = self._previous, small
         moved = previous is None or _share_changed(small, previous) > MOVING_SHARE
-        if self.unread.due(frame.t_ms, moved):  # a card laid that was never read: a play
-            self._still, self.top, self._pose = self.unread.take(), None, None
-            self._moved_at, self._armed = frame.t_ms, True
-            return Decision(frame.t_ms, Read(None, 0.0, False), frame.image)
         if moved:
             self._moved_at = frame.t_ms
             self._armed = True
             self.unread.moved()
             return None
         if not self._armed or frame.t_ms - self._moved_at < self.settle_ms:
+            if self.unread.due(frame.t_ms):  # an unread change still this long: a card laid
+                return self._unread(frame)
             return None
         self._armed = False
         still = self._still
@@ -117,6 +115,7 @@ class Watcher:
             changed = _changed(small, still)
             share = np.count_nonzero(changed) / changed.size
             if share < CHANGED_SHARE:
+                self.unread.drop()  # what changed went away again: a hand, not a card
                 self._still = small  # nothing happened: follow slow drifts of the light
                 return None
             if (
@@ -133,8 +132,12 @@ class Watcher:
             if starting:  # the pile as it starts, unread (soft, shaded): changes count from it
                 self._still = small
             elif changed is not None and self.unread.card_sized(changed):
+                if self.unread.stayed():  # still there, still unread, after a movement
+                    return self._unread(frame)
                 self.unread.hold(frame.t_ms, small, changed)
             return None  # a hand over the pile: wait for it to go (or a card unread)
+        if self.unread.under_new_card():  # a hand laid a card on the unread one: both count
+            return self._unread(frame, again=True)
         self.unread.drop()
         pose = _pose(read)
         before = self._pose if read.card == self.top else None
@@ -163,6 +166,13 @@ class Watcher:
         )
         self.unread.decided_read()
         return None if starting else Decision(frame.t_ms, read, frame.image, settles)
+
+    def _unread(self, frame: TimedFrame, *, again: bool = False) -> Decision:
+        """The card laid that could not be read, decided (the top read before stays the rules
+        prior); ``again``: the picture is looked at once more, for the card laid on it."""
+        self._still = self.unread.take(covered=again)
+        self._armed = again
+        return Decision(frame.t_ms, Read(None, 0.0, False), frame.image)
 
     def correct(self, card: Card) -> None:
         """The table settled what the top card is (an unsure read answered on a phone, a wrong

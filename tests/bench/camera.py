@@ -244,7 +244,7 @@ def replayed_evening(work: Path, seed: int = 8) -> tuple[str, bool]:
         f"{asked} questions asked ({questions} answered on the phone once 3 more cards were read, "
         f"the rest by the camera once the picture came clear), {waited} cards waited behind a "
         f"question ({inserted} placed back in order before lines logged meanwhile), {mends} mended "
-        f"on the log (what the camera cannot know); rounds as typed: {same_rounds} of "
+        f"on the log (targets, counts, wrong reads); rounds as typed: {same_rounds} of "
         f"{len(typed)}, ends as typed: {'yes' if same else 'NO'} (exit {status}, "
         f"{len(problems)} problems; filmed in {filmed:.0f} s, replayed in {replayed:.1f} s)"
     )

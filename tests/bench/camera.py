@@ -265,7 +265,7 @@ def held_out_films() -> str:
 
     from companion.vision import TimedFrame, Watcher
     from companion.vision.measure import held_out_sequences
-    from tests.camera_evening import BLURS
+    from tests.camera_evening import BLURS, LEAD_IN_MS
 
     model = default_model()
     films = held_out_sequences(
@@ -275,9 +275,13 @@ def held_out_films() -> str:
     right = asked = wrong = missed = extra = plays = 0
     notes: list[str] = []
     for number, shot in enumerate(films):
-        frames = [(f.t_ms, f.image) for f in shot.frames]
+        # The camera sees the pile a second before anything happens (it watches the table
+        # before the deal): the frames and the plays' times shift by that second.
+        frames = [(t, shot.frames[0].image) for t in range(0, LEAD_IN_MS, 100)]
+        frames += [(f.t_ms + LEAD_IN_MS, f.image) for f in shot.frames]
+        landed = [p.hand_left_ms + LEAD_IN_MS for p in shot.plays]
         if number % 2:
-            start = shot.plays[rng.randrange(len(shot.plays))].hand_left_ms - 1000
+            start = landed[rng.randrange(len(shot.plays))] - 1000
             end, sigma = start + rng.randint(2000, 3000), rng.choice(BLURS)
             frames = [
                 (t, cv2.GaussianBlur(image, (0, 0), sigma) if start <= t <= end else image)
@@ -294,12 +298,17 @@ def held_out_films() -> str:
         plays += len(shot.plays)
         matched: set[int] = set()
         for decision in decided:
-            before = [i for i, p in enumerate(shot.plays) if p.hand_left_ms <= decision.t_ms]
-            if not before or before[-1] in matched:
+            # The plays laid by then and not yet decided, in order: the decision is the one it
+            # names, else the earliest (an unread card is decided once the next one came).
+            open_ = [i for i, t in enumerate(landed) if t <= decision.t_ms and i not in matched]
+            if not open_:
                 extra += 1
+                notes.append(f"film {number}: {decision.read.card} at {decision.t_ms} ms, no play")
                 continue
-            matched.add(before[-1])
-            read, card = decision.read, shot.plays[before[-1]].card
+            named = [i for i in open_ if shot.plays[i].card == decision.read.card]
+            index = named[0] if named else open_[0]
+            matched.add(index)
+            read, card = decision.read, shot.plays[index].card
             if read.card is None or not read.sure:
                 asked += 1
             elif read.card == card:
@@ -309,7 +318,7 @@ def held_out_films() -> str:
                 notes.append(f"film {number}: {card} read {read.card} at {decision.t_ms} ms")
         missed += len(shot.plays) - len(matched)
         notes += [
-            f"film {number}: {p.card} (hand gone at {p.hand_left_ms} ms) missed"
+            f"film {number}: {p.card} (hand gone at {landed[i]} ms) missed"
             for i, p in enumerate(shot.plays)
             if i not in matched
         ]

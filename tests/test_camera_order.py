@@ -226,3 +226,14 @@ def test_two_answers_at_once_play_the_card_once(camera_daemon):
     with pytest.raises(ActionError) as late:
         daemon.hub.dispatch("camera.answer", {"id": question["id"], "kind": "coup_extreme"})
     assert late.value.key == "errors.answered" and late.value.status == 409
+
+
+def test_a_card_tapped_on_a_phone_then_seen_by_the_camera_is_not_played_twice(camera_daemon):
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    begin(daemon)
+    daemon.hub.dispatch("table.play", {"card": "number", "value": 4, "colour": "yellow"})
+    camera.show(sure("4", "yellow"))  # the card Bruno tapped, landing under the camera
+    camera.show(sure("4", "yellow"))  # Chloé lays the same face: a play of its own
+    settle(daemon, 2)
+    assert plays(daemon) == typed("play 4 yellow", "play 4 yellow")

@@ -129,12 +129,32 @@ class Questions:
         if landing.settles:
             self._settle(landing)
             return
+        if self._tapped_already(landing):
+            return
         landing.after = self._last_seq()
         with self.lock:
             landing.waited = bool(self._queue)
             self._queue.append(landing)
             self.history.append(landing)
         self.drain()
+
+    def _tapped_already(self, landing: Landing) -> bool:
+        """The card the camera saw was tapped on a phone (or a button) just before: the same
+        face, the last line, and no card of the camera's stands for it yet. Not played twice."""
+        with self.lock:
+            if self._queue or landing.needs == "card" or landing.kind is None:
+                return False
+            claimed = {other.seq for other in self.history}
+        log = self._log()
+        last = log[-1] if log else {}
+        if last.get("event") != "play" or last.get("source") == "camera":
+            return False
+        if last["seq"] in claimed or face_of(last.get("card")) != (landing.kind, landing.colour):
+            return False
+        landing.seq = int(last["seq"])
+        with self.lock:
+            self.history.append(landing)
+        return True
 
     def _settle(self, clear: Landing) -> None:
         """The card landed last, read again once the picture came clear: not a play of its
@@ -245,7 +265,7 @@ class Questions:
         head = self.open
         if head is None or self.placing or self.take(head.number) is None:
             return False
-        self._floor = seq
+        self._floor = head.seq = seq  # that line stands for the card the camera saw
         return True
 
     def answer_count(self, count: dict[str, Any], number: int) -> None:

@@ -113,16 +113,20 @@ def film(evening_: Evening, folder: Path, seed: int, *, trouble: bool = True) ->
 
 
 LEAD_IN_MS = 1000
+LEAD_OUT_MS = 6000
 
 
 def lead_in(where: Path) -> None:
     """The pile still for a second before anything happens, as a camera switched on before the
-    deal sees it: the watcher learns the pile before the first card (a lamp knocked in the
-    first few frames would hide it)."""
+    deal sees it (the watcher learns the pile before the first card), and for six seconds after
+    the last card (a card too soft to read is decided once it has stayed)."""
     listing = json.loads((where / "frames.json").read_text(encoding="utf-8"))
     frames = listing["frames"]
     still = [{"file": frames[0]["file"], "t_ms": t} for t in range(0, LEAD_IN_MS, 100)]
-    listing["frames"] = still + [{**f, "t_ms": f["t_ms"] + LEAD_IN_MS} for f in frames]
+    moving = [{**f, "t_ms": f["t_ms"] + LEAD_IN_MS} for f in frames]
+    end = moving[-1]["t_ms"]  # and still for a while after the last card, as a table is
+    after = [{"file": frames[-1]["file"], "t_ms": end + t} for t in range(100, LEAD_OUT_MS, 100)]
+    listing["frames"] = still + moving + after
     (where / "frames.json").write_text(json.dumps(listing), encoding="utf-8")
     truth = json.loads((where / "truth.json").read_text(encoding="utf-8"))
     for play in truth["plays"]:

@@ -7,10 +7,9 @@ knocked askew), :class:`Unread` holds it. If it goes again once the picture has 
 settled, it was a hand resting there. If it stays, still unread, or a hand lays another card on
 it, or it stays unmoved :data:`UNREAD_MS`, the watcher decides "a card was laid" without a face,
 and the table asks which.
-If the card then comes clear where the unread change lay, with the picture changed all around it
-as well or no hand seen since (the blur or the shadow went: a card laid changes the picture only
-where it lies, and comes with a hand), the read **settles** that card instead of being a play of
-its own.
+If the next card read lies where the picture, seen soft, has not changed since (the unread card
+come clear: a blur going only sharpens it), the read **settles** that card instead of being a play
+of its own.
 """
 
 from __future__ import annotations
@@ -18,13 +17,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .reader import field_mask
 from .types import Floats, Image
 
 CARD_SHARE = 0.03  # a card laid changes at least this share of the shrunk picture
 LIGHT_SHARE = 0.4  # ... and a change this large is the light, not a card
 UNREAD_MS = 5000  # an unread change still this long is a card laid (a hand rests less)
-SAME_PLACE = 0.6  # the share of a read card's field lying in the unread change: the same card
 ONE_PATCH = 0.6  # ... most of it in one patch (a lamp changes every card of the pile a little)
 HANDLESS_MOVES = 2  # moving frames a blur or a shadow going makes at most (a hand makes more)
 
@@ -44,7 +41,7 @@ class Unread:
     def __init__(self) -> None:
         self._pending: tuple[int, Floats, Image] | None = None  # when, the still, where
         self._since_hold = 0  # moving frames since the pending change was held
-        self.decided: Image | None = None  # where the last unread card lay, until the next read
+        self.decided: Floats | None = None  # the pile as the last unread card left it
         self._moves = 0  # moving frames since the last decision
 
     @staticmethod
@@ -57,8 +54,9 @@ class Unread:
         largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
         return largest >= ONE_PATCH * total and largest >= CARD_SHARE * changed.size
 
-    def hold(self, t_ms: int, still: Floats, changed: Image) -> None:
-        if self._pending is None:
+    def hold(self, t_ms: int, still: Floats, changed: Image, *, anew: bool = False) -> None:
+        """Hold the change (``anew``: as it now stands, in place of the one held)."""
+        if self._pending is None or anew:
             self._pending, self._since_hold = (t_ms, still, changed), 0
 
     def moved(self) -> None:
@@ -74,10 +72,13 @@ class Unread:
         """The held change is still there, unread, after the picture moved and settled."""
         return self._pending is not None and self._since_hold > 0
 
-    def under_new_card(self) -> bool:
-        """A card is read where a change was held and a hand came since (not a blur going):
-        the held change was a card laid before it."""
-        return self._pending is not None and self._since_hold > HANDLESS_MOVES
+    def under_new_card(self) -> Floats | None:
+        """When a card is read while a change is held and a hand came since (not a blur going):
+        the held still picture, to tell a card laid on it from the held card come clear."""
+        pending = self._pending
+        if pending is None or self._since_hold <= HANDLESS_MOVES:
+            return None
+        return pending[1]
 
     def handless(self) -> bool:
         """Whether no hand came since the last decision (a blur or a shadow going moves the
@@ -91,20 +92,10 @@ class Unread:
         """The pending change is decided: its still picture (the pile as it now lies);
         ``covered``: another card lies on it already (nothing of it will come clear)."""
         assert self._pending is not None
-        _, still, changed = self._pending
+        _, still, _ = self._pending
         self._pending = None
-        self.decided, self._moves = (None if covered else changed), 0
+        self.decided, self._moves = (None if covered else still), 0
         return still
 
     def drop(self) -> None:
         self._pending = None
-
-    def settles(self, hull: Image, changed: Image, frame_width: int, around: bool) -> bool:
-        """Whether a card read at ``hull`` is the unread one come clear: it lies where the
-        unread change lay and the picture changed all around it too (``around``)."""
-        decided, self.decided = self.decided, None
-        if decided is None or not (around or self._moves <= HANDLESS_MOVES):
-            return False
-        inside = field_mask(hull, changed, frame_width)
-        total = int(np.count_nonzero(inside))
-        return int(np.count_nonzero(inside & (decided > 0))) >= SAME_PLACE * max(1, total)

@@ -33,6 +33,7 @@ LAID_SHARE = 0.3  # a card just laid changed at least this share of the picture 
 HAND_EDGE_PIXELS = 4
 LIGHT_SHARE = 0.4
 STILL_HAND_MS = 5000
+SOFT = 2.0  # px of the shrunk picture: two pictures compared soft, so a blur is no change
 
 
 @dataclass(frozen=True)
@@ -133,12 +134,14 @@ class Watcher:
                 self._still = small
             elif changed is not None and self.unread.card_sized(changed):
                 if self.unread.stayed():  # still there, still unread, after a movement
+                    self.unread.hold(frame.t_ms, small, changed, anew=True)
                     return self._unread(frame)
                 self.unread.hold(frame.t_ms, small, changed)
             return None  # a hand over the pile: wait for it to go (or a card unread)
-        if self.unread.under_new_card():  # a hand laid a card on the unread one: both count
-            return self._unread(frame, again=True)
-        self.unread.drop()
+        held = self.unread.under_new_card()
+        if held is not None and _laid_on(small, held, read.found.hull, frame.image.shape[1]):
+            return self._unread(frame, again=True)  # a hand laid a card on the unread one
+        self.unread.drop()  # (or it is the unread card itself, come clear: read now)
         pose = _pose(read)
         before = self._pose if read.card == self.top else None
         if before is not None and (
@@ -156,10 +159,9 @@ class Watcher:
             return None  # a card that was there before, seen while a hand hides the top
         self._still, last_pose = small, self._pose
         self.top, self._pose = read.card, pose
-        around = changed is not None and _changed_around(changed, read.found.hull, width)
-        settles = changed is not None and self.unread.settles(
-            read.found.hull, changed, width, around
-        )
+        unread = self.unread.decided  # the pile as the unread card left it, if one was
+        self.unread.decided = None
+        settles = unread is not None and not _laid_on(small, unread, read.found.hull, width)
         # The card just decided, read again where it lies (it came clear): not a new play.
         settles = settles or (
             last_pose is not None and not _moved(last_pose, pose) and self.unread.handless()
@@ -178,6 +180,13 @@ class Watcher:
         """The table settled what the top card is (an unsure read answered on a phone, a wrong
         one mended): the next read is ranked against it."""
         self.top = card
+
+
+def _laid_on(small: Floats, held: Floats, hull: Image, frame_width: int) -> bool:
+    """Whether the card read at ``hull`` was laid since the still picture ``held``: the picture
+    changed where it lies, even seen soft (the same card come clear only sharpens there)."""
+    soft = (cv2.GaussianBlur(small, (0, 0), SOFT), cv2.GaussianBlur(held, (0, 0), SOFT))
+    return changed_share(_changed(*soft), hull, frame_width) >= LAID_SHARE
 
 
 def _changed_around(changed: Image, hull: Image, frame_width: int) -> bool:

@@ -40,7 +40,7 @@ def begin(daemon: Daemon, start: str = "start 3 yellow") -> None:
 
 def plays(daemon: Daemon) -> list[tuple[Any, ...]]:
     def run() -> list[tuple[Any, ...]]:
-        log = daemon.engine.snapshot()["log"]
+        log = daemon.hub.engine.snapshot()["log"]
         return [
             (
                 line["card"]["kind"],
@@ -115,12 +115,12 @@ def test_an_answer_is_placed_before_the_presses_made_meanwhile(camera_daemon):
     question = camera_state(daemon)["question"]
     press(daemon)
     press(daemon)
-    wait_for(lambda: daemon.engine.events_handled >= 4, what="two presses")
+    wait_for(lambda: daemon.hub.state()["table"]["events"] >= 4, what="two presses")
     camera.show(sure("8", "yellow"))  # David's card, after Chloé's presses: waits
     settle(daemon, 2)
     daemon.hub.dispatch("camera.answer", {"id": question["id"], "kind": "hit2", "colour": "yellow"})
     settle(daemon, 2)
-    log = daemon.hub.call(lambda: daemon.engine.snapshot()["log"]).result(timeout=10)
+    log = daemon.hub.call(lambda: daemon.hub.engine.snapshot()["log"]).result(timeout=10)
     events = [(line["event"], line["player"]) for line in log if not line["refused"]]
     assert events == [
         ("start_round", None),
@@ -159,7 +159,7 @@ def test_the_poser_tout_count_stays_asked_after_the_next_card(camera_daemon):
     counts = camera_state(daemon)["counts"]
     assert [c["player"] for c in counts] == ["Bruno"]
     daemon.hub.dispatch("camera.answer", {"id": counts[0]["id"], "count": 3})
-    log = daemon.hub.call(lambda: daemon.engine.snapshot()["log"]).result(timeout=10)
+    log = daemon.hub.call(lambda: daemon.hub.engine.snapshot()["log"]).result(timeout=10)
     laid = [line for line in log if line["event"] == "play"]
     assert laid[0]["payload"]["count"] == 3 and laid[1]["player"] == "Chloé"
     assert camera_state(daemon)["counts"] == []

@@ -149,15 +149,20 @@ class Replay:
 
     def _keep_round(self) -> None:
         self._count_round()
-        engine = self.daemon.engine
-        lines = self._hub(lambda: round_lines(engine.log, [p.name for p in engine.state.seats]))
+        hub = self.daemon.hub
+
+        def lines_now() -> list[dict[str, Any]]:
+            engine = hub.engine  # the hub thread's
+            return round_lines(engine.log, [seat.name for seat in engine.state.seats])
+
+        lines = self._hub(lines_now)
         if lines:
             self.rounds.append(lines)
 
     def final(self) -> dict[str, Any]:
-        engine = self.daemon.engine
+        hub = self.daemon.hub
         self._count_round()
-        record: dict[str, Any] = self._hub(lambda: final_record(engine, engine.log))
+        record: dict[str, Any] = self._hub(lambda: final_record(hub.engine, hub.engine.log))
         counts = {"questions": self.questions, "asked": self.asked, "waited": self.waited}
         return {**record, "rounds": [*self.rounds, record["log"]], **counts}
 

@@ -247,8 +247,16 @@ def test_a_phone_refused_a_live_stream_reads_the_state_and_says_live_updates_pau
     expect(notice).to_have_text("⏸ mises à jour en direct en pause", timeout=2_000)
     # A stream to spare again: the page takes it (it asks every 10 s) and the notice goes.
     page.unroute("**/api/events")
-    page.clock.run_for(10_100)
-    expect(notice).to_have_class("live on", timeout=2_000)
+    # The last refusal may reach the page late on a busy machine, its next try then set from
+    # that later moment: a few of the page's 10 s waits, each followed by a look.
+    for _ in range(3):
+        page.clock.run_for(10_100)
+        try:
+            expect(notice).to_have_class("live on", timeout=3_000)
+            break
+        except AssertionError:
+            continue
+    expect(notice).to_have_class("live on", timeout=1)
     expect(notice).to_have_text("● en direct")
     api.act("table.jam")
     expect(page.locator("#jam-note")).to_be_visible(timeout=1_500)  # live, not polled

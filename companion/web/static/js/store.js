@@ -347,6 +347,7 @@ async function poll() {
   if (r && r.ok) {
     try { state = await r.json(); } catch (e) { state = null; }  // cut short: read next time
   }
+  if (polling === null) return;  // the stream came back while the answer was read
   if (state) {
     setConnection("paused");
     render(state);

@@ -132,12 +132,12 @@ def test_a_folder_write_protected_while_running_is_called_read_only(
     hub, scores = box(evening)
     client = make_app(hub).test_client()
     scores.storage._db = _WriteProtected(scores.storage._db)
-    monkeypatch.setattr("companion.storage.sqlite._cannot_write", lambda path: True)
+    monkeypatch.setattr("companion.storage.faults.cannot_write", lambda path: True)
     refused = post(client, "score.record_round", {"hands": HANDS, "winner": "Alice"})
     assert refused.status_code == 503 and refused.get_json()["error"]["key"] == "storage.read_only"
     state = client.get("/api/state").get_json()
     assert state["storage"]["problem"] == "read_only" and state["score"]["standings"]["rounds"] == 2
-    monkeypatch.setattr("companion.storage.sqlite._cannot_write", lambda path: False)
+    monkeypatch.setattr("companion.storage.faults.cannot_write", lambda path: False)
     other = post(client, "score.record_round", {"hands": HANDS, "winner": "Alice"})
     assert other.get_json()["error"]["key"] == "storage.unusable"  # a fault of no known cause
     scores.storage._db = scores.storage._db._db

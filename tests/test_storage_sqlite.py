@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from companion.storage import (
     StorageCorrupt,
     StorageError,
     UnknownGame,
+    restore_backup,
 )
 
 H = HandEntry
@@ -103,11 +106,15 @@ def test_settings_and_custom_rulesets(tmp_path: Path) -> None:
         storage.settings_put("seats", {"Ana": 30, "Bo": 150})
         storage.settings_put("magazine", 41)
         storage.settings_put("magazine", 40)
-        house = builtin_ruleset("extreme").copy_as("maison", "Maison")
-        storage.save_ruleset(house)
-        with pytest.raises(ScoringError) as refused:
-            storage.save_ruleset(builtin_ruleset("flip"))
-        assert refused.value.key == "ruleset_builtin"
+    # A house ruleset the database holds (the rulesets table of the schema).
+    house = replace(builtin_ruleset("extreme"), key="maison", name_fr="Maison", builtin=False)
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    with db:
+        db.execute(
+            "INSERT INTO rulesets (key, ruleset_json, updated_at) VALUES (?, ?, ?)",
+            ("maison", json.dumps(house.to_dict()), "2026-11-26T00:00:00Z"),
+        )
+    db.close()
     with Storage.open(tmp_path) as storage:
         assert storage.settings_get("seats") == {"Ana": 30, "Bo": 150}
         assert storage.settings_get("magazine") == 40
@@ -146,7 +153,7 @@ def test_backups_rotate_and_a_damaged_database_is_reported_then_restored(tmp_pat
     with pytest.raises(StorageCorrupt) as damaged:
         Storage.open(tmp_path)
     assert str(tmp_path / "backups" / "scores.1.sqlite3") in str(damaged.value)
-    aside = Storage.restore_backup(tmp_path, damaged.value.backups[0])
+    aside = restore_backup(tmp_path, damaged.value.backups[0])
     assert aside.exists()
     with Storage.open(tmp_path) as storage:
         assert [g.name for g in storage.list_games()] == ["keep me"]

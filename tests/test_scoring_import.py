@@ -37,7 +37,9 @@ def keeper(tmp_path: Path) -> Iterator[tuple[Hub, ScoreKeeper, Storage]]:
     """A score keeper on a hub (not started: actions run inline until a test starts it)."""
     storage = Storage.open(tmp_path, backups=0)
     hub = Hub(TableEngine(list(PLAYERS), seed=1))
-    yield hub, ScoreKeeper(storage, hub), storage
+    keeper = ScoreKeeper(lambda: storage)
+    keeper.attach(hub)
+    yield hub, keeper, storage
     storage.close()
 
 

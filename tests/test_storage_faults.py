@@ -34,7 +34,7 @@ HANDS = {"Alice": {"points": 0}, "Bruno": {"points": 12}, "Chloé": {"points": 3
 
 def box(state_dir: Path) -> tuple[Hub, ScoreStorage]:
     """The hub and score storage as the daemon wires them."""
-    _, hub, scores = wired_box(state_dir, PLAYERS, 2, busy_timeout=0.2)
+    _, hub, scores, _ = wired_box(state_dir, PLAYERS, 2, busy_timeout=0.2)
     return hub, scores
 
 

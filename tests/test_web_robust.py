@@ -165,7 +165,8 @@ def record_evening(tmp_path: Path) -> str:
     """A real game: twelve rounds recorded through the hub, exported as the file a user keeps."""
     with Storage.open(tmp_path / "first", backups=0) as storage:
         hub = Hub(TableEngine(PLAYERS, seed=3))
-        keeper = ScoreKeeper(storage, hub, clock=lambda: datetime(2026, 11, 21, 20, tzinfo=UTC))
+        keeper = ScoreKeeper(lambda: storage, clock=lambda: datetime(2026, 11, 21, 20, tzinfo=UTC))
+        keeper.attach(hub)
         hub.dispatch("score.new_game", {"ruleset": "extreme", "name": "Samedi soir"})
         for number in range(12):
             hands = {p: {"points": (number * 7 + i * 13) % 60} for i, p in enumerate(PLAYERS)}
@@ -181,7 +182,7 @@ def test_a_real_exported_game_imports_over_http(tmp_path: Path) -> None:
     assert len(text) > 5_000 and "\n" in text  # far beyond the old 200-character cap
     with Storage.open(tmp_path / "second", backups=0) as storage:
         hub = Hub(TableEngine(PLAYERS, seed=3))
-        ScoreKeeper(storage, hub)
+        ScoreKeeper(lambda: storage).attach(hub)
         client = make_app(hub).test_client()
         response = post_action(client, "score.import", {"format": "json", "text": text})
         assert response.status_code == 200, response.get_data(True)

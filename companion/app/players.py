@@ -18,7 +18,7 @@ from .hub import Hub
 
 if TYPE_CHECKING:
     from .evening import EveningService
-    from .score_storage import ScoreStorage
+    from .scorekeeper import ScoreKeeper
 
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 
@@ -54,9 +54,9 @@ def renamed_book(book: ScoreBook, old: str, new: str) -> ScoreBook:
 class PlayerNames:
     """Registers ``players.rename`` on the hub."""
 
-    def __init__(self, scores: ScoreStorage | None, evening: EveningService) -> None:
+    def __init__(self, keeper: ScoreKeeper | None, evening: EveningService) -> None:
         self._hub: Hub | None = None
-        self._scores = scores
+        self._keeper = keeper
         self._evening = evening
 
     def attach(self, hub: Hub) -> None:
@@ -72,7 +72,7 @@ class PlayerNames:
         assert self._hub is not None, "attach() first"
         old, new = payload["player"], payload["name"].strip()
         seated = [p["name"] for p in self._hub.engine.snapshot()["players"]]
-        keeper = self._scores.keeper if self._scores is not None else None
+        keeper = self._keeper
         book = keeper.book if keeper is not None else None
         scored = list(book.setup.players) if book is not None else []
         if old not in seated and old not in scored:

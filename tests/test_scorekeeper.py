@@ -168,3 +168,13 @@ def test_undoing_an_elimination_brings_the_player_back(setup):
     hub.dispatch("score.undo", {})
 
     wait_for(lambda: not chloe_out(hub), timeout=5, what="Chloé back at the table")
+
+
+def test_the_keeper_joins_the_hub_only_when_attached(tmp_path: Path) -> None:
+    with Storage.open(tmp_path, backups=0) as storage:
+        hub = Hub(TableEngine(["Alice", "Bruno"], seed=1))
+        keeper = ScoreKeeper(lambda: storage)
+        assert not any(name.startswith("score.") for name in hub.action_schemas())
+        keeper.attach(hub)
+        assert "score.record_round" in hub.action_schemas()
+        assert hub.state()["score"]["game"] is None

@@ -375,7 +375,7 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
 
 
 def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
-    engine, hub, scores, _ = wired_box(tmp_path, PLAYERS, 1, backups=3)
+    engine, hub, scores, keeper = wired_box(tmp_path, PLAYERS, 1, backups=3)
     with hub.running():
         hub.dispatch("score.new_game", {"ruleset": "extreme", "name": "Vendredi"})
         scores.storage.backup()  # the backup to come back to: one game, no round
@@ -390,6 +390,11 @@ def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
         assert state["storage"]["ok"] and state["score"]["revision"] == 0
         assert state["table"] == table  # the table is not part of what is restored
         assert list(tmp_path.glob("scores.sqlite3.damaged-*"))  # the replaced file is kept
+        # The same keeper goes on with the restored database: nothing was rebuilt.
+        assert keeper.book is not None and keeper.book.revision == 0
+        state = hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
+        assert state["score"]["revision"] == 1
+        assert scores.storage.load_game(keeper.game_id).revision == 1
         try:
             hub.dispatch("storage.restore", {"backup": "../../etc/passwd"})
         except ActionError as exc:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.app.backoff import restart_delay
+from companion.app.restarts import restart_delay
 from companion.cli.calibrate import save_seat_angles_in_database
 from companion.devices.backends import BackendProbe, backend_alive
 

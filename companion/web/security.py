@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 
 from flask import Request, session
 
+from companion.core.backoff import backoff
 from companion.web.config import WebConfig
 
 CSRF_HEADER = "X-CSRF-Token"
@@ -170,7 +171,7 @@ class Guard:
             misses.popleft()
         if len(misses) >= self._total_attempts:
             misses.clear()
-            wait = min(self._lock_seconds * 2.0**self._everyone.count, LONGEST_LOCKOUT)
+            wait = backoff(self._everyone.count + 1, self._lock_seconds, LONGEST_LOCKOUT)
             self._everyone.count += 1
             self._everyone.locked_until = now + wait
         return self._everyone.locked_until

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from companion.app.box_buttons import POWEROFF, HoldWatcher, LongPresses
+from companion.app.box_buttons import POWEROFF, LongPresses
 from companion.app.camera import Camera, CameraService, Pictures
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
@@ -165,11 +165,6 @@ class Daemon:
     @property
     def url(self) -> str | None:
         return self.urls[0] if self.urls else None
-
-    @property
-    def hold_watcher(self) -> HoldWatcher | None:
-        """What watches the long presses (tests drive its ``tick``)."""
-        return self.long_presses.watcher if self.long_presses is not None else None
 
     # ------------------------------------------------------------------ start and stop
 

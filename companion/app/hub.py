@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from companion.core.actions import TABLE_ACTION_SCHEMAS, validate_payload
 from companion.core.commands import Command
@@ -39,11 +39,11 @@ from companion.core.events import Event, Source
 from companion.core.table import Outcome, TableEngine
 
 from .inputs import PhoneAction, table_input
+from .lifecycle import HubLifecycle, Phase
 from .longwork import LongWork
 
 log = logging.getLogger(__name__)
 
-Phase = Literal["new", "running", "stopping", "stopped"]
 CHECK_THREAD_ENV = "UNO_COMPANION_CHECK_THREAD"  # "1": every hub guards its engine (tests)
 TABLE_SWITCH_INTERVAL = 0.001  # seconds: while the hub runs, a thread waits this long at most
 ActionHandler = Callable[[dict[str, Any]], None]
@@ -151,7 +151,7 @@ class Hub:
         )
         self.off_thread: list[str] = []  # what the guard caught, "name on thread" (check_thread)
         self.revision = 0
-        self._phase: Phase = "new"
+        self._lifecycle = HubLifecycle()
         self._phase_lock = threading.Lock()
         self._dispatch_timeout = dispatch_timeout
         self._work: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
@@ -176,7 +176,11 @@ class Hub:
 
     @property
     def phase(self) -> Phase:
-        return self._phase
+        return self._lifecycle.phase
+
+    @property
+    def _phase(self) -> Phase:
+        return self._lifecycle.phase
 
     def start(self) -> None:
         with self._phase_lock:
@@ -185,7 +189,7 @@ class Hub:
             if self._phase != "new":
                 raise RuntimeError("a stopped hub does not start again")
             self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
-            self._phase = "running"
+            self._lifecycle.start()
             # A press crosses several threads (the web's, the hub's), each waiting its turn
             # for the interpreter while another computes: 5 ms each by default.
             self._usual_interval = sys.getswitchinterval()
@@ -197,9 +201,11 @@ class Hub:
         the thread has ended), the outputs may close: nothing will drive them any more."""
         with self._phase_lock:
             if self._phase in ("new", "stopped"):
-                self._phase = "stopped"
+                if self._phase == "new":
+                    self._lifecycle.stop()
                 return
-            self._phase = "stopping"
+            if self._phase == "running":
+                self._lifecycle.stop()
             self._work.put(None)
         thread = self._thread
         assert thread is not None
@@ -214,7 +220,7 @@ class Hub:
             if item is None:
                 with self._phase_lock:
                     if self._work.empty():  # drained: follow-ups of the last work ran too
-                        self._phase = "stopped"
+                        self._lifecycle.drained()
                         return
                     self._work.put(None)
                 continue

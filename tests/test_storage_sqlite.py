@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from companion.storage import (
     UnknownGame,
     restore_backup,
 )
+from companion.storage.sqlite import connect_file
 
 H = HandEntry
 PLAYERS = ("Ana", "Bo")
@@ -40,13 +42,20 @@ def setup(name: str = "g") -> GameSetup:
 
 
 def test_a_game_survives_reopening_and_pragmas_are_set(tmp_path: Path) -> None:
-    with Storage.open(tmp_path) as storage:
+    connections: list[sqlite3.Connection] = []
+
+    def connect(path: Path, busy_timeout: float) -> sqlite3.Connection:
+        connections.append(connect_file(path, busy_timeout))
+        return connections[-1]
+
+    with Storage.open(tmp_path, connect=connect) as storage:
         game_id = storage.create_game(setup())
         book = storage.load_game(game_id)
         entry = book.new_record({"Ana": H.empty(), "Bo": H.of_cards({"wild": 1})})
         assert storage.append_entry(game_id, entry, expected_revision=0) == 1
-        assert storage._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert storage._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        [db] = connections
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert not (tmp_path / f"{DB_NAME}-wal").exists() or (
         (tmp_path / f"{DB_NAME}-wal").stat().st_size == 0
     )  # checkpointed on close
@@ -55,7 +64,8 @@ def test_a_game_survives_reopening_and_pragmas_are_set(tmp_path: Path) -> None:
         assert book.standings().total("Ana") == 50 and book.setup.game_id == game_id
         [summary] = storage.list_games()
         assert (summary.name, summary.revision, summary.ruleset) == ("g", 1, "classic")
-        assert storage._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    with closing(sqlite3.connect(tmp_path / DB_NAME)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
 
 
 def test_stale_writes_and_invalid_entries_are_refused_and_store_nothing(tmp_path: Path) -> None:
@@ -75,8 +85,11 @@ def test_stale_writes_and_invalid_entries_are_refused_and_store_nothing(tmp_path
         with pytest.raises(UnknownGame):
             storage.load_game("nope")
         assert storage.load_game(game_id).revision == 1
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            storage._db.execute("UPDATE entries SET entry_json = '{}'")
+        with (
+            closing(sqlite3.connect(tmp_path / DB_NAME)) as other,
+            pytest.raises(sqlite3.DatabaseError, match="append-only"),
+        ):
+            other.execute("UPDATE entries SET entry_json = '{}'")
 
 
 def test_concurrent_appends_from_threads_are_serialised(tmp_path: Path) -> None:

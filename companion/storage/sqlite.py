@@ -128,6 +128,17 @@ class BookCache:
         return game_id in self._books
 
 
+Connect = Callable[[Path, float], sqlite3.Connection]
+
+
+def connect_file(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """The connection :meth:`Storage.open` uses: shared by threads under the storage's lock,
+    transactions begun explicitly."""
+    return sqlite3.connect(
+        path, check_same_thread=False, isolation_level=None, timeout=busy_timeout
+    )
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -135,12 +146,18 @@ def _now() -> str:
 class Storage:
     """The score database of one state directory. Build with :meth:`open`; :meth:`close` it."""
 
-    def __init__(self, connection: sqlite3.Connection, path: Path, backups: int) -> None:
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        path: Path,
+        backups: int,
+        kept_entries: int = BOOK_CACHE_ENTRIES,
+    ) -> None:
         self._db = connection
         self.path = path
         self.backup_count = backups
         self._lock = threading.Lock()
-        self._books = BookCache(BOOK_CACHE_ENTRIES, self._book_dropped)  # as the stored logs
+        self._books = BookCache(kept_entries, self._book_dropped)  # as the stored logs
         # Told of each game the cache lets go of: the daemon frees a long one a piece at a time.
         self.on_book_dropped: Callable[[ScoreBook], None] | None = None
         self.fault: StorageError | None = None  # the last write's fault; None once one succeeds
@@ -157,14 +174,19 @@ class Storage:
         *,
         backups: int = DEFAULT_BACKUPS,
         busy_timeout: float = 10.0,
+        kept_entries: int = BOOK_CACHE_ENTRIES,
+        connect: Connect | None = None,
     ) -> Storage:
         """Open (creating if needed) ``state_dir/scores.sqlite3``, check it, migrate it and
-        write a fresh backup. Raises a :class:`StorageError` saying which fault it met."""
+        write a fresh backup. Raises a :class:`StorageError` saying which fault it met.
+
+        ``kept_entries``: the log entries of the games kept read at once; ``connect(path,
+        busy_timeout)``: the connection to the file (:func:`connect_file`, or a test's)."""
         directory = Path(state_dir)
         path = directory / DB_NAME
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            db = cls._connect(path, busy_timeout)
+            db = (connect_file if connect is None else connect)(path, busy_timeout)
         except (OSError, sqlite3.Error) as error:
             raise classify(error, path) from error
         try:
@@ -179,12 +201,12 @@ class Storage:
             db.close()
             fault = classify(error, path)
             if isinstance(fault, StorageReadOnly) and path.exists():
-                return cls._open_read_only(path, fault)
+                return cls._open_read_only(path, fault, kept_entries)
             raise fault from error
         except BaseException:
             db.close()
             raise
-        storage = cls(db, path, backups)
+        storage = cls(db, path, backups, kept_entries)
         if backups > 0:
             try:
                 storage.backup()
@@ -194,7 +216,7 @@ class Storage:
         return storage
 
     @classmethod
-    def _open_read_only(cls, path: Path, fault: StorageReadOnly) -> Storage:
+    def _open_read_only(cls, path: Path, fault: StorageReadOnly, kept_entries: int) -> Storage:
         """The stored scores of a folder that cannot be written, to read only: the page shows
         them (with the fault), every write is refused with it, nothing is lost."""
         db: sqlite3.Connection | None = None
@@ -215,18 +237,12 @@ class Storage:
                 db = None
         if db is None:
             raise fault
-        storage = cls(db, path, 0)
+        storage = cls(db, path, 0, kept_entries)
         storage.read_only = StorageReadOnly(
             f"{fault}; the stored scores are shown read-only, nothing new is stored"
         )
         storage.fault = storage.read_only
         return storage
-
-    @staticmethod
-    def _connect(path: Path, busy_timeout: float) -> sqlite3.Connection:
-        return sqlite3.connect(
-            path, check_same_thread=False, isolation_level=None, timeout=busy_timeout
-        )
 
     @staticmethod
     def _check(db: sqlite3.Connection, path: Path) -> None:
@@ -495,6 +511,11 @@ class Storage:
         """Game ``game_id`` (the one open) stays read whatever else is read."""
         with self._lock:
             self._books.keep(game_id)
+
+    def is_read(self, game_id: str) -> bool:
+        """Whether game ``game_id`` is kept read now (the cache's order unchanged)."""
+        with self._lock:
+            return game_id in self._books
 
     def cached_game(self, game_id: str) -> ScoreBook | None:
         """The storage's own book of ``game_id`` if it holds it now (never read for this)."""

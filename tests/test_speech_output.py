@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -212,12 +213,12 @@ def test_player_process_reports_aplay_failures_and_survives_its_own_death(tmp_pa
     try:
         with pytest.raises(PlayerError, match="no_such_device"):
             player.play(CueSounds().wav("ding"))
-        assert player._process is not None
-        player._process.kill()
+        assert player.pid is not None
+        os.kill(player.pid, signal.SIGKILL)
         with pytest.raises(PlayerError, match="stopped"):
             player.play(CueSounds().wav("ding"))
         player.device = "null"  # the next sound starts a new process, which plays it
         player.play(CueSounds().wav("ding"))
     finally:
         player.close()
-    assert player._process is None
+    assert player.pid is None

@@ -62,6 +62,12 @@ class PlayerProcess:
         self._conn: Connection | None = None
         self._start()
 
+    @property
+    def pid(self) -> int | None:
+        """The child process's id while it runs (None before the first sound and once
+        closed)."""
+        return self._process.pid if self._process is not None else None
+
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
         parent_conn, child_conn = context.Pipe()

@@ -99,6 +99,13 @@ class WebServer:
         """The port actually bound (useful with ``port = 0`` in tests)."""
         return int(self._server.effective_port)  # type: ignore[union-attr]
 
+    @property
+    def channels(self) -> dict[int, Any]:
+        """The open connections (waitress's channels, by socket), each with what it holds
+        still to send (``total_outbufs_len``)."""
+        channels: dict[int, Any] = self._server.active_channels  # type: ignore[union-attr,assignment]
+        return channels
+
     def start(self) -> WebServer:
         self._thread.start()
         log.info("phone page on port %s", self.port)

@@ -21,7 +21,7 @@ from companion.core.limits import MAX_NAME, MAX_PLAYERS
 from companion.core.scoring.evening import MAX_POINTS, SIZES, Evening
 
 from .hub import Hub
-from .table_memory import SettingsStore
+from .stores import SettingsStore
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from companion.core.table import TableEngine
 from companion.i18n import LANGUAGES
 
 from .hub import Hub
-from .table_memory import SettingsStore
+from .stores import SettingsStore
 
 log = logging.getLogger(__name__)
 

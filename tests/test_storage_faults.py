@@ -194,8 +194,16 @@ def test_a_damaged_database_leaves_the_launcher_working_and_a_backup_restores_it
     state = client.get("/api/state").get_json()
     assert state["storage"]["problem"] == "damaged" and state["storage"]["backups"]
     assert post(client, "table.play", {"card": "skip"}).status_code == 200
-    refused = post(client, "score.record_round", {"hands": HANDS})
-    assert refused.status_code == 503 and refused.get_json()["error"]["key"] == "storage.damaged"
+    for action, payload in [
+        ("score.record_round", {"hands": HANDS}),
+        ("score.new_game", {}),
+        ("score.announce", {}),
+        ("score.import", {"text": "{}"}),
+    ]:
+        refused = post(client, action, payload)
+        assert refused.status_code == 503, action
+        assert refused.get_json()["error"]["key"] == "storage.damaged", action
+    assert state["score"] == {"game": None, "games": [], "available": False}
     name = state["storage"]["backups"][0]["name"]
     restored = post(client, "storage.restore", {"backup": name})
     assert restored.status_code == 200, restored.get_json()

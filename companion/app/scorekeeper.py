@@ -237,6 +237,7 @@ class ScoreKeeper:
 
     def announce_standings(self, payload: dict[str, Any]) -> None:
         """Speak the standings, best first (a button on the page)."""
+        self.store()  # no database: the reason, as for every score action
         if self.book is None:
             raise ActionError("no_game", "start or open a game first", status=409)
         self.hub.announce("score.standings", [standings_said(self.book)])
@@ -255,6 +256,7 @@ class ScoreKeeper:
         the work is linear in the rounds, stands aside every millisecond or so and runs as the
         hub's long work (a thread of its own, at a lower priority), so the table answers presses
         meanwhile. The hub then only opens it (:meth:`open_imported`)."""
+        self.store()  # no database: refused before the file is read
         return self.hub.run_long(lambda: self._import_game(payload), lasting=True)
 
     def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:

@@ -200,12 +200,11 @@ class Hub:
         """Refuse new work, run what is queued, then end the hub thread. Once it returns (and
         the thread has ended), the outputs may close: nothing will drive them any more."""
         with self._phase_lock:
-            if self._phase in ("new", "stopped"):
-                if self._phase == "new":
-                    self._lifecycle.stop()
+            phase = self._phase
+            if phase in ("new", "running"):
+                self._lifecycle.stop()  # never started: stopped at once; running: stopping
+            if phase in ("new", "stopped"):
                 return
-            if self._phase == "running":
-                self._lifecycle.stop()
             self._work.put(None)
         thread = self._thread
         assert thread is not None

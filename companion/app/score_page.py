@@ -70,6 +70,7 @@ class ScorePage:
     def forget(self) -> None:
         """Another database: nothing made from the old one holds."""
         self._let_go_history()
+        self.let_go([part for tally in self._shares.tallies.values() for part in tally.parts()])
         self._history = ((None, -1), History())
         self._shares = GameShares()
 

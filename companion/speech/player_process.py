@@ -62,12 +62,6 @@ class PlayerProcess:
         self._conn: Connection | None = None
         self._start()
 
-    @property
-    def pid(self) -> int | None:
-        """The child process's id while it runs (None before the first sound and once
-        closed)."""
-        return self._process.pid if self._process is not None else None
-
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
         parent_conn, child_conn = context.Pipe()
@@ -80,6 +74,12 @@ class PlayerProcess:
         process.start()
         child_conn.close()  # so a dead child reads as end of file here
         self._process, self._conn = process, parent_conn
+
+    @property
+    def process(self) -> BaseProcess | None:
+        """The player's child process while one runs (``None`` before the first sound and
+        once closed)."""
+        return self._process
 
     def play(self, wav: bytes) -> None:
         if self._conn is None:

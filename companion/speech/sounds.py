@@ -96,7 +96,7 @@ class CueSounds:
 
     @property
     def rendered(self) -> int:
-        """How many cue sounds (cue and tempo) are rendered and kept."""
+        """Cues rendered so far (each cue at each suspense tempo counts once)."""
         return len(self._cache)
 
     def render_all(self) -> None:

@@ -4,13 +4,13 @@ and the same colour on every phone. One action, ``players.rename {player, name}`
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.core.actions import object_schema
 from companion.core.errors import ActionError
 from companion.core.events import Rename
 from companion.core.limits import MAX_NAME
+from companion.core.model import json_schema, option
 from companion.core.names import check_name, shown_key
 from companion.core.scoring import ScoreBook
 
@@ -20,7 +20,13 @@ if TYPE_CHECKING:
     from .evening import EveningService
     from .scorekeeper import ScoreKeeper
 
-_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
+
+@dataclass(frozen=True, kw_only=True)
+class RenamePayload:
+    """A player renamed in place: the same seat, scores and colour."""
+
+    player: str = option(help="the name now", min_length=1, max_length=MAX_NAME)
+    name: str = option(help="the new name", min_length=1, max_length=MAX_NAME)
 
 
 def renamed_book(book: ScoreBook, old: str, new: str) -> ScoreBook:
@@ -63,7 +69,7 @@ class PlayerNames:
         self._hub = hub
         hub.register_action(
             "players.rename",
-            object_schema(["player", "name"], player=_NAME, name=_NAME),
+            json_schema(RenamePayload),
             self.rename,
             "table",
         )

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from companion.core.actions import object_schema
 from companion.core.errors import StoreFault
+from companion.core.model import json_schema, option
 from companion.core.table import Outcome, TableEngine
 
 from .hub import Hub
@@ -28,9 +29,14 @@ from .table_memory import TableMemory
 
 log = logging.getLogger(__name__)
 
-RESTORE_SCHEMA = object_schema(
-    ["backup"], backup={"type": "string", "minLength": 1, "maxLength": 80}
-)
+
+@dataclass(frozen=True, kw_only=True)
+class RestorePayload:
+    """A backup put back in place of the score database (the table stays as it is)."""
+
+    backup: str = option(
+        help="the backup's file name, as the storage status lists it", min_length=1, max_length=80
+    )
 
 
 class ScoreStorage:
@@ -70,7 +76,7 @@ class ScoreStorage:
         self._hub = hub
         hub.add_journal(self._journal)
         hub.register_status("storage", self.status)
-        hub.register_action("storage.restore", RESTORE_SCHEMA, self._restore, "score")
+        hub.register_action("storage.restore", json_schema(RestorePayload), self._restore, "score")
 
     def on_reopen(self, callback: Callable[[], None]) -> None:
         """``callback()`` after a restore reopened the database (or failed to), on the hub

@@ -15,13 +15,11 @@ from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from companion.core.actions import object_schema
 from companion.core.errors import ActionError, StoreFault
 from companion.core.events import Eliminate, Reinstate, SetRules
-from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from companion.core.limits import MAX_NAME, MAX_PLAYERS
 from companion.core.options import DECKS
 from companion.core.scoring import (
-    MODES,
     GameSetup,
     HandEntry,
     ScoreBook,
@@ -38,65 +36,12 @@ from companion.core.scoring.model import LogEntry, check_new_names
 
 from .hub import Hub
 from .score_page import ScorePage
+from .score_payloads import SCORE_ACTION_SCHEMAS, ImportPayload, NewGamePayload
 from .score_results import round_results, standings_said
 from .stores import ScoreDatabase
 
 R = TypeVar("R")
 CURRENT_GAME = "score.current_game"
-_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
-_REVISION = {"type": "integer", "minimum": 0, "maximum": 10**9}
-_HANDS = {"type": "object"}  # checked in depth by HandEntry / check_round
-# Any round of an imported game (a 20 MB file holds fewer rounds): the book refuses one that
-# does not exist.
-_ROUND = {"type": "integer", "minimum": 1, "maximum": 10**6}
-
-
-SCORE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
-    "score.new_game": object_schema(
-        [],
-        name={"type": "string", "minLength": 0, "maxLength": 80},
-        players={
-            "type": "array",
-            "items": _NAME,
-            "minItems": MIN_PLAYERS,
-            "maxItems": MAX_PLAYERS,
-        },
-        ruleset=_NAME,
-        mode={"type": "string", "enum": list(MODES)},
-        target={"type": "integer", "minimum": 1, "maximum": 100_000},
-        teams={"type": "string", "enum": ["none", "across", "alternating"]},
-        first_dealer=_NAME,
-    ),
-    "score.open_game": object_schema(
-        ["game"], game={"type": "string", "minLength": 1, "maxLength": 64}
-    ),
-    "score.record_round": object_schema(
-        ["hands"],
-        hands=_HANDS,
-        winner=_NAME,
-        side={"type": "string", "minLength": 0, "maxLength": 20},
-        last_card=_NAME,
-        revision=_REVISION,
-    ),
-    "score.correct_round": object_schema(
-        ["round", "hands"],
-        round=_ROUND,
-        hands=_HANDS,
-        winner=_NAME,
-        side={"type": "string", "minLength": 0, "maxLength": 20},
-        last_card=_NAME,
-        revision=_REVISION,
-    ),
-    "score.delete_round": object_schema(["round"], round=_ROUND, revision=_REVISION),
-    "score.undo": object_schema([], revision=_REVISION),
-    "score.redo": object_schema([], revision=_REVISION),
-    "score.announce": object_schema([]),
-    "score.import": object_schema(
-        ["text"],
-        format={"type": "string", "enum": ["json", "csv"]},
-        text={"type": "string", "minLength": 1, "maxLength": 5_000_000, "x-multiline": True},
-    ),
-}
 
 
 def scoring_error(error: ScoringError) -> ActionError:
@@ -196,8 +141,9 @@ class ScoreKeeper:
         # own first player (the table's dealer may not even play in it).
         own_players = "players" in payload
         dealer = players[0] if own_players else table["dealer"]
-        ruleset = find_ruleset(payload.get("ruleset", "extreme"), store.custom_rulesets())
-        teams_kind = payload.get("teams", "none")
+        defaults = NewGamePayload
+        ruleset = find_ruleset(payload.get("ruleset", defaults.ruleset), store.custom_rulesets())
+        teams_kind = payload.get("teams", defaults.teams)
         teams = {
             "none": (),
             "across": teams_across(players) if teams_kind == "across" else (),
@@ -208,8 +154,8 @@ class ScoreKeeper:
             name=payload.get("name") or f"UNO {now:%Y-%m-%d %H:%M}",
             players=tuple(players),
             ruleset=ruleset,
-            mode=payload.get("mode", "winner_takes"),
-            target=payload.get("target", 500),
+            mode=payload.get("mode", defaults.mode),
+            target=payload.get("target", defaults.target),
             teams=teams,
             first_dealer=payload.get("first_dealer", dealer),
             date=now.date().isoformat(),
@@ -262,7 +208,7 @@ class ScoreKeeper:
     def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         changes = self.changes
         text = payload["text"]
-        if payload.get("format", "json") == "json":
+        if payload.get("format", ImportPayload.format) == "json":
             book = game_from_json(text, self.hub.stand_aside)
         else:
             # A CSV sheet holds points only: it joins with the current game's rules.

@@ -17,10 +17,11 @@ import os
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config, LauncherConfig
+from companion.config import LauncherConfig, parse_config
 from companion.daemon import Daemon, DaemonOptions
 from companion.speech import PlayerProcess
 from tests.helpers import wait_for
@@ -62,10 +63,8 @@ def paced_player(folder: Path) -> PlayerProcess:
 
 
 def make_daemon(state_dir: Path, voice: bool, web: bool = False) -> Daemon:
-    config = Config(
-        launcher=LauncherConfig(magazine=200),
-        extra={"hardware": HARDWARE, "speech": {"audio_device": "null", "stale_after": 2.0}},
-    )
+    sections = {"hardware": HARDWARE, "speech": {"audio_device": "null", "stale_after": 2.0}}
+    config = replace(parse_config(sections), launcher=LauncherConfig(magazine=200))
     state_dir.mkdir(parents=True, exist_ok=True)
     options = DaemonOptions(
         simulate=True,

@@ -252,7 +252,7 @@ def _integer(value: Any, low: int, high: int) -> int:
 def _random_of(firing: Any) -> Any:
     # The launcher's random sequence: kept so the presses after a restart are the ones that
     # would have come (the real launcher's irregular disc does not forget its position either).
-    return getattr(firing, "_rng", None)
+    return firing.random_source()
 
 
 def _pack_random(firing: Any) -> str | None:

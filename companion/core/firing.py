@@ -89,6 +89,12 @@ class FiringModel:
         self._rng = rng
         self._outcomes: dict[tuple[int, bool, int], Firing] = {}
 
+    def random_source(self) -> random.Random:
+        """The random sequence the presses draw from: saved and put back with the table, so
+        the presses after a restart are the ones that would have come (the real launcher's
+        irregular disc does not forget its position either)."""
+        return self._rng
+
     @property
     def low(self) -> bool:
         return self.magazine < self.low_warning

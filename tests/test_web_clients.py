@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 
 from companion.app.hub import Hub
 from companion.core.table import TableEngine
@@ -25,12 +24,8 @@ GUARD = 20.0  # seconds: a test waiting longer has failed (never a measure of sp
 
 
 def served_with(hub: Hub, **web: Any) -> WebServer:
-    return serve(*app_with(hub, **web))
-
-
-def app_with(hub: Hub, **web: Any) -> tuple[Flask, WebConfig]:
     config = WebConfig(host="127.0.0.1", port=0, threads=6, keepalive_seconds=30, **web)
-    return create_app(hub, config, Catalog.load()), config
+    return serve(create_app(hub, config, Catalog.load()), config)
 
 
 @pytest.fixture
@@ -184,9 +179,8 @@ def test_the_api_description_is_made_once_and_sent_gzipped_and_cached(hub: Hub) 
 
 
 def test_a_live_stream_its_phone_never_reads_gives_its_thread_back(hub: Hub) -> None:
-    app, config = app_with(hub, idle_seconds=5)
-    server = serve(app, config)
-    context = app.extensions["uno_web"]
+    server = served_with(hub, idle_seconds=5)
+    context = server.app.extensions["uno_web"]
     hub.register_status("padding", lambda: {"text": "x" * 100_000})  # a 100 KB state
     slow = connect(server.port, "127.0.0.2", receive_buffer=4096)
     try:

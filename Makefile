@@ -50,8 +50,8 @@ system-deps:
 	fi
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion tests hardware
-	$(BIN)/ruff format --check companion tests hardware
+	$(BIN)/ruff check companion tests hardware tools
+	$(BIN)/ruff format --check companion tests hardware tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -3,11 +3,14 @@
 The real daemon runs on mock pins with the camera replaying ``DIR`` (a folder of frames, or one
 folder of frames a round, started as the table starts each round). The script says what the
 table does; its ``play`` lines are the camera's to read: each waits for the camera's next
-decision. A sure read plays (source ``camera``); an unsure one is answered by a scripted phone
-with the script's card (``camera.answer``, source ``phone``), and what the camera cannot know (a
-Coup Extrême's target, a Poser Tout's count, a wild's colour) is mended by the phone on the
-round's log (``table.replace``). Every other line goes through the door as a script line. One
-JSON object per event on standard output, as for a script; problems on standard error.
+decision. A sure read plays (source ``camera``). A question (a card the camera is unsure of or
+could not read, a Coup Extrême's target) is left open while the next :data:`ANSWER_AFTER` plays
+are read, as a family busy playing would, then answered by a scripted phone with the script's
+card (``camera.answer``, source ``phone``): the cards read meanwhile wait and are played in
+order behind it. What the camera cannot know (a Poser Tout's count) is answered when asked, and
+a line the camera read otherwise than the script is mended on the round's log
+(``table.replace``). Every other line goes through the door as a script line. One JSON object per
+event on standard output, as for a script, then the ``final`` line; problems on standard error.
 """
 
 from __future__ import annotations
@@ -20,22 +23,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.app.camera import play_payload
+from companion.app.camera import face_of
 from companion.app.inputs import ScriptLine
 from companion.core.errors import ActionError
 from companion.core.script import ScriptError, parse_line
 from companion.core.session import MENDS, trace_record
 from companion.core.table import Outcome
+from companion.core.table.view import final_record, round_lines
 from companion.i18n import Catalog
 
 from .common import choose_seed, state_dir_or_exit
 
 DECISION_TIMEOUT_S = 60.0
-
-
-def vision_kind(payload: dict[str, Any]) -> str:
-    """The reader's name of a played card: a number card is its figure."""
-    return str(payload["value"]) if payload["card"] == "number" else str(payload["card"])
+ANSWER_AFTER = 3  # plays read while a question stays open before the scripted phone answers
 
 
 class Tickets:
@@ -53,6 +53,121 @@ class Tickets:
 
     def release(self) -> None:
         self._tickets.release()
+
+
+class Replay:
+    """The script's side of the evening: its play lines matched with the camera's landings."""
+
+    def __init__(self, daemon: Any, tickets: Tickets) -> None:
+        self.daemon = daemon
+        self.tickets = tickets
+        self.plays: list[dict[str, Any]] = []  # this round's play lines' payloads, in order
+        self.questions = 0  # questions the scripted phone answered
+        self.asked = 0  # questions the camera asked (some it answered itself, once clear)
+        self.waited = 0  # cards that waited behind a question
+        self.rounds: list[list[dict[str, Any]]] = []  # each finished round's log
+
+    def line(self, text: str) -> None:
+        parsed = parse_line(text)
+        if parsed is None:
+            return
+        action, payload = parsed
+        if action == "table.play":
+            self._play(payload)
+            return
+        if action != "table.press":  # the round's end, a new round, a rule: all settled first
+            self.settle(everything=True)
+        if action == "table.start_round":
+            self._keep_round()
+        future = self.daemon.door.take(ScriptLine(text))
+        if future is not None:
+            future.result(timeout=DECISION_TIMEOUT_S)
+        if action == "table.start_round":
+            self.plays = []
+
+    def _play(self, payload: dict[str, Any]) -> None:
+        camera = self.daemon.camera
+        before = camera.decisions
+        self.plays.append(payload)
+        self.tickets.release()
+        deadline = time.monotonic() + DECISION_TIMEOUT_S
+        while camera.decisions == before:
+            if time.monotonic() > deadline or camera.status == "lost":
+                raise ActionError("no_read", "the camera saw no card played for this line")
+            time.sleep(0.002)
+        self._hub(lambda: None)
+        self.settle()
+
+    def settle(self, *, everything: bool = False) -> None:
+        """Answer the open question once :data:`ANSWER_AFTER` plays were read behind it (or
+        ``everything``: all of them), then mend what the camera could not know."""
+        hub, camera = self.daemon.hub, self.daemon.camera
+        while True:
+            state = hub.state()["camera"]
+            question = state["question"]
+            if question is None or (len(state["waiting"]) < ANSWER_AFTER and not everything):
+                break
+            landing = self._landing(question["id"])
+            payload = self.plays[landing] if landing is not None else None
+            if payload is None:
+                hub.dispatch("camera.dismiss", {"id": question["id"]})
+                continue
+            face = face_of(payload)
+            assert face is not None
+            answer: dict[str, Any] = {"id": question["id"], "kind": face[0], "colour": face[1]}
+            answer |= {k: payload[k] for k in ("target", "count") if k in payload}
+            hub.dispatch("camera.answer", answer)
+            self.questions += 1
+            self._hub(lambda: None)
+        history = camera.questions.history if camera.questions is not None else []
+        counts = {c["seq"]: c["id"] for c in hub.state()["camera"]["counts"]}
+        lines = {line["seq"]: line for line in hub.state()["table"]["log"]}
+        for landing, payload in zip(history, self.plays, strict=False):
+            line = lines.get(landing.seq) if landing.seq is not None else None
+            if line is None or line["payload"] == payload:
+                continue
+            if landing.seq in counts and "count" in payload:
+                hub.dispatch(
+                    "camera.answer", {"id": counts[landing.seq], "count": payload["count"]}
+                )
+                line = {s["seq"]: s for s in hub.state()["table"]["log"]}.get(landing.seq, line)
+            if line["payload"] != payload:  # what the camera cannot know, or read wrong
+                mend = {"seq": landing.seq, "action": "table.play", "payload": payload}
+                hub.dispatch("table.replace", mend)
+
+    def _landing(self, number: int) -> int | None:
+        camera = self.daemon.camera
+        history = camera.questions.history if camera.questions is not None else []
+        found = [i for i, landing in enumerate(history) if landing.number == number]
+        return found[0] if found and found[0] < len(self.plays) else None
+
+    def _count_round(self) -> None:
+        questions = self.daemon.camera.questions
+        history = list(questions.history) if questions is not None else []
+        self.asked += sum(landing.asked for landing in history)
+        self.waited += sum(landing.waited for landing in history)
+
+    def _keep_round(self) -> None:
+        self._count_round()
+        hub = self.daemon.hub
+
+        def lines_now() -> list[dict[str, Any]]:
+            engine = hub.engine  # the hub thread's
+            return round_lines(engine.log, [seat.name for seat in engine.state.seats])
+
+        lines = self._hub(lines_now)
+        if lines:
+            self.rounds.append(lines)
+
+    def final(self) -> dict[str, Any]:
+        hub = self.daemon.hub
+        self._count_round()
+        record: dict[str, Any] = self._hub(lambda: final_record(hub.engine, hub.engine.log))
+        counts = {"questions": self.questions, "asked": self.asked, "waited": self.waited}
+        return {**record, "rounds": [*self.rounds, record["log"]], **counts}
+
+    def _hub(self, work: Any) -> Any:
+        return self.daemon.hub.call(work).result(timeout=DECISION_TIMEOUT_S)
 
 
 def run_camera_evening(config: Any, args: argparse.Namespace) -> int:
@@ -80,7 +195,11 @@ def run_camera_evening(config: Any, args: argparse.Namespace) -> int:
     )
     catalog = Catalog.load()
     lang = args.lang or config.table.language
-    daemon = Daemon(config, options)
+    try:
+        daemon = Daemon(config, options)
+    except StartupError as exc:
+        print(f"uno-companion: {exc}", file=sys.stderr)
+        return 2
 
     def write(outcome: Outcome) -> None:
         record = trace_record(outcome, lambda say: catalog.text(say.key, lang, say.params))
@@ -95,54 +214,21 @@ def run_camera_evening(config: Any, args: argparse.Namespace) -> int:
     except StartupError as exc:
         print(f"uno-companion: {exc}", file=sys.stderr)
         return 2
+    replay = Replay(daemon, tickets)
     errors = 0
     try:
         for number, line in enumerate(text.splitlines(), start=1):
             try:
-                errors += _replay_line(daemon, tickets, line)
+                replay.line(line)
             except (ScriptError, ActionError) as exc:
                 errors += 1
                 print(f"line {number}: {exc}  [{line.strip()}]", file=sys.stderr)
                 if args.strict:
                     return 1
+        replay.settle(everything=True)
+        print(json.dumps(replay.final(), ensure_ascii=False))
     finally:
         tickets.closed.set()
         daemon.stop()
         sys.stdout.flush()
     return 1 if errors and args.strict else 0
-
-
-def _replay_line(daemon: Any, tickets: Tickets, line: str) -> int:
-    parsed = parse_line(line)
-    if parsed is None:
-        return 0
-    action, payload = parsed
-    if action != "table.play":
-        future = daemon.door.take(ScriptLine(line))
-        if future is not None:
-            future.result(timeout=DECISION_TIMEOUT_S)
-        return 0
-    camera = daemon.camera
-    before = camera.decisions
-    tickets.release()
-    deadline = time.monotonic() + DECISION_TIMEOUT_S
-    while camera.decisions == before:
-        if time.monotonic() > deadline or camera.status == "lost":
-            raise ActionError("no_read", "the camera saw no card played for this line")
-        time.sleep(0.002)
-    daemon.hub.call(lambda: None).result(timeout=DECISION_TIMEOUT_S)
-    question = camera.question
-    if question is not None:  # the scripted phone answers with the script's card
-        answer = {"id": question["id"], "kind": vision_kind(payload)}
-        for key in ("colour", "target", "count"):
-            if key in payload:
-                answer[key] = payload[key]
-        daemon.hub.dispatch("camera.answer", answer)
-        return 0
-    last = daemon.hub.state()["table"]["last_event"]
-    read = camera.last_read
-    if read is None or play_payload(read["kind"], read["colour"]) != payload:
-        # What the camera cannot know, or did not read right: a phone mends the log's line.
-        mend = {"seq": last["seq"], "action": "table.play", "payload": payload}
-        daemon.hub.dispatch("table.replace", mend)
-    return 0

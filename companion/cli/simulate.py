@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.core.commands import Say
 from companion.core.session import LineError, run_script
+from companion.core.table.view import final_record
 from companion.i18n import LANGUAGES, Catalog
 
 from .common import add_command, choose_seed, load_or_exit
@@ -82,5 +83,6 @@ def run_script_file(config: Any, args: argparse.Namespace) -> int:
                 return 1
             continue
         print(json.dumps(item, ensure_ascii=False), flush=False)
+    print(json.dumps(final_record(engine, engine.log), ensure_ascii=False))
     sys.stdout.flush()
     return 1 if errors and args.strict else 0

@@ -1,5 +1,6 @@
 """Waiting longer after each failure in a row: the box's one exponential backoff (a crash loop's
-restarts, the speech engine started again, the lock-out after wrong PINs)."""
+restarts, the speech engine started again, a lost camera looked for again, the slow-down and
+lock-out after wrong PINs)."""
 
 from __future__ import annotations
 

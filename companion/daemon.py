@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from companion.app.box_buttons import POWEROFF, HoldWatcher, LongPresses
+from companion.app.box_buttons import POWEROFF, LongPresses
 from companion.app.camera import Camera, CameraService, Pictures
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
@@ -40,7 +40,9 @@ from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
 from companion.app.players import PlayerNames
 from companion.app.round_count import RoundCount
+from companion.app.saved_settings import SavedSettings
 from companion.app.score_storage import ScoreStorage
+from companion.app.scorekeeper import ScoreKeeper
 from companion.app.settings import Settings
 from companion.app.stored_games import StoredGames
 from companion.app.voice import VoiceService
@@ -102,20 +104,24 @@ def table_engine(
     )
 
 
-def score_storage(
-    hub: Hub, engine: TableEngine, state_dir: Path, **open_options: Any
-) -> ScoreStorage:
+def score_storage(engine: TableEngine, state_dir: Path, **open_options: Any) -> ScoreStorage:
     """The score storage kept in ``state_dir`` (not started); ``open_options`` go to
     :meth:`companion.storage.Storage.open`."""
     from companion import storage
 
     return ScoreStorage(
-        hub,
         engine,
         open_storage=lambda: storage.Storage.open(state_dir, **open_options),
         restore_backup=lambda name: storage.restore_named_backup(state_dir, name),
         list_backups=lambda: storage.describe_backups(state_dir),
     )
+
+
+def score_keeper(scores: ScoreStorage) -> ScoreKeeper:
+    """The score keeper over ``scores``' database, reading it again after a restore."""
+    keeper = ScoreKeeper(scores.database)
+    scores.on_reopen(keeper.reopened)
+    return keeper
 
 
 CAMERA_EXTRA = "install it with: .venv/bin/pip install -e '.[camera]' (or make simulate)"
@@ -137,6 +143,7 @@ class Daemon:
         self.hub = Hub(engine, check_thread=options.check_thread)
         self.door = InputDoor(self.hub)  # the one way in for every input source
         self.scores: ScoreStorage | None = None
+        self.keeper: ScoreKeeper | None = None
         self.pin_factory: Closable | None = None
         self.hardware: LauncherHardware | None = None
         self.devices: DeviceActions | None = None
@@ -155,11 +162,6 @@ class Daemon:
     @property
     def url(self) -> str | None:
         return self.urls[0] if self.urls else None
-
-    @property
-    def hold_watcher(self) -> HoldWatcher | None:
-        """What watches the long presses (tests drive its ``tick``)."""
-        return self.long_presses.watcher if self.long_presses is not None else None
 
     # ------------------------------------------------------------------ start and stop
 
@@ -227,7 +229,7 @@ class Daemon:
         return self.config
 
     def _score_storage(self) -> ScoreStorage:
-        scores = score_storage(self.hub, self.hub.engine, self.options.state_dir)
+        scores = score_storage(self.hub.engine, self.options.state_dir)
         scores.start()  # the database opened, the table put back: before the hub starts
         return scores
 
@@ -261,7 +263,9 @@ class Daemon:
 
     def _services(self, sections: Config) -> list[Service]:
         assert self.hardware is not None and self.scores is not None
-        store = self.scores
+        scores = self.scores
+        store = SavedSettings(lambda: scores.storage)  # the settings of the database open now
+        self.keeper = score_keeper(scores)
         from companion.devices.turret import default_seat_angles
 
         turret = self.hardware.turret
@@ -273,7 +277,7 @@ class Daemon:
         )
         self.voice_service = VoiceService(self.voice) if self.voice is not None else None
         language = self.voice_service.set_language if self.voice_service else None
-        services: list[Service] = [self.devices]
+        services: list[Service] = [scores, self.keeper, self.devices]
         if self.voice_service is not None:
             services.append(self.voice_service)
         evening = EveningService(store)
@@ -285,7 +289,7 @@ class Daemon:
             evening,
             RoundCount(store),
             StoredGames(store),
-            PlayerNames(store, evening),
+            PlayerNames(self.keeper, evening),
         ]
 
     def _input_sources(self, sections: Config) -> list[InputSource]:

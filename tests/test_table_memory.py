@@ -241,6 +241,7 @@ CHILD = r"""
 import json, random, sys
 from companion.app.hub import Hub
 from companion.app.score_storage import ScoreStorage
+from companion.app.scorekeeper import ScoreKeeper
 from companion.core.errors import ActionError
 from companion.core.table import TableEngine
 from companion import storage
@@ -249,19 +250,22 @@ state_dir, seed = sys.argv[1], int(sys.argv[2])
 engine = TableEngine(["Alice", "Bruno", "Chloé", "David"], seed=0)
 hub = Hub(engine)
 scores = ScoreStorage(
-    hub, engine,
+    engine,
     open_storage=lambda: storage.Storage.open(state_dir, backups=0),
     restore_backup=lambda name: None,
     list_backups=lambda: [],
 )
 scores.start()
+keeper = ScoreKeeper(scores.database)
+scores.attach(hub)
+keeper.attach(hub)
 def score_revision():
-    return scores.keeper.book.revision if scores.keeper and scores.keeper.book else 0
+    return keeper.book.revision if keeper.book else 0
 def table():
     return {"memory": scores.memory.capture(), "table": engine.snapshot()}
 print("restored", json.dumps(table()), score_revision(), "end", flush=True)
 hub.start()
-if scores.keeper.book is None:
+if keeper.book is None:
     hub.dispatch("score.new_game", {"ruleset": "extreme", "target": 100000})
 rng = random.Random(seed)
 actions = [
@@ -371,7 +375,7 @@ def test_sigkill_restart_loop_keeps_every_acknowledged_event(tmp_path: Path) -> 
 
 
 def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
-    engine, hub, scores = wired_box(tmp_path, PLAYERS, 1, backups=3)
+    engine, hub, scores, keeper = wired_box(tmp_path, PLAYERS, 1, backups=3)
     with hub.running():
         hub.dispatch("score.new_game", {"ruleset": "extreme", "name": "Vendredi"})
         scores.storage.backup()  # the backup to come back to: one game, no round
@@ -386,6 +390,11 @@ def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
         assert state["storage"]["ok"] and state["score"]["revision"] == 0
         assert state["table"] == table  # the table is not part of what is restored
         assert list(tmp_path.glob("scores.sqlite3.damaged-*"))  # the replaced file is kept
+        # The same keeper goes on with the restored database: nothing was rebuilt.
+        assert keeper.book is not None and keeper.book.revision == 0
+        state = hub.dispatch("score.record_round", {"hands": hands, "winner": "Alice"})
+        assert state["score"]["revision"] == 1
+        assert scores.storage.load_game(keeper.game_id).revision == 1
         try:
             hub.dispatch("storage.restore", {"backup": "../../etc/passwd"})
         except ActionError as exc:

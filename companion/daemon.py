@@ -4,8 +4,8 @@ This is the composition root, Mopidy-style: it builds every part and starts them
 then takes them down in exactly the reverse order (see ``docs/architecture.md``):
 
 1. the configuration, every section checked before anything is built;
-2. the outputs and stores: the score database (the table put back), the launcher's hardware,
-   the voice; built, but driven by nobody yet;
+2. the outputs and stores: the score database, the table's memory (the table put back), the
+   launcher's hardware, the voice; built, but driven by nobody yet;
 3. the services attach to the hub: their actions, statuses and listeners;
 4. the hub starts: from now on one thread owns the engine;
 5. the input sources start, each with the door (:class:`~companion.app.inputs.InputDoor`): the
@@ -41,6 +41,7 @@ from companion.app.notifier import SystemdNotifier
 from companion.app.players import PlayerNames
 from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
+from companion.app.table_memory import TableMemory
 from companion.app.voice import VoiceService
 from companion.config import Config, ConfigError
 from companion.core.commands import Cue
@@ -140,6 +141,7 @@ class Daemon:
         self.hub = Hub(self.engine, check_thread=options.check_thread)
         self.door = InputDoor(self.hub)  # the one way in for every input source
         self.scores: ScoreStorage | None = None
+        self.memory: TableMemory | None = None
         self.pin_factory: Closable | None = None
         self.hardware: LauncherHardware | None = None
         self.devices: DeviceActions | None = None
@@ -173,6 +175,7 @@ class Daemon:
             sections = self._checked_sections()
             # Outputs and stores: built, not yet driven.
             self.scores = self._output(self._score_storage())
+            self.memory = self._output(self._table_memory())
             self.hardware = self._hardware(sections)
             self.voice = self._output(self._voice(sections)) if self.options.voice else None
             # Services: registered on the hub before it runs.
@@ -231,6 +234,15 @@ class Daemon:
         scores.start()  # the database opened, the table put back: before the hub starts
         return scores
 
+    def _table_memory(self) -> TableMemory:
+        """The table's memory, the table put back from it: before the hub starts."""
+        from companion.storage.table_log import TableLog
+
+        state_dir = self.options.state_dir
+        memory = TableMemory(lambda: TableLog.open(state_dir), self.hub.engine, self.scores)
+        memory.restore()
+        return memory
+
     def _hardware(self, sections: Sections) -> LauncherHardware:
         from companion.devices import BackendUnavailable, LauncherHardware, make_pin_factory
 
@@ -274,6 +286,8 @@ class Daemon:
         self.voice_service = VoiceService(self.voice) if self.voice is not None else None
         language = self.voice_service.set_language if self.voice_service else None
         services: list[Service] = [self.devices]
+        if self.memory is not None:
+            services.insert(0, self.memory)  # its journal first: written before anything moves
         if self.voice_service is not None:
             services.append(self.voice_service)
         evening = EveningService(store)

@@ -205,10 +205,15 @@ def test_sigterm_stops_cleanly_and_flushes_state(tmp_path: Path):
     assert proc.returncode == 0, "".join(lines) + out
     assert "Traceback" not in out
     from companion.storage import Storage
+    from companion.storage.table_log import DB_NAME, TableLog
 
-    with Storage.open(tmp_path) as storage:
-        seats = storage.settings_get("table.memory")["state"]["seats"]
+    assert not Path(f"{tmp_path / DB_NAME}-wal").exists()  # folded into the file at the stop
+    with TableLog.open(tmp_path) as table:
+        checkpoint, lines, _ = table.read()
+        seats = checkpoint["state"]["seats"]
         assert [seat["name"] for seat in seats] == ["Alice", "Bruno", "Chloé", "David"]
+        assert lines == []  # the stop's checkpoint holds the table as it stood
+    with Storage.open(tmp_path) as storage:
         assert storage.integrity_check() == "ok"
 
 

@@ -157,6 +157,7 @@ class Hub:
         self._work: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._listeners: list[Listener] = []
         self._journals: list[Callable[[Outcome], None]] = []
+        self._durables: list[Callable[[], None]] = []
         self._refusal_listeners: list[RefusalListener] = []
         self._subscriptions: list[Subscription] = []
         self._subs_lock = threading.Lock()
@@ -312,6 +313,8 @@ class Hub:
             if future.cancel():  # not started: nothing was changed
                 raise ActionError("busy", "the box is busy: try again", status=503) from None
             future.result()  # started: finish it, so the answer tells what happened
+        for durable in self._durables:  # the answer promises what the journals wrote
+            durable()
         return self.state()
 
     def run_long(self, work: Callable[[], R], *, lasting: bool = False) -> R:
@@ -397,6 +400,11 @@ class Hub:
         """``journal(outcome)`` runs after each accepted table event, before any listener: what
         it stores is durable before the launcher moves or a phone sees the change."""
         self._register(lambda: self._journals.append(journal))
+
+    def add_durable(self, wait: Callable[[], None]) -> None:
+        """``wait()`` runs on the caller's thread before an action is answered and returns
+        once what the journals wrote for it is on disk (they write without waiting for it)."""
+        self._register(lambda: self._durables.append(wait))
 
     def register_action(
         self,

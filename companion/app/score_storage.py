@@ -4,8 +4,8 @@ The launcher never depends on the database. If it cannot be opened (disk full, f
 read-only, locked by another program, damaged), the box starts anyway: the table runs, the
 ``storage`` part of the state says what is wrong and lists the backups, and score actions answer
 with that reason. ``storage.restore`` puts a chosen backup in place (the file it replaces is kept
-beside it) and brings the scores back without a restart. The table's memory
-(:class:`TableMemory`) is written to the same database after every event.
+beside it) and brings the scores back without a restart. The table's memory is kept apart
+(:mod:`companion.app.table_memory`): a score backup restored leaves the table as it is.
 
 The opening and restoring themselves are the storage adapter's; the composition root hands them
 in, so this module imports no adapter.
@@ -19,11 +19,10 @@ from typing import Any
 
 from companion.core.actions import object_schema
 from companion.core.errors import StoreFault
-from companion.core.table import Outcome, TableEngine
+from companion.core.table import TableEngine
 
 from .hub import Hub
 from .scorekeeper import SCORE_ACTION_SCHEMAS, ScoreKeeper
-from .table_memory import TableMemory
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +32,7 @@ RESTORE_SCHEMA = object_schema(
 
 
 class ScoreStorage:
-    """Owns the open database (if any), the score keeper and the table's memory.
+    """Owns the open database (if any) and the score keeper.
 
     Doubles as the settings store of the other services: it forwards to whichever database is
     open now, and keeps nothing when none is (the settings then last until the next stop).
@@ -56,24 +55,18 @@ class ScoreStorage:
         self.storage: Any = None
         self.fault: StoreFault | None = None  # why the database could not be opened
         self.keeper: ScoreKeeper | None = None
-        self.memory: TableMemory | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        """Open the database and put the table back; call before the hub starts."""
+        """Open the database; call before the hub starts."""
         self._open()
-        if self.memory is not None:
-            self.memory.restore()
-        self._hub.add_journal(self._journal)
         self._hub.register_status("storage", self.status)
         self._hub.register_action("storage.restore", RESTORE_SCHEMA, self._restore, "score")
         self._attach_scores()
 
     def close(self) -> None:
-        """Save the table one last time and close; call after the hub has stopped."""
-        if self.memory is not None:
-            self.memory.save()
+        """Close; call after the hub has stopped."""
         if self.storage is not None:
             self.storage.close()
             self.storage = None
@@ -83,10 +76,9 @@ class ScoreStorage:
             self.storage = self._open_storage()
         except StoreFault as exc:
             log.error("%s; the launcher works on, without scores", exc)
-            self.storage, self.fault, self.memory = None, exc, None
+            self.storage, self.fault = None, exc
             return
         self.fault = None
-        self.memory = TableMemory(self.storage, self._engine)
         self.storage.on_fault_change = lambda: self._hub.changed("storage")
 
     def _attach_scores(self) -> None:
@@ -97,10 +89,6 @@ class ScoreStorage:
         for name, schema in SCORE_ACTION_SCHEMAS.items():
             self._hub.register_action(name, schema, self._unavailable, "score")
         self._hub.register_status("score", lambda: {"game": None, "games": [], "available": False})
-
-    def _journal(self, outcome: Outcome) -> None:
-        if self.memory is not None:
-            self.memory.journal(outcome)
 
     def _unavailable(self, payload: dict[str, Any]) -> None:
         raise (self.fault or StoreFault("the score database is not open")).refusal()
@@ -117,7 +105,6 @@ class ScoreStorage:
             "key": fault.key if fault else None,
             "message": str(fault) if fault else None,
             "scores": self.storage is not None,
-            "table_saved": self.memory is not None and self.memory.failing is None,
         }
         try:
             status["backups"] = self._list_backups()
@@ -139,8 +126,6 @@ class ScoreStorage:
             self._attach_scores()
             raise exc.refusal() from exc
         self._open()
-        if self.memory is not None:
-            self.memory.journal()  # the table now, into the restored database
         self._attach_scores()
         if self.fault is not None:
             raise self.fault.refusal()

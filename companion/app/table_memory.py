@@ -1,43 +1,60 @@
-"""The table's memory across restarts, pulled plugs included: the round's log.
+"""The table's memory across restarts, pulled plugs included: the round's log, a line at a time.
 
 After every accepted table event, and before the launcher moves or a phone is told (the hub's
-journal), the round's log is written to the score database in one durable transaction: the
-checkpoint the round starts from (the engine's :class:`~companion.core.table.TableState`, the
-magazine, the presses since the last firing), every line since (each event as the action and
-payload a phone would post, its source, its time, and for a press the cards the launcher really
-fired), the edits Undo and Redo walk through, the launcher's random sequence, and the rule
-options in effect. On the next start the table is the log replayed: exactly the table that was,
-with the same undo history, and the presses to come fire what they would have.
+journal), the event is written as one line of the table log (:mod:`companion.storage.table_log`):
+the action and payload a phone would post, its source, its time, and for a press the cards the
+launcher really fired: about a hundred bytes, whatever the round's length. A new round (a new
+table, Undo of a setup, a renamed player) writes a checkpoint instead: the round's log so far
+with its starting point (the engine's :class:`~companion.core.table.TableState`, the magazine,
+the presses since the last firing), the edits Undo and Redo walk through, the launcher's random
+state and the rule options, encoded with :mod:`companion.core.codec` from the dataclasses' type
+hints (a field added to the engine's state is remembered with no change here).
 
-Each line is encoded once, when it is first written (a line never changes; a mended line is a
-new one). The checkpoint is written with :mod:`companion.core.codec`, read from the
-dataclasses' type hints: a field added to the engine's state is remembered with no change here.
-What is not kept: the ejection profile, which the settings keep.
+A line reaches the kernel before the launcher moves and the card a moment later, off the hub
+thread: the press never waits for the card, and an action's answer to a phone does
+(:meth:`TableMemory.wait_synced`, which the hub calls before it answers).
 
-Rule options come back only if the configuration file still says what it said when they were
-saved; after an edit of the file, the file wins.
+On the next start the table is the last checkpoint, then every line since handled again as it
+was: a press counts the cards it really fired and draws again the random numbers it drew, so the
+table, its undo history and the presses to come are the ones that were. A firing whose beam
+count never came (the power went while its cards were coming out) is marked at that restart:
+the table keeps the cards the launcher meant to fire and :attr:`TableMemory.recovered` (the
+``table_memory`` part of the state) names the line to check.
+
+Older memories (kept whole in the settings after every event) still load and become the first
+checkpoint. Rule options come back only if the configuration file still says what it said when
+they were saved; after an edit of the file, the file wins. The ejection profile is the
+settings'.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import logging
 import struct
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.core.actions import event_action, table_event
 from companion.core.codec import from_data, to_data
 from companion.core.errors import ActionError
-from companion.core.events import SOURCES, Reload, Setup
+from companion.core.events import SOURCES, CardsSeen, Event, Jam, Press, Reload, Rename, Setup
 from companion.core.firing import Firing
 from companion.core.table import Checkpoint, Outcome, TableEngine
 from companion.core.table.log import Edit, Entry, RoundLog
+from companion.core.table.mending import LOG_CHANGES
+
+if TYPE_CHECKING:
+    from .hub import Hub
 
 log = logging.getLogger(__name__)
 
-MEMORY_KEY = "table.memory"
+MEMORY_KEY = "table.memory"  # where the whole memory was kept in the settings (formats 1, 2)
 OLD_TABLE_KEY = "table"  # before the memory was kept after every event: seats and magazine only
-FORMAT = 2
+FORMAT = 2  # a checkpoint is what the whole memory was in format 2
+SYNC_TIMEOUT_S = 10.0  # an answer waits this long at most for the card
+EXTRA_FIELDS = {"table.cards_seen": ("doubles",), "table.jam": ("fault",)}  # not in the payloads
 
 
 class SettingsStore(Protocol):
@@ -48,27 +65,118 @@ class SettingsStore(Protocol):
     def settings_put(self, key: str, value: Any) -> None: ...
 
 
-class TableMemory:
-    """Keeps the round's log in a settings store and replays it on the next start.
+class TableLogStore(Protocol):
+    """Where the lines and checkpoints go (:class:`companion.storage.table_log.TableLog`)."""
 
-    :meth:`restore` runs before the hub starts; :meth:`journal` after each event (register it
-    with :meth:`Hub.add_journal`); :meth:`save` once more after the hub has stopped.
+    def read(self) -> tuple[Any | None, list[tuple[int, Any]], dict[int, Any]]: ...
+
+    def append(self, line: Any) -> int: ...
+
+    def checkpoint(self, data: Any) -> int: ...
+
+    def mark(self, n: int, mark: Any) -> None: ...
+
+    def last_line(self) -> int: ...
+
+    def wait_synced(self, timeout: float | None = None) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class TableMemory:
+    """Writes each event's line to a table log and puts the table back from it on a start.
+
+    :meth:`restore` runs before the hub starts; :meth:`attach` registers the journal, the
+    wait for the card and the status; :meth:`close` once the hub has stopped.
+    ``open_log`` opens the table log (its failure leaves the table unsaved, never stopped);
+    ``settings`` is read for a memory kept in an older format.
     """
 
-    def __init__(self, store: SettingsStore, engine: TableEngine) -> None:
-        self._store = store
+    def __init__(
+        self,
+        open_log: Callable[[], TableLogStore],
+        engine: TableEngine,
+        settings: SettingsStore | None = None,
+    ) -> None:
+        self._open_log = open_log
+        self._store: TableLogStore | None = None
         self._engine = engine
+        self._settings = settings
         self._configured_rules = to_data(engine.rules)
         self.saved = 0  # writes since the start
+        self.bytes_written = 0  # text written since the start (lines and checkpoints)
         self.failing: str | None = None  # why the last write failed (None: it did not)
-        # Lines already encoded, by identity (the line is held, so its id stays its own).
+        self.recovered: list[dict[str, Any]] = []  # lines marked at this start
+        self._round: RoundLog | None = None  # the round the lines go on (None: checkpoint due)
+        self._rules = engine.rules
+        self._counts_cards = False  # the launcher's beam counted a firing of this table
+        self._uncounted: tuple[int, str, int] | None = None  # line, player, cards: not counted
+        # Lines already encoded for a checkpoint, by identity (the line is held, so its id
+        # stays its own).
         self._encoded: dict[int, tuple[Entry, list[Any]]] = {}
         self._start: tuple[Checkpoint, Any] | None = None
 
+    def attach(self, hub: Hub) -> None:
+        hub.add_journal(self.journal)
+        hub.add_durable(self.wait_synced)
+        hub.register_status("table_memory", self.status)
+
     # ------------------------------------------------------------------ writing
 
+    def journal(self, outcome: Outcome | None = None) -> None:
+        """Write what ``outcome`` added (a line; a checkpoint for a new round), or with no
+        outcome a checkpoint of the table as it stands. On the caller's thread, never waiting
+        for the card; a failure is logged and kept in :attr:`failing`, the table goes on."""
+        store = self._store
+        if store is None:
+            return
+        try:
+            self._write(store, outcome)
+        except Exception as exc:
+            if self.failing is None:
+                log.error("the table could not be saved: %s", exc)
+            self.failing = str(exc) or type(exc).__name__
+            self._round = None  # the next write is a checkpoint: it holds what was missed
+            return
+        self.failing = None
+        self.saved += 1
+
+    def _write(self, store: TableLogStore, outcome: Outcome | None) -> None:
+        engine = self._engine
+        event = None if outcome is None else outcome.handled
+        if outcome is None or event is None or engine.log is not self._round:
+            self._checkpoint(store)
+            return
+        if isinstance(event, Rename):
+            self._checkpoint(store)  # the names change in every line: a new starting point
+            return
+        if engine.rules is not self._rules and _action_of(event) != "table.rules":
+            self.bytes_written += store.append(["rules", to_data(engine.rules)])  # set aside
+        self._rules = engine.rules
+        at, firing = None, None
+        if type(event) not in LOG_CHANGES:
+            entry = engine.log.entries[-1]  # the line this event added
+            at, firing = entry.at, entry.firing
+        self.bytes_written += store.append(_line(event, outcome.source, at, firing))
+        self._follow_count(store.last_line(), event, firing)
+
+    def _checkpoint(self, store: TableLogStore) -> None:
+        self.bytes_written += store.checkpoint(self.capture())
+        self._round, self._rules = self._engine.log, self._engine.rules
+        self._uncounted = None
+
+    def _follow_count(self, n: int, event: Event, firing: Firing | None) -> None:
+        """Which firing still waits for the beam's count (a line to mark after a power cut)."""
+        if isinstance(event, CardsSeen | Jam):
+            self._counts_cards = self._counts_cards or isinstance(event, CardsSeen)
+            self._uncounted = None
+        elif firing is not None and firing.fired and firing.cards:
+            last = self._engine.state.last_fire
+            player = self._engine.state.seats[last[0]].name if last else ""
+            self._uncounted = (n, player, firing.cards)
+
     def capture(self) -> dict[str, Any]:
-        """The table's memory as JSON-ready data."""
+        """The table as a checkpoint: JSON-ready data."""
         engine = self._engine
         round_log = engine.log
         known, self._encoded = self._encoded, {}
@@ -82,11 +190,12 @@ class TableMemory:
             "undo": [self._edit(edit, known) for edit in round_log.undo],
             "redo": [self._edit(edit, known) for edit in round_log.redo],
             "next_seq": round_log.next_seq,
-            "random": _pack_random(engine.firing),
+            "random": _pack_random(engine.firing.random_state()),
             "rules": to_data(engine.rules),
             "configured_rules": self._configured_rules,
             "events_handled": engine.events_handled,
             "last_fired": engine.last_fired,
+            "counts_cards": self._counts_cards,
         }
 
     def _line(self, entry: Entry, known: dict[int, tuple[Entry, list[Any]]]) -> list[Any]:
@@ -103,41 +212,133 @@ class TableMemory:
             "inserted": [self._line(e, known) for e in edit.inserted],
         }
 
-    def journal(self, outcome: Outcome | None = None) -> None:
-        """Write the table now (durable when it returns); a storage failure is logged and kept
-        in :attr:`failing`, and the table goes on in memory."""
-        try:
-            self._store.settings_put(MEMORY_KEY, self.capture())
-        except Exception as exc:
-            if self.failing is None:
-                log.error("the table could not be saved: %s", exc)
-            self.failing = str(exc) or type(exc).__name__
-            return
-        self.failing = None
-        self.saved += 1
+    def wait_synced(self) -> None:
+        """Return once every line written so far is on the card (or the card failed)."""
+        store = self._store
+        if store is not None and not store.wait_synced(SYNC_TIMEOUT_S):
+            log.warning("the table's last lines are not yet on the card")
 
     def save(self) -> None:
-        """The table as it stands now (at a clean stop)."""
+        """A checkpoint of the table as it stands now (at a clean stop)."""
         self.journal()
+
+    def close(self) -> None:
+        """The last checkpoint, then the log closed; call after the hub has stopped."""
+        self.save()
+        store, self._store = self._store, None
+        if store is not None:
+            store.close()
+
+    def status(self) -> dict[str, Any]:
+        """``saved`` false (with ``problem``) when the table is not being kept; ``recovered``:
+        the lines marked at this start."""
+        return {
+            "saved": self._store is not None and self.failing is None,
+            "problem": self.failing,
+            "recovered": list(self.recovered),
+        }
 
     # ------------------------------------------------------------------ reading
 
     def restore(self) -> bool:
-        """Replay the saved log; ``False`` (and a log line) when there is none or it does not
-        fit the engine any more: the table then starts as configured."""
+        """Open the table log and put the table back: the last checkpoint and the lines since.
+        ``False`` (and a log line) when there is none or it does not fit the engine any more:
+        the table then starts as configured."""
         try:
-            saved = self._store.settings_get(MEMORY_KEY)
+            self._store = self._open_log()
+        except Exception as exc:
+            log.error("the table cannot be kept: %s", exc)
+            self.failing = str(exc) or type(exc).__name__
+            return False
+        try:
+            checkpoint, lines, marks = self._store.read()
         except Exception as exc:
             log.error("the saved table could not be read: %s", exc)
             return False
+        if checkpoint is None:
+            return self._restore_older()
+        try:
+            self._apply(checkpoint)
+        except Exception as exc:  # whatever does not fit leaves the configured table
+            log.warning("saved table ignored (it does not fit this version): %s", exc)
+            return False
+        self._counts_cards = bool(checkpoint.get("counts_cards"))
+        self._round, self._rules = self._engine.log, self._engine.rules
+        self._handle_again(lines)
+        if checkpoint.get("configured_rules") != self._configured_rules:
+            self._engine.rules = from_data(type(self._engine.rules), self._configured_rules)
+        self._mark_uncounted(marks)
+        return True
+
+    def _handle_again(self, lines: list[tuple[int, Any]]) -> None:
+        """The lines since the checkpoint, handled again as they were."""
+        engine = self._engine
+        for n, line in lines:
+            try:
+                if line[0] == "rules":
+                    engine.rules = from_data(type(engine.rules), line[1], "rules")
+                    self._rules = engine.rules
+                    continue
+                event, source, at, firing = _line_event(line)
+                if type(event) is Press:
+                    # The press counts what the launcher really did and draws what it drew.
+                    engine.replaying, engine.recorded = True, firing
+                    try:
+                        engine.handle(event, source, at=at)
+                    finally:
+                        engine.replaying, engine.recorded = False, None
+                    if firing is not None:
+                        engine.firing.redraw(firing)
+                else:
+                    engine.handle(event, source, at=at)
+            except Exception as exc:
+                log.warning("the table's log stops before its line %d (%s)", n, exc)
+                self._round = None  # a checkpoint at the next write: the rest is dropped
+                return
+            self._rules = engine.rules
+            self._follow_count(n, event, firing)
+
+    def _mark_uncounted(self, marks: dict[int, Any]) -> None:
+        """A firing whose count never came: marked once, shown until the next round."""
+        uncounted = self._uncounted if self._counts_cards else None
+        store = self._store
+        if uncounted is not None and uncounted[0] not in marks and store is not None:
+            n, player, cards = uncounted
+            mark = {"line": n, "player": player, "cards": cards, "why": "uncounted"}
+            log.warning("the firing of %d card(s) for %s was not counted: check", cards, player)
+            try:
+                store.mark(n, mark)
+            except Exception as exc:
+                log.error("the mark could not be saved: %s", exc)
+            marks = {**marks, n: mark}
+        self.recovered = [marks[n] for n in sorted(marks)]
+        self._uncounted = None
+
+    def _restore_older(self) -> bool:
+        """A memory kept whole in the settings (formats 1 and 2), or only the seats: put back,
+        then written as the first checkpoint."""
+        restored = False
+        saved = self._read_setting(MEMORY_KEY)
         if isinstance(saved, dict) and saved.get("format") in (1, FORMAT):
             try:
                 self._apply(saved if saved["format"] == FORMAT else _from_format_1(saved))
-                return True
+                restored = True
             except Exception as exc:  # whatever does not fit leaves the configured table
                 log.warning("saved table ignored (it does not fit this version): %s", exc)
-                return False
-        return self._restore_seats_only()
+        else:
+            restored = self._restore_seats_only()
+        if restored:
+            self.journal()
+        return restored
+
+    def _read_setting(self, key: str) -> Any:
+        if self._settings is None:
+            return None
+        try:
+            return self._settings.settings_get(key)
+        except Exception as exc:
+            log.error("the saved table could not be read: %s", exc)
+            return None
 
     def _apply(self, saved: dict[str, Any]) -> None:
         engine = self._engine
@@ -176,7 +377,7 @@ class TableMemory:
             raise
 
     def _restore_seats_only(self) -> bool:
-        saved = self._store.settings_get(OLD_TABLE_KEY)
+        saved = self._read_setting(OLD_TABLE_KEY)
         if not isinstance(saved, dict):
             return False
         try:
@@ -190,6 +391,73 @@ class TableMemory:
             log.warning("saved table ignored: %s", exc)
             return False
         return True
+
+
+def _action_of(event: Event) -> str:
+    return event_action(event)[0]
+
+
+def _event_data(event: Event) -> tuple[str, dict[str, Any]]:
+    """The action and payload a phone would post for ``event``, with what only the box
+    reports (a count's doubles, a jam's fault)."""
+    action, payload = event_action(event)
+    for name in EXTRA_FIELDS.get(action, ()):
+        field = next(f for f in dataclasses.fields(event) if f.name == name)
+        value = getattr(event, name)
+        if value != field.default:
+            payload[name] = value
+    return action, payload
+
+
+def _event_of(action: Any, payload: Any) -> Event:
+    if not isinstance(payload, dict):
+        raise ValueError(f"{payload!r} is not a payload")
+    payload = dict(payload)
+    extra = {name: payload.pop(name) for name in EXTRA_FIELDS.get(action, ()) if name in payload}
+    event = table_event(action, payload)
+    if isinstance(event, CardsSeen) and "doubles" in extra:
+        return dataclasses.replace(event, doubles=_integer(extra["doubles"], 0, 100))
+    if isinstance(event, Jam) and extra.get("fault") in ("jam", "stuck", "empty"):
+        return dataclasses.replace(event, fault=extra["fault"])
+    return event
+
+
+def _line(event: Event, source: str, at: float | None, firing: Firing | None) -> list[Any]:
+    """One event as a line of the table log: ``[action, payload, source, at, firing]``."""
+    action, payload = _event_data(event)
+    return [action, payload, source, at, _firing_data(firing)]
+
+
+def _line_event(line: Any) -> tuple[Event, Any, float | None, Firing | None]:
+    action, payload, source, at, fired = line
+    return _event_of(action, payload), _source(source), _time(at), _firing_of(fired)
+
+
+def _source(source: Any) -> Any:
+    if source not in SOURCES:
+        raise ValueError(f"{source!r} is not a source")
+    return source
+
+
+def _time(at: Any) -> float | None:
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int | float)):
+        raise ValueError(f"{at!r} is not a time")
+    return at
+
+
+def _firing_data(firing: Firing | None) -> list[Any] | None:
+    if firing is None:
+        return None
+    return [firing.fired, firing.cards, firing.forced, firing.wanted]
+
+
+def _firing_of(fired: Any) -> Firing | None:
+    if fired is None:
+        return None
+    was_fired, cards, forced, wanted = fired
+    if not isinstance(was_fired, bool) or not isinstance(forced, bool):
+        raise ValueError(f"{fired!r} is not a firing")
+    return Firing(was_fired, _integer(cards, 0, 1_000), forced, _integer(wanted, 0, 1_000))
 
 
 def _from_format_1(saved: dict[str, Any]) -> dict[str, Any]:
@@ -207,12 +475,10 @@ def _from_format_1(saved: dict[str, Any]) -> dict[str, Any]:
 
 
 def _line_data(entry: Entry) -> list[Any]:
-    """``[seq, action, payload, source, firing, at]``; ``firing`` is ``[fired, cards, forced,
-    wanted]`` for a press that served, else null."""
-    action, payload = event_action(entry.event)
-    firing = entry.firing
-    fired = None if firing is None else [firing.fired, firing.cards, firing.forced, firing.wanted]
-    return [entry.seq, action, payload, entry.source, fired, entry.at]
+    """A checkpoint's line: ``[seq, action, payload, source, firing, at]``; ``firing`` is
+    ``[fired, cards, forced, wanted]`` for a press that served, else null."""
+    action, payload = _event_data(entry.event)
+    return [entry.seq, action, payload, entry.source, _firing_data(entry.firing), entry.at]
 
 
 def _line_entry(item: Any, lines: dict[tuple[Any, ...], Entry]) -> Entry:
@@ -222,17 +488,8 @@ def _line_entry(item: Any, lines: dict[tuple[Any, ...], Entry]) -> Entry:
     key = (seq, action, repr(payload), source, repr(fired), at)
     if key in lines:
         return lines[key]
-    if source not in SOURCES:
-        raise ValueError(f"{source!r} is not a source")
-    firing = None
-    if fired is not None:
-        was_fired, cards, forced, wanted = fired
-        if not isinstance(was_fired, bool) or not isinstance(forced, bool):
-            raise ValueError(f"{fired!r} is not a firing")
-        firing = Firing(was_fired, _integer(cards, 0, 1_000), forced, _integer(wanted, 0, 1_000))
-    if at is not None and not isinstance(at, int | float):
-        raise ValueError(f"{at!r} is not a time")
-    entry = Entry(_integer(seq, 0, 2**53), table_event(action, payload), source, firing, at)
+    event = _event_of(action, payload)
+    entry = Entry(_integer(seq, 0, 2**53), event, _source(source), _firing_of(fired), _time(at))
     lines[key] = entry
     return entry
 
@@ -249,28 +506,20 @@ def _integer(value: Any, low: int, high: int) -> int:
     return value
 
 
-def _random_of(firing: Any) -> Any:
+def _pack_random(state: Any) -> str | None:
     # The launcher's random sequence: kept so the presses after a restart are the ones that
     # would have come (the real launcher's irregular disc does not forget its position either).
-    return getattr(firing, "_rng", None)
-
-
-def _pack_random(firing: Any) -> str | None:
-    rng = _random_of(firing)
-    if rng is None:
-        return None
-    version, words, gauss = rng.getstate()
+    version, words, gauss = state
     if version != 3 or gauss is not None or len(words) != 625:
         return None
     return base64.b64encode(struct.pack("<625I", *words)).decode("ascii")
 
 
 def _unpack_random(firing: Any, packed: Any) -> None:
-    rng = _random_of(firing)
-    if rng is None or not isinstance(packed, str):
+    if not isinstance(packed, str):
         return
     try:
         words = struct.unpack("<625I", base64.b64decode(packed, validate=True))
-        rng.setstate((3, words, None))
+        firing.set_random_state((3, words, None))
     except (ValueError, struct.error, TypeError) as exc:
         log.warning("the launcher's random sequence was not restored: %s", exc)

@@ -10,16 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import main
-from companion.core.session import run_script
-from companion.core.table import TableEngine
-from tests.camera_evening import PLAYERS, evening, film
+from companion.cli.replay import replay_script
+from companion.config import Config
+from tests.camera_evening import evening, film
 
 COMPARED = ("active", "direction", "facing", "owed", "hands", "round", "phase", "winner")
 
 
 def typed(lines: list[str], seed: int) -> list[dict[str, Any]]:
-    engine = TableEngine(list(PLAYERS), seed=seed)
-    return [r for r in run_script(lines, engine, lambda say: say.key) if isinstance(r, dict)]
+    """The same evening typed: the script through the daemon, as ``simulate --script``."""
+    records = replay_script(Config(), lines, seed=seed, lang="en")
+    return [r for r in records if isinstance(r, dict)]
 
 
 def replayed(tmp_path: Path, lines: list[str], frames: Path, capsys: Any, seed: int) -> Any:

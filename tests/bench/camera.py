@@ -29,7 +29,7 @@ from companion.vision import default_model, render
 from companion.vision.eye import Eye
 from companion.vision.kinds import deck_faces
 from tests.bench.daemon import HARDWARE, percentile, press_latencies
-from tests.camera_evening import PLAYERS, evening, film
+from tests.camera_evening import evening, film
 
 FILMS = int(os.environ.get("CAMERA_FILMS", "4"))
 PRESS_ROUNDS = int(os.environ.get("CAMERA_PRESS_ROUNDS", "4"))
@@ -173,8 +173,8 @@ def press_cost(work: Path) -> tuple[list[float], list[float]]:
 
 def replayed_evening(work: Path) -> str:
     from companion.cli import main
-    from companion.core.session import run_script
-    from companion.core.table import TableEngine
+    from companion.cli.replay import replay_script
+    from companion.config import Config
 
     played = evening(seed=8, rounds=ROUNDS, plays=6)
     started = time.monotonic()
@@ -199,8 +199,9 @@ def replayed_evening(work: Path) -> str:
         )
     replayed = time.monotonic() - started
     records = [json.loads(line) for line in out.getvalue().splitlines()]
-    engine = TableEngine(list(PLAYERS), seed=8)
-    typed = [r for r in run_script(played.lines, engine, lambda s: s.key) if isinstance(r, dict)]
+    typed = [
+        r for r in replay_script(Config(), played.lines, seed=8, lang="en") if isinstance(r, dict)
+    ]
     same = all(records[-1][k] == typed[-1][k] for k in COMPARED) if records else False
     plays = [r for r in records if r["event"] == "play"]
     by_camera = sum(r["source"] == "camera" for r in plays)

@@ -13,8 +13,10 @@ as it is.
   only the lines not yet flushed: SQLite drops a torn end of its journal, the rest stays whole.
 - :meth:`TableLog.checkpoint` stores a round's starting point; the lines of the rounds before
   the previous checkpoint are deleted with it. Lines are never updated (a trigger refuses it).
-- The journal is folded into the file by the sync thread (never on the caller's), and once more
-  at :meth:`TableLog.close`.
+- The journal is folded into the file by the sync thread on a connection of its own, never on
+  the caller's: after a new round's checkpoint (the deal, when nobody presses), or past
+  :data:`FOLD_ALWAYS_BYTES`; and once more at :meth:`TableLog.close`. Folding while presses
+  come would hold them up (measured: a press's write p99 0.2 ms without, 4 to 6 ms with).
 - Small pages (512 bytes): a line fills part of one page, so a press writes one page to the
   journal whatever the round's length.
 """
@@ -33,7 +35,8 @@ from .sqlite import StorageCorrupt, StorageError, classify
 
 DB_NAME = "table.sqlite3"
 PAGE_SIZE = 512
-FOLD_JOURNAL_BYTES = 1 << 20  # the sync thread folds the journal in past this size
+FOLD_AFTER_ROUND_BYTES = 256 << 10  # a new round folds the journal in past this size
+FOLD_ALWAYS_BYTES = 16 << 20  # ... and any write past this one
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -69,7 +72,10 @@ class TableLog:
         self._appended = 0  # transactions written since opening
         self._flushed = 0  # ... of which on the card
         self._closing = False
+        self._fold_due = False  # a new round began: a good moment to fold the journal in
         self._journal_fd = os.open(f"{path}-wal", os.O_RDONLY)
+        self._folder = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._folder.execute("PRAGMA synchronous = FULL")  # the file synced after a fold
         self._thread = threading.Thread(target=self._sync_loop, name="table-log-sync", daemon=True)
         self._thread.start()
 
@@ -152,6 +158,7 @@ class TableLog:
                 if isinstance(error, OSError | sqlite3.Error):
                     raise classify(error, self.path) from error
                 raise
+        self._fold_due = True
         return self._wrote(len(text))
 
     def mark(self, n: int, mark: Any) -> None:
@@ -197,19 +204,11 @@ class TableLog:
             with self._synced:
                 self._flushed = target
                 self._synced.notify_all()
-            if fault is None and _size(f"{self.path}-wal") > FOLD_JOURNAL_BYTES:
-                self._fold_journal("PASSIVE")
-
-    def _fold_journal(self, mode: str) -> None:
-        try:
-            with self._lock:
-                self._db.execute("PRAGMA synchronous = FULL")
-                try:
-                    self._db.execute(f"PRAGMA wal_checkpoint({mode})")
-                finally:
-                    self._db.execute("PRAGMA synchronous = NORMAL")
-        except sqlite3.Error:
-            pass  # folded in next time
+            size = _size(f"{self.path}-wal") if fault is None else 0
+            if size > FOLD_ALWAYS_BYTES or (self._fold_due and size > FOLD_AFTER_ROUND_BYTES):
+                self._fold_due = False
+                with suppress(sqlite3.Error):  # folded in next time
+                    self._folder.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     # ------------------------------------------------------------------ reading
 
@@ -241,8 +240,11 @@ class TableLog:
         with suppress(OSError):
             os.fsync(self._journal_fd)
         os.close(self._journal_fd)
-        self._fold_journal("TRUNCATE")
+        self._folder.close()
         with self._lock:
+            with suppress(sqlite3.Error):  # a full or read-only disk: folded in next time
+                self._db.execute("PRAGMA synchronous = FULL")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._db.close()
 
     def __enter__(self) -> TableLog:

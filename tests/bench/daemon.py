@@ -147,8 +147,8 @@ def kernel_bytes() -> int:
 
 
 def table_memory_writes(lengths: tuple[int, ...] = (10, 100, 300, 2000)) -> None:
-    """Presses on a table whose round's log holds ``length`` lines (past 320 the oldest are
-    folded into its start), each written by the table's memory as the hub's journal does."""
+    """Presses on a table after ``length`` events (past 320 lines the round's log folds its
+    oldest into its start), each written by the table's memory as the hub's journal does."""
     players = ("Alice", "Bruno", "Chloé", "David")
     for length in lengths:
         with tempfile.TemporaryDirectory() as tmp:
@@ -163,7 +163,7 @@ def table_memory_writes(lengths: tuple[int, ...] = (10, 100, 300, 2000)) -> None
             handle(StartRound())
             while engine.events_handled < length:
                 handle(Reload(200) if engine.firing.magazine < 30 else Press())
-            presses, texts, took = 50, [], []
+            presses, texts, took = 200, [], []
             lines = len(engine.log.entries)
             wrote = kernel_bytes()
             for _ in range(presses):
@@ -175,6 +175,7 @@ def table_memory_writes(lengths: tuple[int, ...] = (10, 100, 300, 2000)) -> None
                 memory.journal(outcome)
                 took.append(time.perf_counter() - start)
                 texts.append(memory.bytes_written - before)
+                time.sleep(0.005)  # presses 5 ms apart, as on the pins below
             wrote = kernel_bytes() - wrote
             whole = len(json.dumps(memory.capture()))
             memory.close()

@@ -12,6 +12,7 @@ import os
 import random
 import signal
 import sqlite3
+import threading
 import types
 import typing
 from pathlib import Path
@@ -602,3 +603,58 @@ def test_a_kill_between_a_firing_and_its_count_is_recovered_at_start(tmp_path: P
     [mark] = state["table_memory"]["recovered"]
     assert mark["player"] == player and mark["cards"] == last["fired"] > 0
     assert mark["why"] == "uncounted"
+
+
+# ---------------------------------------------------------------------- the answer waits
+
+
+class HeldLog(ListLog):
+    """A table log whose lines reach the card only when the test says so."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_card = threading.Event()
+        self.waiting = threading.Event()
+
+    def wait_synced(self, timeout: float | None = None) -> bool:
+        self.waiting.set()
+        return self.on_card.wait(timeout)
+
+
+class Heard:
+    """A listener: the commands the devices were given, as they were given."""
+
+    def __init__(self) -> None:
+        self.outcomes: list[Any] = []
+        self.told = threading.Event()
+
+    def on_outcome(self, outcome: Any) -> None:
+        self.outcomes.append(outcome)
+        self.told.set()
+
+
+def test_the_press_moves_at_once_and_the_answer_waits_for_the_card() -> None:
+    """The line is written and the launcher told before anything reaches the card; the phone's
+    answer comes only once the line is on the card."""
+    from companion.app.hub import Hub
+
+    engine = TableEngine(PLAYERS, seed=5)
+    log = HeldLog()
+    memory = TableMemory(lambda: log, engine)
+    memory.restore()
+    memory.journal(engine.handle(StartRound()))  # the round's checkpoint
+    hub = Hub(engine)
+    memory.attach(hub)
+    heard = Heard()
+    hub.add_listener(heard)
+    answered: list[Any] = []
+    with hub.running():
+        phone = threading.Thread(target=lambda: answered.append(hub.dispatch("table.press", {})))
+        phone.start()
+        assert heard.told.wait(10) and log.waiting.wait(10)
+        assert [c.name for c in heard.outcomes[0].commands if hasattr(c, "name")][:1] == ["ding"]
+        assert log.lines[-1][1][0] == "table.press"  # written before the ding was given
+        assert answered == []  # the phone is not told before the card has the line
+        log.on_card.set()
+        phone.join(10)
+    assert answered and answered[0]["table"]["last_event"]["event"] == "press"

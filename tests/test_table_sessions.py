@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli.replay import ScriptReplay, replay_script
+from companion.cli.replay import ScriptReplay, replay_script, scratch_directory
 from companion.config import Config, LauncherConfig, TableConfig
 from companion.core.session import LineError
 
@@ -52,8 +52,9 @@ def _comes_back(state_dir: Path, last: dict[str, Any]) -> None:
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Any:
-    return lambda name: play_session(name, tmp_path)
+def session() -> Any:
+    with scratch_directory() as state_dir:  # as simulate --script keeps it
+        yield lambda name: play_session(name, Path(state_dir))
 
 
 def test_every_deck_has_a_session():

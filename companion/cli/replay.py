@@ -2,7 +2,8 @@
 as well, an evening whose cards the camera reads.
 
 Both run the daemon on gpiozero's mock pins with a virtual clock (a firing or a turn takes no
-real time), in a fresh state directory unless ``--state-dir`` names one, and write one JSON
+real time), in a fresh state directory unless ``--state-dir`` names one (in memory when the
+system allows: nothing of it is kept, so nothing waits for a disk), and write one JSON
 object per handled event (:class:`ScriptReplay`'s trace, a journal of the hub): the script's
 lines, and what the box did by itself (the beam's count after a firing), each with the number of
 the line that was running. After each line the replay waits until the launcher is still and
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import threading
@@ -41,6 +43,17 @@ from companion.devices.clock import VirtualClock
 from companion.i18n import Catalog
 
 DECISION_TIMEOUT_S = 60.0
+
+
+MEMORY_FOLDER = Path("/dev/shm")  # Linux's memory-backed folder
+
+
+def scratch_directory() -> tempfile.TemporaryDirectory[str]:
+    """A state directory to throw away after a replay: in memory when the system has a
+    memory-backed folder, so the stores' syncs to disk cost nothing (a replay's state is
+    never kept)."""
+    memory = MEMORY_FOLDER if os.access(MEMORY_FOLDER, os.W_OK) else None
+    return tempfile.TemporaryDirectory(prefix="uno-companion-replay-", dir=memory)
 
 
 class ScriptReplay:
@@ -63,7 +76,7 @@ class ScriptReplay:
 
         self._temporary: tempfile.TemporaryDirectory[str] | None = None
         if state_dir is None:
-            self._temporary = tempfile.TemporaryDirectory(prefix="uno-companion-replay-")
+            self._temporary = scratch_directory()
             state_dir = Path(self._temporary.name)
         options = DaemonOptions(
             state_dir=state_dir,

@@ -286,8 +286,6 @@ class Daemon:
         self.voice_service = VoiceService(self.voice) if self.voice is not None else None
         language = self.voice_service.set_language if self.voice_service else None
         services: list[Service] = [self.devices]
-        if self.memory is not None:
-            services.insert(0, self.memory)  # its journal first: written before anything moves
         if self.voice_service is not None:
             services.append(self.voice_service)
         evening = EveningService(store)
@@ -298,6 +296,8 @@ class Daemon:
             Settings(self.config, store, language),
             evening,
             PlayerNames(store, evening),
+            # Last: each event's line is written once the launcher and the voice were told.
+            *([self.memory] if self.memory is not None else []),
         ]
 
     def _input_sources(self, sections: Sections) -> list[InputSource]:

@@ -577,9 +577,9 @@ threading.Event().wait()
 
 
 def test_a_kill_between_a_firing_and_its_count_is_recovered_at_start(tmp_path: Path) -> None:
-    """The press's line is written before the ejector moves; the beam's count comes after the
-    cards. Killed in between, the box starts again with the press in the log and its line
-    marked: the cards the launcher meant, not counted."""
+    """The press's line is written as soon as the launcher is told; the beam's count comes
+    after the cards. Killed in between, the box starts again with the press in the log and its
+    line marked: the cards the launcher meant, not counted."""
     from companion.config import Config
     from companion.daemon import Daemon, DaemonOptions
 
@@ -634,8 +634,8 @@ class Heard:
 
 
 def test_the_press_moves_at_once_and_the_answer_waits_for_the_card() -> None:
-    """The line is written and the launcher told before anything reaches the card; the phone's
-    answer comes only once the line is on the card."""
+    """The launcher is told and the line written before anything reaches the card; the
+    phone's answer comes only once the line is on the card."""
     from companion.app.hub import Hub
 
     engine = TableEngine(PLAYERS, seed=5)
@@ -653,7 +653,7 @@ def test_the_press_moves_at_once_and_the_answer_waits_for_the_card() -> None:
         phone.start()
         assert heard.told.wait(10) and log.waiting.wait(10)
         assert [c.name for c in heard.outcomes[0].commands if hasattr(c, "name")][:1] == ["ding"]
-        assert log.lines[-1][1][0] == "table.press"  # written before the ding was given
+        assert log.lines[-1][1][0] == "table.press"  # written, not yet on the card
         assert answered == []  # the phone is not told before the card has the line
         log.on_card.set()
         phone.join(10)

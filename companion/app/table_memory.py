@@ -1,18 +1,20 @@
 """The table's memory across restarts, pulled plugs included: the round's log, a line at a time.
 
-After every accepted table event, and before the launcher moves or a phone is told (the hub's
-journal), the event is written as one line of the table log (:mod:`companion.storage.table_log`):
-the action and payload a phone would post, its source, its time, and for a press the cards the
-launcher really fired: about a hundred bytes, whatever the round's length. A new round (a new
+Every accepted table event is noted by the hub's journal as one line of the table log
+(:mod:`companion.storage.table_log`), encoded as the event left the table: the action and payload
+a phone would post, its source, its time, and for a press the cards the launcher really fired:
+about fifty bytes, whatever the round's length. The line is written as soon as the launcher and
+the voice were told (the memory listens after them), into the kernel: a killed process loses
+none, and the press costs the ding nothing. A new round (a new
 table, Undo of a setup, a renamed player) writes a checkpoint instead: the round's log so far
 with its starting point (the engine's :class:`~companion.core.table.TableState`, the magazine,
 the presses since the last firing), the edits Undo and Redo walk through, the launcher's random
 state and the rule options, encoded with :mod:`companion.core.codec` from the dataclasses' type
 hints (a field added to the engine's state is remembered with no change here).
 
-A line reaches the kernel before the launcher moves and the card a moment later, off the hub
-thread: the press never waits for the card, and an action's answer to a phone does
-(:meth:`TableMemory.wait_synced`, which the hub calls before it answers).
+The line reaches the card a moment later, off the hub thread: the press never waits for the
+card, and an action's answer to a phone does (:meth:`TableMemory.wait_synced`, which the hub
+calls before it answers).
 
 On the next start the table is the last checkpoint, then every line since handled again as it
 was: a press counts the cards it really fired and draws again the random numbers it drew, so the
@@ -34,6 +36,7 @@ import dataclasses
 import logging
 import struct
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.core.actions import event_action, table_event
@@ -83,6 +86,15 @@ class TableLogStore(Protocol):
     def close(self) -> None: ...
 
 
+@dataclass(frozen=True)
+class _Write:
+    """A line or a checkpoint to write; ``counting``: what a line says of the beam's counts."""
+
+    kind: str
+    data: Any
+    counting: tuple[str, int] | bool | None = None
+
+
 class TableMemory:
     """Writes each event's line to a table log and puts the table back from it on a start.
 
@@ -111,13 +123,18 @@ class TableMemory:
         self._rules = engine.rules
         self._counts_cards = False  # the launcher's beam counted a firing of this table
         self._uncounted: tuple[int, str, int] | None = None  # line, player, cards: not counted
+        self._pending: list[_Write] = []  # noted by the journal, written after the launcher
         # Lines already encoded for a checkpoint, by identity (the line is held, so its id
         # stays its own).
         self._encoded: dict[int, tuple[Entry, list[Any]]] = {}
         self._start: tuple[Checkpoint, Any] | None = None
 
     def attach(self, hub: Hub) -> None:
-        hub.add_journal(self.journal)
+        """The hub's journal notes each event's line as the event left the table; as a listener
+        (attach it after the launcher's) the memory writes the line once the launcher has been
+        told; an action is answered once its line is on the card."""
+        hub.add_journal(self.note)
+        hub.add_listener(self)
         hub.add_durable(self.wait_synced)
         hub.register_status("table_memory", self.status)
 
@@ -127,53 +144,96 @@ class TableMemory:
         """Write what ``outcome`` added (a line; a checkpoint for a new round), or with no
         outcome a checkpoint of the table as it stands. On the caller's thread, never waiting
         for the card; a failure is logged and kept in :attr:`failing`, the table goes on."""
-        store = self._store
-        if store is None:
+        if self._store is None:
             return
         try:
-            self._write(store, outcome)
+            writes = self._writes(outcome)
         except Exception as exc:
-            if self.failing is None:
-                log.error("the table could not be saved: %s", exc)
-            self.failing = str(exc) or type(exc).__name__
-            self._round = None  # the next write is a checkpoint: it holds what was missed
+            self._failed(exc)
             return
-        self.failing = None
-        self.saved += 1
+        self._put(writes)
 
-    def _write(self, store: TableLogStore, outcome: Outcome | None) -> None:
+    def note(self, outcome: Outcome) -> None:
+        """What ``outcome`` adds, encoded now (the table as its event left it), written by
+        :meth:`on_outcome`: a few microseconds before the launcher is told."""
+        if self._store is None:
+            return
+        try:
+            self._pending += self._writes(outcome)
+        except Exception as exc:
+            self._failed(exc)
+
+    def on_outcome(self, outcome: Any) -> None:
+        """After the launcher and the voice were told: the lines noted, written (into the
+        kernel: a killed process loses none of them)."""
+        if self._pending:
+            pending, self._pending = self._pending, []
+            self._put(pending)
+
+    def _writes(self, outcome: Outcome | None) -> list[_Write]:
         engine = self._engine
         event = None if outcome is None else outcome.handled
         if outcome is None or event is None or engine.log is not self._round:
-            self._checkpoint(store)
-            return
+            return [self._checkpoint()]
         if isinstance(event, Rename):
-            self._checkpoint(store)  # the names change in every line: a new starting point
-            return
+            return [self._checkpoint()]  # the names change in every line: a new start
+        writes = []
         if engine.rules is not self._rules and _action_of(event) != "table.rules":
-            self.bytes_written += store.append(["rules", to_data(engine.rules)])  # set aside
+            writes.append(_Write("line", ["rules", to_data(engine.rules)]))  # set aside
         self._rules = engine.rules
         at, firing = None, None
         if type(event) not in LOG_CHANGES:
             entry = engine.log.entries[-1]  # the line this event added
             at, firing = entry.at, entry.firing
-        self.bytes_written += store.append(_line(event, outcome.source, at, firing))
-        self._follow_count(store.last_line(), event, firing)
+        line = _line(event, outcome.source, at, firing)
+        writes.append(_Write("line", line, self._counting(event, firing)))
+        return writes
 
-    def _checkpoint(self, store: TableLogStore) -> None:
-        self.bytes_written += store.checkpoint(self.capture())
+    def _checkpoint(self) -> _Write:
         self._round, self._rules = self._engine.log, self._engine.rules
-        self._uncounted = None
+        return _Write("checkpoint", self.capture())
 
-    def _follow_count(self, n: int, event: Event, firing: Firing | None) -> None:
-        """Which firing still waits for the beam's count (a line to mark after a power cut)."""
+    def _put(self, writes: list[_Write]) -> None:
+        store = self._store
+        if store is None:
+            return
+        try:
+            for write in writes:
+                if write.kind == "checkpoint":
+                    self.bytes_written += store.checkpoint(write.data)
+                    self._uncounted = None
+                else:
+                    self.bytes_written += store.append(write.data)
+                    self._follow(store.last_line(), write.counting)
+        except Exception as exc:
+            self._failed(exc)
+            return
+        self.failing = None
+        self.saved += 1
+
+    def _failed(self, exc: Exception) -> None:
+        if self.failing is None:
+            log.error("the table could not be saved: %s", exc)
+        self.failing = str(exc) or type(exc).__name__
+        self._round = None  # the next write is a checkpoint: it holds what was missed
+
+    def _counting(self, event: Event, firing: Firing | None) -> tuple[str, int] | bool | None:
+        """What a line says of the beam's counts: True for a count (or a jam), the player and
+        the cards for a firing whose count is to come, None for neither."""
         if isinstance(event, CardsSeen | Jam):
-            self._counts_cards = self._counts_cards or isinstance(event, CardsSeen)
-            self._uncounted = None
-        elif firing is not None and firing.fired and firing.cards:
+            return True
+        if firing is not None and firing.fired and firing.cards:
             last = self._engine.state.last_fire
-            player = self._engine.state.seats[last[0]].name if last else ""
-            self._uncounted = (n, player, firing.cards)
+            return (self._engine.state.seats[last[0]].name if last else "", firing.cards)
+        return None
+
+    def _follow(self, n: int, counting: tuple[str, int] | bool | None) -> None:
+        """Which firing still waits for the beam's count (a line to mark after a power cut)."""
+        if counting is True:
+            self._counts_cards = True
+            self._uncounted = None
+        elif isinstance(counting, tuple):
+            self._uncounted = (n, *counting)
 
     def capture(self) -> dict[str, Any]:
         """The table as a checkpoint: JSON-ready data."""
@@ -224,6 +284,7 @@ class TableMemory:
 
     def close(self) -> None:
         """The last checkpoint, then the log closed; call after the hub has stopped."""
+        self.on_outcome(None)  # what was noted and not yet written
         self.save()
         store, self._store = self._store, None
         if store is not None:
@@ -296,7 +357,7 @@ class TableMemory:
                 self._round = None  # a checkpoint at the next write: the rest is dropped
                 return
             self._rules = engine.rules
-            self._follow_count(n, event, firing)
+            self._follow(n, self._counting(event, firing))
 
     def _mark_uncounted(self, marks: dict[int, Any]) -> None:
         """A firing whose count never came: marked once, shown until the next round."""

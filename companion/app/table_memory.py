@@ -24,29 +24,36 @@ the table keeps the cards the launcher meant to fire and :attr:`TableMemory.reco
 ``table_memory`` part of the state) names the line to check.
 
 Older memories (kept whole in the settings after every event) still load and become the first
-checkpoint. Rule options come back only if the configuration file still says what it said when
+checkpoint. How a line and a checkpoint are written down and read back:
+:mod:`companion.app.table_lines`. Rule options come back only if the configuration file still says what it said when
 they were saved; after an edit of the file, the file wins. The ejection profile is the
 settings'.
 """
 
 from __future__ import annotations
 
-import base64
-import dataclasses
 import logging
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.core.actions import event_action, table_event
 from companion.core.codec import from_data, to_data
-from companion.core.errors import ActionError
-from companion.core.events import SOURCES, CardsSeen, Event, Jam, Press, Reload, Rename, Setup
+from companion.core.events import CardsSeen, Event, Jam, Rename
 from companion.core.firing import Firing
 from companion.core.table import Checkpoint, Outcome, TableEngine
 from companion.core.table.log import Edit, Entry, RoundLog
 from companion.core.table.mending import LOG_CHANGES
+
+from .table_lines import (
+    action_of,
+    event_line,
+    from_format_1,
+    handle_line,
+    line_data,
+    pack_random,
+    put_back,
+    seats_only,
+)
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -57,7 +64,6 @@ MEMORY_KEY = "table.memory"  # where the whole memory was kept in the settings (
 OLD_TABLE_KEY = "table"  # before the memory was kept after every event: seats and magazine only
 FORMAT = 2  # a checkpoint is what the whole memory was in format 2
 SYNC_TIMEOUT_S = 10.0  # an answer waits this long at most for the card
-EXTRA_FIELDS = {"table.cards_seen": ("doubles",), "table.jam": ("fault",)}  # not in the payloads
 
 
 class SettingsStore(Protocol):
@@ -178,14 +184,14 @@ class TableMemory:
         if isinstance(event, Rename):
             return [self._checkpoint()]  # the names change in every line: a new start
         writes = []
-        if engine.rules is not self._rules and _action_of(event) != "table.rules":
+        if engine.rules is not self._rules and action_of(event) != "table.rules":
             writes.append(_Write("line", ["rules", to_data(engine.rules)]))  # set aside
         self._rules = engine.rules
         at, firing = None, None
         if type(event) not in LOG_CHANGES:
             entry = engine.log.entries[-1]  # the line this event added
             at, firing = entry.at, entry.firing
-        line = _line(event, outcome.source, at, firing)
+        line = event_line(event, outcome.source, at, firing)
         writes.append(_Write("line", line, self._counting(event, firing)))
         return writes
 
@@ -246,11 +252,11 @@ class TableMemory:
             "format": FORMAT,
             "start": self._start[1],
             "state": to_data(engine.state),  # what the replay must give back
-            "lines": [self._line(entry, known) for entry in round_log.entries],
+            "lines": [self._encoded_line(entry, known) for entry in round_log.entries],
             "undo": [self._edit(edit, known) for edit in round_log.undo],
             "redo": [self._edit(edit, known) for edit in round_log.redo],
             "next_seq": round_log.next_seq,
-            "random": _pack_random(engine.firing.random_state()),
+            "random": pack_random(engine.firing.random_state()),
             "rules": to_data(engine.rules),
             "configured_rules": self._configured_rules,
             "events_handled": engine.events_handled,
@@ -258,18 +264,18 @@ class TableMemory:
             "counts_cards": self._counts_cards,
         }
 
-    def _line(self, entry: Entry, known: dict[int, tuple[Entry, list[Any]]]) -> list[Any]:
+    def _encoded_line(self, entry: Entry, known: dict[int, tuple[Entry, list[Any]]]) -> list[Any]:
         cached = known.get(id(entry))
         if cached is None or cached[0] is not entry:
-            cached = (entry, _line_data(entry))
+            cached = (entry, line_data(entry))
         self._encoded[id(entry)] = cached
         return cached[1]
 
     def _edit(self, edit: Edit, known: dict[int, tuple[Entry, list[Any]]]) -> dict[str, Any]:
         return {
             "index": edit.index,
-            "removed": [self._line(e, known) for e in edit.removed],
-            "inserted": [self._line(e, known) for e in edit.inserted],
+            "removed": [self._encoded_line(e, known) for e in edit.removed],
+            "inserted": [self._encoded_line(e, known) for e in edit.inserted],
         }
 
     def wait_synced(self) -> None:
@@ -319,7 +325,7 @@ class TableMemory:
         if checkpoint is None:
             return self._restore_older()
         try:
-            self._apply(checkpoint)
+            put_back(self._engine, checkpoint, self._configured_rules)
         except Exception as exc:  # whatever does not fit leaves the configured table
             log.warning("saved table ignored (it does not fit this version): %s", exc)
             return False
@@ -336,28 +342,14 @@ class TableMemory:
         engine = self._engine
         for n, line in lines:
             try:
-                if line[0] == "rules":
-                    engine.rules = from_data(type(engine.rules), line[1], "rules")
-                    self._rules = engine.rules
-                    continue
-                event, source, at, firing = _line_event(line)
-                if type(event) is Press:
-                    # The press counts what the launcher really did and draws what it drew.
-                    engine.replaying, engine.recorded = True, firing
-                    try:
-                        engine.handle(event, source, at=at)
-                    finally:
-                        engine.replaying, engine.recorded = False, None
-                    if firing is not None:
-                        engine.firing.redraw(firing)
-                else:
-                    engine.handle(event, source, at=at)
+                event, firing = handle_line(engine, line)
             except Exception as exc:
                 log.warning("the table's log stops before its line %d (%s)", n, exc)
                 self._round = None  # a checkpoint at the next write: the rest is dropped
                 return
             self._rules = engine.rules
-            self._follow(n, self._counting(event, firing))
+            if event is not None:
+                self._follow(n, self._counting(event, firing))
 
     def _mark_uncounted(self, marks: dict[int, Any]) -> None:
         """A firing whose count never came: marked once, shown until the next round."""
@@ -382,12 +374,13 @@ class TableMemory:
         saved = self._read_setting(MEMORY_KEY)
         if isinstance(saved, dict) and saved.get("format") in (1, FORMAT):
             try:
-                self._apply(saved if saved["format"] == FORMAT else _from_format_1(saved))
+                data = saved if saved["format"] == FORMAT else from_format_1(saved)
+                put_back(self._engine, data, self._configured_rules)
                 restored = True
             except Exception as exc:  # whatever does not fit leaves the configured table
                 log.warning("saved table ignored (it does not fit this version): %s", exc)
         else:
-            restored = self._restore_seats_only()
+            restored = seats_only(self._engine, self._read_setting(OLD_TABLE_KEY))
         if restored:
             self.journal()
         return restored
@@ -400,187 +393,3 @@ class TableMemory:
         except Exception as exc:
             log.error("the saved table could not be read: %s", exc)
             return None
-
-    def _apply(self, saved: dict[str, Any]) -> None:
-        engine = self._engine
-        fresh = (engine.state, engine.log, engine.rules, engine.events_handled, engine.last_fired)
-        firing = engine.firing
-        fresh_firing = (firing.magazine, firing.presses_since_fire)
-        try:
-            start = from_data(Checkpoint, saved["start"], "start")
-            _integer(start.magazine, 0, 10_000)
-            _integer(start.presses_since_fire, 0, 1_000)
-            round_log = RoundLog(start, _integer(saved["next_seq"], 0, 2**53))
-            lines: dict[tuple[Any, ...], Entry] = {}
-            round_log.entries = [_line_entry(item, lines) for item in saved["lines"]]
-            round_log.undo = [_edit_entries(item, lines) for item in saved.get("undo", [])]
-            round_log.redo = [_edit_entries(item, lines) for item in saved.get("redo", [])]
-            engine.log = round_log
-            engine.replay()
-            saved_state = from_data(type(engine.state), saved["state"], "state")
-            if engine.state != saved_state:
-                raise ValueError("the log does not replay to the saved table")
-            if saved.get("configured_rules") == self._configured_rules:
-                rules = from_data(type(engine.rules), saved["rules"], "rules")
-                if rules != engine.rules:  # set outside the log: put back as they were
-                    engine.rules = rules
-            else:
-                engine.rules = fresh[2]  # the saved ones came from another configuration
-                log.info("the rules in the configuration changed: they replace the saved ones")
-            engine.events_handled = _integer(saved.get("events_handled", 0), 0, 2**62)
-            engine.last_fired = _integer(saved.get("last_fired", 0), 0, 1_000)
-            engine.snapshot()  # every seat index points at a seat
-            _unpack_random(firing, saved.get("random"))
-        except BaseException:
-            engine.state, engine.log, engine.rules = fresh[0], fresh[1], fresh[2]
-            engine.events_handled, engine.last_fired = fresh[3], fresh[4]
-            firing.magazine, firing.presses_since_fire = fresh_firing
-            raise
-
-    def _restore_seats_only(self) -> bool:
-        saved = self._read_setting(OLD_TABLE_KEY)
-        if not isinstance(saved, dict):
-            return False
-        try:
-            players = saved.get("players")
-            if isinstance(players, list) and players:
-                self._engine.handle(Setup(tuple(players), saved.get("dealer")), "box")
-            magazine = saved.get("magazine")
-            if isinstance(magazine, int):
-                self._engine.handle(Reload(magazine), "box")
-        except ActionError as exc:
-            log.warning("saved table ignored: %s", exc)
-            return False
-        return True
-
-
-def _action_of(event: Event) -> str:
-    return event_action(event)[0]
-
-
-def _event_data(event: Event) -> tuple[str, dict[str, Any]]:
-    """The action and payload a phone would post for ``event``, with what only the box
-    reports (a count's doubles, a jam's fault)."""
-    action, payload = event_action(event)
-    for name in EXTRA_FIELDS.get(action, ()):
-        field = next(f for f in dataclasses.fields(event) if f.name == name)
-        value = getattr(event, name)
-        if value != field.default:
-            payload[name] = value
-    return action, payload
-
-
-def _event_of(action: Any, payload: Any) -> Event:
-    if not isinstance(payload, dict):
-        raise ValueError(f"{payload!r} is not a payload")
-    payload = dict(payload)
-    extra = {name: payload.pop(name) for name in EXTRA_FIELDS.get(action, ()) if name in payload}
-    event = table_event(action, payload)
-    if isinstance(event, CardsSeen) and "doubles" in extra:
-        return dataclasses.replace(event, doubles=_integer(extra["doubles"], 0, 100))
-    if isinstance(event, Jam) and extra.get("fault") in ("jam", "stuck", "empty"):
-        return dataclasses.replace(event, fault=extra["fault"])
-    return event
-
-
-def _line(event: Event, source: str, at: float | None, firing: Firing | None) -> list[Any]:
-    """One event as a line of the table log: ``[action, payload, source, at, firing]``."""
-    action, payload = _event_data(event)
-    return [action, payload, source, at, _firing_data(firing)]
-
-
-def _line_event(line: Any) -> tuple[Event, Any, float | None, Firing | None]:
-    action, payload, source, at, fired = line
-    return _event_of(action, payload), _source(source), _time(at), _firing_of(fired)
-
-
-def _source(source: Any) -> Any:
-    if source not in SOURCES:
-        raise ValueError(f"{source!r} is not a source")
-    return source
-
-
-def _time(at: Any) -> float | None:
-    if at is not None and (isinstance(at, bool) or not isinstance(at, int | float)):
-        raise ValueError(f"{at!r} is not a time")
-    return at
-
-
-def _firing_data(firing: Firing | None) -> list[Any] | None:
-    if firing is None:
-        return None
-    return [firing.fired, firing.cards, firing.forced, firing.wanted]
-
-
-def _firing_of(fired: Any) -> Firing | None:
-    if fired is None:
-        return None
-    was_fired, cards, forced, wanted = fired
-    if not isinstance(was_fired, bool) or not isinstance(forced, bool):
-        raise ValueError(f"{fired!r} is not a firing")
-    return Firing(was_fired, _integer(cards, 0, 1_000), forced, _integer(wanted, 0, 1_000))
-
-
-def _from_format_1(saved: dict[str, Any]) -> dict[str, Any]:
-    """A table saved before the round was a log (the state and its undo steps): that table as
-    the start of an empty log; the undo steps are not carried over."""
-    kept = saved["launcher"]
-    start = {
-        "state": saved["state"],
-        "magazine": kept["magazine"],
-        "presses_since_fire": kept["presses_since_fire"],
-    }
-    return {**saved, "start": start, "lines": [], "undo": [], "redo": [], "next_seq": 0} | {
-        "random": kept.get("random")
-    }
-
-
-def _line_data(entry: Entry) -> list[Any]:
-    """A checkpoint's line: ``[seq, action, payload, source, firing, at]``; ``firing`` is
-    ``[fired, cards, forced, wanted]`` for a press that served, else null."""
-    action, payload = _event_data(entry.event)
-    return [entry.seq, action, payload, entry.source, _firing_data(entry.firing), entry.at]
-
-
-def _line_entry(item: Any, lines: dict[tuple[Any, ...], Entry]) -> Entry:
-    """The line ``item`` describes; the same data read twice is the same line (the log and its
-    undo history share them)."""
-    seq, action, payload, source, fired, at = item
-    key = (seq, action, repr(payload), source, repr(fired), at)
-    if key in lines:
-        return lines[key]
-    event = _event_of(action, payload)
-    entry = Entry(_integer(seq, 0, 2**53), event, _source(source), _firing_of(fired), _time(at))
-    lines[key] = entry
-    return entry
-
-
-def _edit_entries(item: Any, lines: dict[tuple[Any, ...], Entry]) -> Edit:
-    removed = tuple(_line_entry(e, lines) for e in item["removed"])
-    inserted = tuple(_line_entry(e, lines) for e in item["inserted"])
-    return Edit(_integer(item["index"], 0, 10_000), removed, inserted)
-
-
-def _integer(value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{value!r} is not an integer from {low} to {high}")
-    return value
-
-
-def _pack_random(state: Any) -> str | None:
-    # The launcher's random sequence: kept so the presses after a restart are the ones that
-    # would have come (the real launcher's irregular disc does not forget its position either).
-    version, words, gauss = state
-    if version != 3 or gauss is not None or len(words) != 625:
-        return None
-    return base64.b64encode(struct.pack("<625I", *words)).decode("ascii")
-
-
-def _unpack_random(firing: Any, packed: Any) -> None:
-    if not isinstance(packed, str):
-        return
-    try:
-        words = struct.unpack("<625I", base64.b64decode(packed, validate=True))
-        firing.set_random_state((3, words, None))
-    except (ValueError, struct.error, TypeError) as exc:
-        log.warning("the launcher's random sequence was not restored: %s", exc)

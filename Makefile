@@ -10,7 +10,7 @@ DEBIAN_TEST_PACKAGES := espeak-ng alsa-utils sox tmux chromium-headless-shell fo
 # The launcher's fit tests render the printed parts (openscad); pictures need a display (xvfb).
 DEBIAN_TEST_PACKAGES += openscad xvfb xauth
 
-.PHONY: simulate run test lint typecheck unit bench camera-evening soak system-deps clean pi-check install
+.PHONY: simulate run test lint typecheck unit bench config-files camera-evening soak system-deps clean pi-check install
 
 # Python's bytecode cache, which some shells turn off: without it every test process, spawned
 # speech engine and command under test compiles the program (and pytest rewrites every test
@@ -89,6 +89,12 @@ screenshots: system-deps $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench $(ARGS)
+
+# config.example.toml and the reference in docs/config.md, written from the sections'
+# declarations (tests/test_config_model.py fails when they differ from what is committed).
+config-files: $(RUNTIME)
+	$(BIN)/uno-companion config example > config.example.toml
+	$(BIN)/uno-companion config reference --into docs/config.md
 
 # An evening of CAMERA_ROUNDS rounds (default 8) filmed by the renderer and replayed through the
 # daemon by simulate --camera-frames, checked against the same evening typed (a few minutes).

@@ -43,12 +43,11 @@ from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
 from companion.app.table_memory import TableMemory
 from companion.app.voice import VoiceService
-from companion.config import Config, ConfigError
+from companion.config import Config, ConfigError, check_config
 from companion.core.commands import Cue
 from companion.core.events import Event, Source
 from companion.core.table import TableEngine
 from companion.i18n import Catalog
-from companion.sections import Sections, check_sections
 
 if TYPE_CHECKING:
     from companion.devices import Clock, LauncherHardware
@@ -223,11 +222,14 @@ class Daemon:
 
     # ------------------------------------------------------------------ the parts, in order
 
-    def _checked_sections(self) -> Sections:
+    def _checked_sections(self) -> Config:
+        """The configuration, checked whole: a file's was as it was read, one built in code
+        is here, before anything starts."""
         try:
-            return check_sections(self.config)
+            check_config(self.config)
         except ConfigError as exc:
             raise StartupError(str(exc)) from exc
+        return self.config
 
     def _score_storage(self) -> ScoreStorage:
         scores = score_storage(self.hub, self.hub.engine, self.options.state_dir)
@@ -243,7 +245,7 @@ class Daemon:
         memory.restore()
         return memory
 
-    def _hardware(self, sections: Sections) -> LauncherHardware:
+    def _hardware(self, sections: Config) -> LauncherHardware:
         from companion.devices import BackendUnavailable, LauncherHardware, make_pin_factory
 
         backend = self.options.backend or ("mock" if self.options.simulate else None)
@@ -261,7 +263,7 @@ class Daemon:
         seats = len(self.engine.state.seats)
         return self._output(LauncherHardware(sections.hardware, factory, seats=seats, **kwargs))
 
-    def _voice(self, sections: Sections) -> Voice:
+    def _voice(self, sections: Config) -> Voice:
         from companion.speech import Voice
 
         kwargs: dict[str, Any] = {}
@@ -271,7 +273,7 @@ class Daemon:
             kwargs["engine_factory"] = self.options.engine_factory
         return Voice(sections.speech, self.catalog, self.config.table.language, **kwargs)
 
-    def _services(self, sections: Sections) -> list[Service]:
+    def _services(self, sections: Config) -> list[Service]:
         assert self.hardware is not None and self.scores is not None
         store = self.scores
         from companion.devices.turret import default_seat_angles
@@ -300,7 +302,7 @@ class Daemon:
             *([self.memory] if self.memory is not None else []),
         ]
 
-    def _input_sources(self, sections: Sections) -> list[InputSource]:
+    def _input_sources(self, sections: Config) -> list[InputSource]:
         assert self.hardware is not None and self.devices is not None
         sources: list[InputSource] = [
             self.devices.inputs,  # the launcher's buttons and card sensor
@@ -314,7 +316,7 @@ class Daemon:
             sources.append(self.camera)
         return [*sources, *self.options.inputs]
 
-    def _camera(self, sections: Sections) -> CameraService:
+    def _camera(self, sections: Config) -> CameraService:
         """The camera's service; its camera is built only when ``[camera]`` is enabled (or a
         replay names its frames), so a box without one never loads OpenCV."""
         section = sections.camera
@@ -331,7 +333,7 @@ class Daemon:
             raise StartupError(f"the camera cannot start: {exc}") from exc
         return CameraService(camera, pictures, enabled=True, gate=options.camera_gate)
 
-    def _eye(self, source: str, sections: Sections) -> Camera:
+    def _eye(self, source: str, sections: Config) -> Camera:
         from companion.vision import Model, default_model
         from companion.vision.eye import TAUGHT_MODEL, Eye
 
@@ -355,7 +357,7 @@ class Daemon:
             first_round_waits=self.options.camera_gate is not None,
         )
 
-    def _long_presses(self, sections: Sections) -> LongPresses:
+    def _long_presses(self, sections: Config) -> LongPresses:
         """HIT held: the address aloud; the shutdown button held: a clean power-off."""
         from companion.devices import NO_PIN, TableButton
 
@@ -427,7 +429,7 @@ class PhonePage:
     """The phone page as an input source: served once the hub runs, stopped before it stops.
     Its table actions reach the door through the hub's actions (``table.*``)."""
 
-    def __init__(self, daemon: Daemon, sections: Sections) -> None:
+    def __init__(self, daemon: Daemon, sections: Config) -> None:
         self._daemon = daemon
         self._config = sections.web
         self._server: WebServer | None = None

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from companion.config import Config
+from companion.config import Config, WebConfig
 from companion.daemon import Daemon, DaemonOptions
 from tests.doubles import ECHO_ENGINE, RecordingPlayer
 from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE, wait_for
@@ -80,7 +80,7 @@ def daemon_config() -> Config:
     a test comes from 127.0.0.1, where at a table each has its own address: the live streams
     one address may hold are those of a table's phones (a page reloaded holds its old stream
     for a moment too)."""
-    return Config(extra={"web": {"streams_per_client": STREAMS_OF_ONE_ADDRESS}})
+    return Config(web=WebConfig(streams_per_client=STREAMS_OF_ONE_ADDRESS))
 
 
 class Dialogs:

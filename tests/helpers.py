@@ -115,3 +115,10 @@ def wired_box(state_dir: Path, players: list[str], seed: int, **storage: Any) ->
     scores = score_storage(hub, engine, state_dir, **storage)
     scores.start()
     return engine, hub, scores
+
+
+def hardware_section(raw: dict[str, Any]) -> Any:
+    """The ``[hardware]`` section of a file holding ``raw`` (a ConfigError lists its problems)."""
+    from companion.config import parse_config
+
+    return parse_config({"hardware": raw}).hardware

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from companion.config import Config
+from companion.config import Config, WebConfig
 from companion.speech import PlayerError
 
 pytest.register_assert_rewrite("tests.browser")
@@ -255,7 +255,7 @@ def login(url: str, pin: str, headers: dict[str, str] | None = None) -> int:
 
 @pytest.mark.parametrize(
     "daemon_config",
-    [Config(extra={"web": {"pin": "2468", "lockout_attempts": 3, "lockout_seconds": 60}})],
+    [Config(web=WebConfig(pin="2468", lockout_attempts=3, lockout_seconds=60))],
 )
 def test_guessing_pins_does_not_lock_the_host_out(
     browser: Browser, api: Api, daemon_config: Config

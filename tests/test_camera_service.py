@@ -13,10 +13,9 @@ import pytest
 
 from companion.app import camera as camera_module
 from companion.app.hub import Announcement
-from companion.config import Config, ConfigError
+from companion.config import Config, ConfigError, load_config, parse_config
 from companion.core.errors import ActionError
 from companion.daemon import Daemon
-from companion.sections import load_checked
 from tests.helpers import wait_for
 from tests.test_daemon import options, press
 
@@ -117,7 +116,7 @@ def camera_daemon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
     def make(camera: FakeCamera) -> Daemon:
         cameras.append(camera)
-        config = Config(extra={"hardware": {"pins": {"card_sensor": -1}}})
+        config = parse_config({"hardware": {"pins": {"card_sensor": -1}}})
         daemon = Daemon(config, options(tmp_path, seed=5, camera=camera)).start()
         made.append(daemon)
         heard: list[str] = []
@@ -255,15 +254,15 @@ def test_camera_section_is_checked_with_every_problem(tmp_path):
     path = tmp_path / "box.toml"
     path.write_text('[camera]\nenabled = "yes"\nfps = 99\n', encoding="utf-8")
     with pytest.raises(ConfigError) as error:
-        load_checked(path)
+        load_config(path)
     text = str(error.value)
     assert "camera.enabled" in text and "camera.fps" in text
     path.write_text('[camera]\nsource = "webcam"\nresolution = "big"\n', encoding="utf-8")
     with pytest.raises(ConfigError) as error:
-        load_checked(path)
+        load_config(path)
     assert "camera.source" in str(error.value) and "camera.resolution" in str(error.value)
     path.write_text('[camera]\nenabled = true\nsource = "v4l2:/dev/video0"\n', encoding="utf-8")
-    assert load_checked(path).extra["camera"]["enabled"] is True
+    assert load_config(path).camera.enabled is True
 
 
 def test_the_guided_teach_dings_for_each_card_and_keeps_the_deck(camera_daemon):

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from companion.config import Config, ConfigError, load_config, parse_config
+from companion.config import (
+    CameraConfig,
+    Config,
+    ConfigError,
+    HardwareConfig,
+    SpeechConfig,
+    StorageConfig,
+    WebConfig,
+    load_config,
+    parse_config,
+)
+from companion.config.hardware import PinsConfig
 from companion.daemon import table_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,22 +35,15 @@ def test_example_file_loads():
     config = load_config(ROOT / "config.example.toml")
     assert config.table.language in ("fr", "en")
     assert config.launcher.profiles["party"].fire_chance == [0.3, 0.6, 1.0]
-    # The adapters' sections are complete and valid too (each adapter checks its own).
-    from companion.devices import HardwareConfig, hardware_config
-    from companion.speech import SpeechConfig, load_speech_config
-    from companion.web import WebConfig, parse_web_config
-
-    assert hardware_config(config) == HardwareConfig()
-    assert load_speech_config(config.extra) == SpeechConfig()
-    assert parse_web_config(config.extra) == WebConfig()
-    assert set(config.extra) == {"hardware", "speech", "web", "storage", "camera"}
-    from companion.sections import CameraConfig, parse_camera
-
-    assert parse_camera(config.extra) == CameraConfig()  # the example shows the defaults
-    assert config.extra["storage"] == {}  # state_dir commented out: the usual places
-    from companion.sections import load_checked
-
-    assert load_checked(ROOT / "config.example.toml") == config  # every section checked
+    # Every section is complete and typed, read once: the example shows the defaults.
+    assert config.hardware == HardwareConfig()
+    assert config.speech == SpeechConfig()
+    assert config.web == WebConfig()
+    assert config.camera == CameraConfig()
+    assert config.storage == StorageConfig()  # state_dir commented out: the usual places
+    assert config == replace(Config(), launcher=config.launcher)
+    text = (ROOT / "config.example.toml").read_text(encoding="utf-8")
+    assert '# state_dir = "/var/lib/uno-companion"' in text
 
 
 def test_every_problem_is_listed_with_key_and_allowed_values():
@@ -56,7 +61,10 @@ def test_every_problem_is_listed_with_key_and_allowed_values():
         )
     text = str(err.value)
     assert "table.language: 'de' is not one of fr, en" in text
-    assert "table.sead: unknown key (allowed: players, dealer, language, seed)" in text
+    assert (
+        "table.sead: unknown key, did you mean 'seed'? (allowed: players, dealer, language, seed)"
+        in text
+    )
     assert "rules.stacking: expected true or false, got 'yes'" in text
     assert "rules.contre_uno_presses: 99 is above the maximum 10" in text
     assert "sound: unknown section" in text
@@ -119,12 +127,10 @@ port = "eighty"
 
 
 def test_three_mistakes_in_three_adapter_sections_are_reported_together(tmp_path: Path):
-    from companion.sections import load_checked
-
     path = tmp_path / "config.toml"
     path.write_text(THREE_MISTAKES, encoding="utf-8")
     with pytest.raises(ConfigError) as err:
-        load_checked(path)
+        load_config(path)
     assert len(err.value.problems) == 3
     assert [p.split(":")[0] for p in err.value.problems] == [
         "hardware.pins.hit",
@@ -154,7 +160,7 @@ def test_run_and_doctor_refuse_a_bad_file_with_every_problem_before_starting(
 def test_a_configuration_built_in_code_is_checked_whole_when_the_daemon_starts(tmp_path: Path):
     from companion.daemon import Daemon, DaemonOptions, StartupError
 
-    config = Config(extra={"hardware": {"pins": {"hit": 99}}, "web": {"port": -1}})
+    config = Config(hardware=HardwareConfig(pins=PinsConfig(hit=99)), web=WebConfig(port=-1))
     with pytest.raises(StartupError) as err:
         Daemon(config, DaemonOptions(state_dir=tmp_path, simulate=True, web=False)).start()
     assert "hardware.pins.hit" in str(err.value) and "web.port" in str(err.value)

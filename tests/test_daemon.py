@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +17,12 @@ import pytest
 
 from companion.app.inputs import CardRead, InputDoor
 from companion.app.motion import MotionWatcher
-from companion.config import Config, LauncherConfig, TableConfig
+from companion.config import Config, LauncherConfig, TableConfig, parse_config
 from companion.core.commands import Cue, Eject
 from companion.core.errors import ActionError
 from companion.core.events import Press
 from companion.daemon import Daemon, DaemonOptions
+from companion.devices.config import HardwareConfig, PinsConfig
 from tests.doubles import ScaledClock
 from tests.helpers import wait_for
 
@@ -53,7 +55,8 @@ def make_daemon(tmp_path: Path):
         # Timed firing unless a test asks for the beam: at 25 times the speed, a card every 23 ms
         # of real time, a busy machine's late wake-up would let the simulated feed run on a card.
         hardware = hardware if hardware is not None else {"pins": {"card_sensor": -1}}
-        config = Config(launcher=launcher or LauncherConfig(), extra={"hardware": hardware})
+        config = parse_config({"hardware": hardware})
+        config = replace(config, launcher=launcher or LauncherConfig())
         daemon = Daemon(config, options(tmp_path, seed=5, **overrides)).start()
         daemons.append(daemon)
         return daemon
@@ -182,7 +185,7 @@ def test_a_virtual_hit_the_debounce_drops_is_answered_as_dropped(make_daemon):
 def test_bad_hardware_config_is_a_clear_startup_error(tmp_path: Path):
     from companion.daemon import StartupError
 
-    config = Config(extra={"hardware": {"pins": {"hit": "seventeen"}}})
+    config = Config(hardware=HardwareConfig(pins=PinsConfig(hit="seventeen")))
     with pytest.raises(StartupError, match=r"hardware\.pins\.hit"):
         Daemon(config, options(tmp_path)).start()
 
@@ -285,7 +288,7 @@ def test_phone_settings_survive_a_restart(tmp_path: Path):
 def test_optional_buttons_play_cards(tmp_path: Path):
     """NEXT = "I played a card", REVERSE and SKIP: the card is played by the active player."""
     hardware = {"pins": {"next": 5, "reverse": 6, "skip": 26}}
-    config = Config(extra={"hardware": hardware})
+    config = parse_config({"hardware": hardware})
     opts = options(tmp_path)
     daemon = Daemon(config, opts).start()
     try:
@@ -301,7 +304,7 @@ def test_optional_buttons_play_cards(tmp_path: Path):
 
 
 def test_reload_clears_a_reported_jam(tmp_path: Path):
-    config = Config(extra={"hardware": {"pins": {"card_sensor": 25}}})
+    config = parse_config({"hardware": {"pins": {"card_sensor": 25}}})
     opts = options(tmp_path)
     daemon = Daemon(config, opts).start()
     try:
@@ -374,7 +377,7 @@ def test_the_phones_hear_when_a_device_action_has_finished_moving(
 def test_no_engine_access_off_the_hub_thread_during_a_simulated_evening(tmp_path: Path):
     """Pins, phone actions, settings, scores, device actions and a restart with saved settings:
     the guarded engine records every touch off the hub thread while the hub runs."""
-    config = Config(extra={"hardware": {"pins": {"next": 5, "reverse": 6, "skip": 26}}})
+    config = parse_config({"hardware": {"pins": {"next": 5, "reverse": 6, "skip": 26}}})
     opts = options(tmp_path)
     first = Daemon(config, opts).start()
     try:

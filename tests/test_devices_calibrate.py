@@ -13,8 +13,8 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.cli.calibrate import Calibration, calibrate, save_calibration
 from companion.config import load_config
-from companion.devices import hardware_config
 from tests.doubles import VirtualClock
+from tests.helpers import hardware_section
 
 CONFIG = """\
 # The Dupont table
@@ -63,7 +63,7 @@ def test_aim_nudge_fire_and_save_keeps_the_rest_of_the_file(tmp_path: Path) -> N
     assert text.startswith("# The Dupont table\n")
     assert 'players = ["Alice", "Bruno", "Chloé"]  # left of the box first' in text
     assert "debounce_ms = 25  # a noisy button" in text
-    hardware = hardware_config(load_config(path))
+    hardware = load_config(path).hardware
     assert hardware.turret.seat_angles == [0.0, 100.0, 300.5]
     assert hardware.turret.slew_deg_s == 2000.0 and hardware.debounce_ms == 25
 
@@ -131,7 +131,7 @@ def test_the_subcommand_runs_from_the_command_line(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "seat 3 (Chloé): 250.0°" in done.stdout
     assert "GPIO backend: mock" in done.stderr
-    assert hardware_config(load_config(path)).turret.seat_angles == [0.0, 120.0, 250.0]
+    assert load_config(path).hardware.turret.seat_angles == [0.0, 120.0, 250.0]
 
 
 def measured(
@@ -139,11 +139,11 @@ def measured(
 ) -> tuple[str, Path]:
     """``m`` then ``w`` on the mock pins, the simulated feed turning at ``speed`` of what the
     config expects; the launcher runs on virtual time."""
-    from companion.devices import LauncherHardware, MockCardPath, parse_hardware
+    from companion.devices import LauncherHardware, MockCardPath
 
     path = tmp_path / "config.toml"
     path.write_text("[hardware]\nbackend = 'mock'\n", encoding="utf-8")
-    hardware = parse_hardware({"backend": "mock"})
+    hardware = hardware_section({"backend": "mock"})
     beam = factory.pin(hardware.pins.card_sensor)
     cards = MockCardPath(beam, hardware.ejector, hardware.card_sensor, speed=speed)
     launcher = LauncherHardware(hardware, factory, seats=2, motion_clock=clock, card_path=cards)
@@ -165,7 +165,7 @@ def test_measure_times_one_card_and_the_feed_and_saves_them(
     assert "beam: 4 card(s) counted" in output
     assert "one card darkens the beam 60 ms; the feed moves 150 mm/s" in output
     assert "SLOW FEED" not in output
-    hardware = hardware_config(load_config(path))
+    hardware = load_config(path).hardware
     assert hardware.ejector.feed_mm_s == 150.0 and hardware.card_sensor.card_pass_s == 0.06
 
 
@@ -180,4 +180,4 @@ def test_a_slow_feed_servo_is_caught_by_calibrate(
     assert "Check the feed servo's supply" in output
     # Measured, the time-outs fit this feed: the test card after it is no false jam.
     assert output.endswith("beam: 1 card(s) counted\n" + f"saved to {path}")
-    assert hardware_config(load_config(path)).ejector.feed_mm_s == 60.0
+    assert load_config(path).hardware.ejector.feed_mm_s == 60.0

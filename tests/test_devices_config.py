@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from companion.config import ConfigError, parse_config
-from companion.devices import HardwareConfig, hardware_config, parse_hardware
+from companion.devices import HardwareConfig
+from tests.helpers import hardware_section
 
 
 def test_defaults_match_the_pin_map() -> None:
-    config = parse_hardware({})
+    config = hardware_section({})
     assert config == HardwareConfig()
     assert (config.pins.hit, config.pins.ejector, config.pins.turret, config.pins.buzzer) == (
         17,
@@ -29,7 +30,7 @@ def test_defaults_match_the_pin_map() -> None:
 
 
 def test_nested_tables_are_read() -> None:
-    config = hardware_config(
+    config = (
         parse_config(
             {
                 "hardware": {
@@ -41,7 +42,7 @@ def test_nested_tables_are_read() -> None:
                 }
             }
         )
-    )
+    ).hardware
     assert config.pins.next == 27 and config.pins.card_sensor == 24
     assert config.ejector.mode == "motor" and config.ejector.roller_run_s == 0.2
     assert config.turret.seat_angles == [10.0, 60.5, 120.0]
@@ -50,7 +51,7 @@ def test_nested_tables_are_read() -> None:
 
 def test_every_problem_is_reported_at_once() -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_hardware(
+        hardware_section(
             {
                 "backend": "wiringpi",
                 "debounce_ms": 0,
@@ -81,7 +82,7 @@ def test_every_problem_is_reported_at_once() -> None:
 
 def test_servo_cross_checks() -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_hardware(
+        hardware_section(
             {
                 "pins": {"exit_motor": -1},
                 "turret": {"min_angle": 0, "max_angle": 5, "min_pulse_us": 400},
@@ -97,17 +98,17 @@ def test_servo_cross_checks() -> None:
 
 def test_the_turret_travel_fits_the_gear_and_the_cables() -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_hardware({"turret": {"gear_ratio": 1.0}})
+        hardware_section({"turret": {"gear_ratio": 1.0}})
     assert "360° through a 1:1 gear needs 360° of servo travel, more than 270°" in str(caught.value)
     with pytest.raises(ConfigError, match="would wind the cables"):
-        parse_hardware({"turret": {"min_angle": -200, "max_angle": 200}})
+        hardware_section({"turret": {"min_angle": -200, "max_angle": 200}})
     # The retrofit's launcher turns on the servo itself: 180° and gear 1 are fine.
-    assert parse_hardware({"turret": {"max_angle": 180, "gear_ratio": 1}}).turret.gear_ratio == 1
+    assert hardware_section({"turret": {"max_angle": 180, "gear_ratio": 1}}).turret.gear_ratio == 1
 
 
 def test_no_part_may_sit_on_the_amplifiers_pins() -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_hardware({"pins": {"buzzer": 18, "card_sensor": 21}})
+        hardware_section({"pins": {"buzzer": 18, "card_sensor": 21}})
     problems = caught.value.problems
     assert (
         "hardware.pins.buzzer: GPIO18 is the max98357a amplifier's (GPIO 18-21 carry its I2S "
@@ -115,12 +116,12 @@ def test_no_part_may_sit_on_the_amplifiers_pins() -> None:
     )
     assert any(p.startswith("hardware.pins.card_sensor: GPIO21 is the max98357a") for p in problems)
     # Without the amplifier (sound from the jack or USB) those pins are free.
-    assert parse_hardware({"amplifier": "none", "pins": {"buzzer": 18}}).pins.buzzer == 18
+    assert hardware_section({"amplifier": "none", "pins": {"buzzer": 18}}).pins.buzzer == 18
 
 
 def test_every_output_is_known_for_stopping_after_a_crash() -> None:
     # The feed and turret are servos (pulses off); the exit motor and the buzzer are PWM (to 0).
-    assert parse_hardware({}).output_pins() == ({12, 13}, {4, 16})
+    assert hardware_section({}).output_pins() == ({12, 13}, {4, 16})
     # The retrofit's ejector pin switches a motor: its PWM is stopped, it is no servo.
-    retrofit = parse_hardware({"ejector": {"mode": "motor"}})
+    retrofit = hardware_section({"ejector": {"mode": "motor"}})
     assert retrofit.output_pins() == ({13}, {12, 16})

@@ -21,12 +21,11 @@ from companion.devices import (
     ButtonPressed,
     InputNotice,
     LauncherHardware,
-    parse_hardware,
 )
 from companion.devices.clock import Clock
 from companion.devices.config import SAFE_PULSE_US
 from tests.doubles import HeldClock, ManualClock, VirtualClock
-from tests.helpers import assert_states_and_times
+from tests.helpers import assert_states_and_times, hardware_section
 
 HIT, NEXT, REVERSE, SKIP, EJECTOR, EXIT, TURRET, BUZZER = 17, 27, 22, 23, 12, 4, 13, 16
 FRAME = 0.020
@@ -59,7 +58,7 @@ def make_config(**sections: dict[str, Any]) -> Any:
             raw[name] = {**raw[name], **values}
         else:
             raw[name] = values
-    return parse_hardware(raw)
+    return hardware_section(raw)
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import ConfigError
-from companion.devices.config import EjectorConfig, parse_hardware
+from companion.devices.config import EjectorConfig
 from companion.devices.ejector import Ejector
 from tests.doubles import VirtualClock
-from tests.helpers import assert_states_and_times
+from tests.helpers import assert_states_and_times, hardware_section
 
 EXACT = 1e-6  # virtual time: pin histories are exact
 
@@ -44,6 +44,6 @@ def test_a_stop_cuts_the_motor_and_counts_the_cards_run(
 
 
 def test_motor_is_a_valid_mode_and_other_modes_are_refused() -> None:
-    assert parse_hardware({"ejector": {"mode": "motor"}}).ejector.mode == "motor"
+    assert hardware_section({"ejector": {"mode": "motor"}}).ejector.mode == "motor"
     with pytest.raises(ConfigError, match="mode"):
-        parse_hardware({"ejector": {"mode": "spring"}})
+        hardware_section({"ejector": {"mode": "spring"}})

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.config import parse_config
+from companion.config import CameraConfig, parse_config
 from companion.devices import Board
 from companion.pi.doctor import FAIL, OK, WARN, Doctor, System, report_json, report_text
 from companion.speech.audio import SoundCard
@@ -350,8 +351,7 @@ def test_the_camera_is_checked_and_shows_a_test_read(tmp_path: Path) -> None:
     )
     # as a config file writes it ([camera] resolution = "WIDTHxHEIGHT")
     camera = {"enabled": True, "source": f"folder:{folder}", "resolution": "640x480"}
-    found = doctor(tmp_path)
-    found.config.extra["camera"] = camera
+    found = doctor(tmp_path, {"camera": camera})
     (check,) = [c for c in found.run() if c.id == "camera"]
     assert check.status == OK and "test read: red skip" in check.detail and "(sure)" in check.detail
     # an empty tray: a warning, no read
@@ -360,14 +360,16 @@ def test_the_camera_is_checked_and_shows_a_test_read(tmp_path: Path) -> None:
     assert check.status == WARN and "no whole card" in check.detail
 
     class NoPicamera(FakeSystem):
-        def camera_read(self, section: dict[str, Any]) -> str:
+        def camera_read(self, section: CameraConfig) -> str:
             raise ImportError("No module named 'libcamera'")
 
-    missing = Doctor(found.config, found.config_path, found.state_dir, system=NoPicamera(tmp_path))
-    missing.config.extra["camera"] = {"enabled": True, "source": "picamera2"}
+    picamera = replace(found.config, camera=CameraConfig(enabled=True, source="picamera2"))
+    missing = Doctor(picamera, found.config_path, found.state_dir, system=NoPicamera(tmp_path))
     (check,) = [c for c in missing.run() if c.id == "camera"]
     assert check.status == FAIL and "python3-picamera2 is missing" in check.detail
     assert "install.sh" in check.fix
-    found.config.extra["camera"] = {"enabled": True, "source": f"folder:{tmp_path / 'nowhere'}"}
+    found.config = replace(
+        found.config, camera=CameraConfig(enabled=True, source=f"folder:{tmp_path / 'nowhere'}")
+    )
     (check,) = [c for c in found.run() if c.id == "camera"]
     assert check.status == FAIL and check.detail.startswith("no frame from folder:")

@@ -29,7 +29,6 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "adapters": ADAPTERS,
     "root": (
         "companion.daemon",
-        "companion.sections",
         "companion.cli",
         "companion.terminal",
         "companion.pi",

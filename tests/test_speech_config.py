@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from companion.config import ConfigError, parse_config
-from companion.speech import SpeechConfig, load_speech_config, parse_speech_config
+from companion.core.model import parse
+from companion.speech import SpeechConfig
 
 
 def test_missing_section_gives_the_defaults():
-    config = load_speech_config({})
+    config = parse_config({}).speech
     assert config == SpeechConfig()
     assert (config.voice_fr, config.voice_en, config.turn_announcements) == (
         "roa/fr",
@@ -31,7 +32,7 @@ def test_a_full_section_from_the_config_file():
             }
         }
     )
-    speech = load_speech_config(config.extra)
+    speech = config.speech
     assert speech.voice_fr == "roa/fr+f3"
     assert speech.volume == 1.0 and isinstance(speech.volume, float)
     assert speech.turn_announcements == "every_turn"
@@ -41,8 +42,10 @@ def test_a_full_section_from_the_config_file():
 
 def test_every_problem_is_reported_with_its_key():
     problems: list[str] = []
-    speech = parse_speech_config(
-        {"speech": {"rate": 20, "turn_announcements": "always", "volume": "loud", "voise": "x"}},
+    speech = parse(
+        SpeechConfig,
+        {"rate": 20, "turn_announcements": "always", "volume": "loud", "voise": "x"},
+        "speech",
         problems,
     )
     assert speech == SpeechConfig()  # bad values keep their defaults
@@ -52,5 +55,5 @@ def test_every_problem_is_reported_with_its_key():
     assert "speech.volume: expected a number" in text
     assert "speech.voise: unknown key" in text
     with pytest.raises(ConfigError) as raised:
-        load_speech_config({"speech": {"timeout": 0}}, "box.toml")
+        parse_config({"speech": {"timeout": 0}}, "box.toml")
     assert "box.toml" in str(raised.value) and "speech.timeout" in str(raised.value)

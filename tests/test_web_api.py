@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.app.hub import Hub
-from companion.config import Config, ConfigError
+from companion.config import Config, ConfigError, parse_config
 from companion.core.errors import ActionError
 from companion.core.payload import validate_payload
 from companion.daemon import table_engine
 from companion.i18n import Catalog
-from companion.web import WebConfig, chart, create_app, parse_web_config
+from companion.web import WebConfig, chart, create_app
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
 HUGE = "x" * 20_000  # far beyond any field limit, under the 64 KB body limit
@@ -615,11 +615,11 @@ def test_remote_press_on_hardware_needs_the_option() -> None:
 
 
 def test_web_config_defaults_and_problems() -> None:
-    config = parse_web_config({})
+    config = parse_config({}).web
     assert (config.host, config.port, config.threads, config.pin) == ("0.0.0.0", 8080, 32, "")
     assert config.max_streams == 28
     with pytest.raises(ConfigError) as caught:
-        parse_web_config({"web": {"port": 0, "threads": 2, "pin": "a\nb", "colour": 1}})
+        parse_config({"web": {"port": 0, "threads": 2, "pin": "a\nb", "colour": 1}})
     text = str(caught.value)
     for key in ("web.port", "web.threads", "web.pin", "web.colour"):
         assert key in text

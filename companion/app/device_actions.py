@@ -13,13 +13,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.core.actions import object_schema
 from companion.core.commands import Command, Cue, Eject, Turn
 from companion.core.errors import ActionError
 from companion.core.events import Source
 from companion.core.limits import MAX_PLAYERS
+from companion.core.model import json_schema, option
 
 from .hub import Hub
 from .inputs import BoxReport, ButtonPress, InputDoor, PhoneAction
@@ -30,7 +31,37 @@ log = logging.getLogger(__name__)
 
 SEAT_ANGLES_KEY = "turret.seat_angles"
 PHYSICAL: tuple[Source, ...] = ("button", "box", "camera")  # inputs with no screen to answer on
-_SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
+
+
+def _seat(help: str) -> Any:
+    return option(help=help, min=0, max=MAX_PLAYERS - 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatPayload:
+    """The turret turned to face a seat."""
+
+    seat: int = _seat("the seat, 0 for the first player's, going left")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatAnglePayload:
+    """A seat's bearing set by hand (saved, then the turret faces it)."""
+
+    seat: int = _seat("the seat, 0 for the first player's, going left")
+    angle: int = option(help="the launcher's bearing facing it, in degrees", min=-720, max=720)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TestFirePayload:
+    """Fire cards to test the launcher."""
+
+    cards: int = option(1, "how many cards", min=1, max=5)
+
+
+@dataclass(frozen=True)
+class HitPayload:
+    """The page's HIT button: a press of the launcher's."""
 
 
 class AngleRange(Protocol):
@@ -125,24 +156,17 @@ class DeviceActions:
         hub.add_listener(OnEvent("reload", lambda o: self.hardware.clear_jam()))
         hub.add_listener(CommandsTo(self.execute))
         register = hub.register_action
-        register("device.hit", object_schema([]), lambda p: self.virtual_hit(), "device")
+        register("device.hit", json_schema(HitPayload), lambda p: self.virtual_hit(), "device")
         register(
-            "device.calibrate_seat",
-            object_schema(
-                ["seat", "angle"],
-                seat=_SEAT,
-                angle={"type": "integer", "minimum": -720, "maximum": 720},
-            ),
-            self.calibrate_seat,
-            "device",
+            "device.calibrate_seat", json_schema(SeatAnglePayload), self.calibrate_seat, "device"
         )
         register(
             "device.test_fire",
-            object_schema([], cards={"type": "integer", "minimum": 1, "maximum": 5}),
+            json_schema(TestFirePayload),
             lambda p: self.execute([Eject(p.get("cards", 1)), Cue("burst")]),
             "device",
         )
-        register("device.face", object_schema(["seat"], seat=_SEAT), self.face, "device")
+        register("device.face", json_schema(SeatPayload), self.face, "device")
 
     # ------------------------------------------------------------------ inputs
 

@@ -12,12 +12,13 @@ seats the launcher's table with the game the players picked, whichever table it 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
-from companion.core.actions import object_schema
 from companion.core.errors import ActionError
 from companion.core.events import Setup
 from companion.core.limits import MAX_NAME, MAX_PLAYERS
+from companion.core.model import json_schema, option
 from companion.core.scoring.evening import MAX_POINTS, SIZES, Evening
 
 from .hub import Hub
@@ -28,7 +29,56 @@ log = logging.getLogger(__name__)
 EVENING_KEY = "evening"
 COLOURS_KEY = "colours"
 PALETTE_SIZE = 8
-NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
+NAME = {"min_length": 1, "max_length": MAX_NAME}  # a player's name
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartPayload:
+    """An evening of several games at two tables begins."""
+
+    players: list[str] = option(
+        help="everyone playing tonight", min_length=min(SIZES), max_length=max(SIZES), items=NAME
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class GamePayload:
+    """One game of the evening: its number and its table."""
+
+    game: int = option(help="the game's number", min=1, max=1000)
+    table: int = option(help="the table it is played at", min=1, max=2)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultPayload(GamePayload):
+    """The result of one game of the evening."""
+
+    winners: int = option(help="the pair that won it: 0 or 1", min=0, max=1)
+    points: int = option(help="the points it won", min=0, max=MAX_POINTS)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForgetPayload:
+    """One game of the evening recorded by mistake."""
+
+    game: int = option(help="the game's number", min=1, max=1000)
+    table: int = option(help="the table it was played at", min=1)
+
+
+@dataclass(frozen=True)
+class EndPayload:
+    """The evening is over."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ColoursPayload:
+    """The colour each player shows in on every phone."""
+
+    colours: dict[str, int] = option(
+        help="each player's colour, a place in the page's palette",
+        max_length=MAX_PLAYERS,
+        items={"min": 0, "max": PALETTE_SIZE - 1},
+    )
 
 
 class EveningService:
@@ -65,54 +115,13 @@ class EveningService:
                 }
         hub.register_status("evening", lambda: self.evening.view() if self.evening else {})
         hub.register_status("page", lambda: {"colours": dict(self.colours)})
-        sizes = {"type": "array", "items": NAME, "minItems": min(SIZES), "maxItems": max(SIZES)}
-        hub.register_action(
-            "evening.start", object_schema(["players"], players=sizes), self.start, "evening"
-        )
-        number = {"type": "integer", "minimum": 1, "maximum": 1000}
-        two_tables = {"type": "integer", "minimum": 1, "maximum": 2}
-        hub.register_action(
-            "evening.record",
-            object_schema(
-                ["game", "table", "winners", "points"],
-                game=number,
-                table={"type": "integer", "minimum": 1, "maximum": 2},
-                winners={"type": "integer", "minimum": 0, "maximum": 1},
-                points={"type": "integer", "minimum": 0, "maximum": MAX_POINTS},
-            ),
-            self.record,
-            "evening",
-        )
-        hub.register_action(
-            "evening.forget",
-            object_schema(["game", "table"], game=number, table={"type": "integer", "minimum": 1}),
-            self.forget,
-            "evening",
-        )
-        hub.register_action(
-            "evening.seat",
-            object_schema(["game", "table"], game=number, table=two_tables),
-            self.seat,
-            "evening",
-        )
-        hub.register_action("evening.end", object_schema([]), self.end, "evening")
-        hub.register_action(
-            "page.colours",
-            object_schema(
-                ["colours"],
-                colours={
-                    "type": "object",
-                    "additionalProperties": {
-                        "type": "integer",
-                        "minimum": 0,
-                        "maximum": PALETTE_SIZE - 1,
-                    },
-                    "maxProperties": MAX_PLAYERS,
-                },
-            ),
-            self.set_colours,
-            "page",
-        )
+        register = hub.register_action
+        register("evening.start", json_schema(StartPayload), self.start, "evening")
+        register("evening.record", json_schema(ResultPayload), self.record, "evening")
+        register("evening.forget", json_schema(ForgetPayload), self.forget, "evening")
+        register("evening.seat", json_schema(GamePayload), self.seat, "evening")
+        register("evening.end", json_schema(EndPayload), self.end, "evening")
+        register("page.colours", json_schema(ColoursPayload), self.set_colours, "page")
 
     def _running(self) -> Evening:
         if self.evening is None:

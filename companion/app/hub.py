@@ -302,18 +302,20 @@ class Hub:
             check_revision()  # before the long work, not only after it
             clean = registered.prepare(clean)
 
-        def work() -> None:
+        def work() -> bool:
             check_revision()
+            before = self.revision
             registered.handler(clean)
+            return self.revision != before  # a change a journal may have written
 
         future = self.call(work)
         try:
-            future.result(timeout=self._dispatch_timeout)
+            changed = future.result(timeout=self._dispatch_timeout)
         except TimeoutError:
             if future.cancel():  # not started: nothing was changed
                 raise ActionError("busy", "the box is busy: try again", status=503) from None
-            future.result()  # started: finish it, so the answer tells what happened
-        for durable in self._durables:  # the answer promises what the journals wrote
+            changed = future.result()  # started: finish it, so the answer tells what happened
+        for durable in self._durables if changed else ():  # the answer promises what it wrote
             durable()
         return self.state()
 

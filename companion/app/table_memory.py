@@ -25,9 +25,9 @@ the table keeps the cards the launcher meant to fire and :attr:`TableMemory.reco
 
 Older memories (kept whole in the settings after every event) still load and become the first
 checkpoint. How a line and a checkpoint are written down and read back:
-:mod:`companion.app.table_lines`. Rule options come back only if the configuration file still says what it said when
-they were saved; after an edit of the file, the file wins. The ejection profile is the
-settings'.
+:mod:`companion.app.table_lines`. Rule options come back only if the configuration file still
+says what it said when they were saved; after an edit of the file, the file wins. The ejection
+profile is the settings'.
 """
 
 from __future__ import annotations

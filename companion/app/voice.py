@@ -9,11 +9,12 @@ loudness; the voice's part of the "device" status says both, and a missing sound
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.core.actions import object_schema
 from companion.core.commands import Command, Say
 from companion.core.errors import ActionError
+from companion.core.model import json_schema, option
 
 from .hub import Hub
 from .listeners import CommandsTo
@@ -53,6 +54,20 @@ class Speaker(Protocol):
     def set_volume(self, level: float) -> None: ...
 
 
+@dataclass(frozen=True, kw_only=True)
+class VoiceSwitch:
+    """The box's voice on or off."""
+
+    enabled: bool = option(help="speak (never, when the configuration says speech.enabled = false)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class VoiceVolume:
+    """How loud the box speaks."""
+
+    level: int = option(help="0 (silent) to 10 (the configured volume)", min=0, max=10)
+
+
 class VoiceService:
     """Gates the speaker: on/off from the page (never on when the configuration says off)."""
 
@@ -68,18 +83,8 @@ class VoiceService:
             hub.call(lambda: hub.changed("device"))
 
         self._speaker.output.on_change = sound_changed
-        hub.register_action(
-            "device.voice",
-            object_schema(["enabled"], enabled={"type": "boolean"}),
-            self.set_voice,
-            "device",
-        )
-        hub.register_action(
-            "device.volume",
-            object_schema(["level"], level={"type": "integer", "minimum": 0, "maximum": 10}),
-            self.set_volume,
-            "device",
-        )
+        hub.register_action("device.voice", json_schema(VoiceSwitch), self.set_voice, "device")
+        hub.register_action("device.volume", json_schema(VoiceVolume), self.set_volume, "device")
 
     def speak(self, commands: list[Command]) -> None:
         """The speaker's share of the commands; what is said only while the voice is on."""

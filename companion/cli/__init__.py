@@ -27,6 +27,7 @@ SUBCOMMANDS = (
     "say",
     "sounds",
     "doctor",
+    "config",
     "safe-stop",
     "vision",
 )

@@ -104,7 +104,6 @@ def calibrate(
     from companion.devices import (
         BackendUnavailable,
         LauncherHardware,
-        hardware_config,
         make_pin_factory,
     )
 
@@ -113,7 +112,7 @@ def calibrate(
 
     try:
         config = load_config(path) if path.exists() else Config()
-        hardware = hardware_config(config)
+        hardware = config.hardware
     except ConfigError as exc:
         say(f"uno-companion: {exc}")
         return 2
@@ -368,8 +367,6 @@ def save_calibration(
     """
     import tomlkit
 
-    from companion.devices import hardware_config
-
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     try:
         document = tomlkit.parse(text)
@@ -385,7 +382,7 @@ def save_calibration(
     if not new_text.endswith("\n"):
         new_text += "\n"
     try:
-        hardware_config(parse_config(tomllib.loads(new_text), str(path)))
+        parse_config(tomllib.loads(new_text), str(path))
     except ConfigError as exc:
         raise ValueError(f"not saved, the result would be invalid: {exc}") from exc
     _write_atomically(path, new_text)

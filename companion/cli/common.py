@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import locations
-from companion.config import Config, ConfigError
+from companion.config import Config, ConfigError, load_config
 
 log = logging.getLogger("companion")
 
@@ -86,10 +86,8 @@ def config_errors_exit() -> Iterator[None]:
 def load_or_exit(path: Path | None) -> Config:
     """The configuration (``path`` or the one :func:`locations.config_file` finds), every
     section of it checked, or a clear message listing every problem and exit status 2."""
-    from companion.sections import load_checked
-
     try:
-        return load_checked(locations.config_file(path))
+        return load_config(locations.config_file(path))
     except ConfigError as exc:
         _exit(exc)
         raise  # unreachable: _exit raises
@@ -98,7 +96,9 @@ def load_or_exit(path: Path | None) -> Config:
 def state_dir_or_exit(explicit: Path | None, config: Config, *, simulate: bool = False) -> Path:
     """The state directory for ``config`` (see :mod:`companion.locations`), or exit status 2."""
     try:
-        return locations.state_dir(explicit, config.extra.get("storage"), simulate=simulate)
+        configured = config.storage.state_dir
+        storage = {"state_dir": configured} if configured else None
+        return locations.state_dir(explicit, storage, simulate=simulate)
     except ConfigError as exc:
         _exit(exc)
         raise  # unreachable: _exit raises

@@ -28,16 +28,16 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
-    from companion.devices import BackendProbe, hardware_config
+    from companion.devices import BackendProbe
     from companion.devices.safety import make_safe
 
     try:
-        hardware = hardware_config(load_config(args.config))
+        hardware = load_config(args.config).hardware
     except ConfigError as exc:
         log.warning("safe-stop: config unreadable (%s); using the default pins", exc)
         from companion.config import Config
 
-        hardware = hardware_config(Config())
+        hardware = Config().hardware
     servos, others = hardware.output_pins()
     probe = BackendProbe()
 

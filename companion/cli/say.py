@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion import locations
 from companion.core.commands import Priority
 from companion.i18n import LANGUAGES
 from companion.speech import (
@@ -21,13 +20,12 @@ from companion.speech import (
     AudioOutput,
     SpeechConfig,
     SpeechWorker,
-    load_speech_config,
     wav_duration,
 )
 from companion.speech.audio import audio_device
 from companion.speech.worker import STARTUP_TIMEOUT
 
-from .common import add_command, config_errors_exit, load_or_exit
+from .common import add_command, load_or_exit
 
 
 def register(subparsers: Any) -> None:
@@ -43,10 +41,7 @@ def register(subparsers: Any) -> None:
 def speech_settings(args: argparse.Namespace) -> tuple[SpeechConfig, str]:
     """The ``[speech]`` section and the table language, or a clear message and exit 2."""
     config = load_or_exit(args.config)
-    source = str(locations.config_file(args.config) or "configuration")
-    with config_errors_exit():
-        return load_speech_config(config.extra, source), config.table.language
-    raise AssertionError("unreachable: a configuration error exits")
+    return config.speech, config.table.language
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ refused with an :class:`ActionError` naming the field.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from .errors import ActionError
@@ -43,10 +43,12 @@ from .events import (
     Undo,
 )
 from .limits import MAX_HAND, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
-from .options import rules_schema
+from .model import json_schema, option
+from .options import RulesOptions
 from .payload import shown, validate_payload
 
 __all__ = [
+    "TABLE_ACTION_PAYLOADS",
     "TABLE_ACTION_SCHEMAS",
     "event_action",
     "object_schema",
@@ -55,11 +57,8 @@ __all__ = [
 ]
 
 MAX_TEXT = MAX_NAME
-
-# JSON schema of each table action's payload: also what /api/openapi.json publishes.
-_PLAYER = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
-_COLOUR = {"type": "string", "enum": list(ALL_COLOURS)}
-_CARD = {"type": "string", "enum": list(CARD_KINDS)}
+MAX_LINE = 10**9  # a line number of the round's log
+NAME = {"min_length": 1, "max_length": MAX_TEXT}  # a player's name, as every payload takes it
 
 
 def object_schema(required: list[str], **props: Any) -> dict[str, Any]:
@@ -72,69 +71,173 @@ def object_schema(required: list[str], **props: Any) -> dict[str, Any]:
     }
 
 
-TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
-    "table.setup": object_schema(
-        ["players"],
-        players={
-            "type": "array",
-            "items": _PLAYER,
-            "minItems": MIN_PLAYERS,
-            "maxItems": MAX_PLAYERS,
-        },
-        dealer=_PLAYER,
-    ),
-    "table.start_round": object_schema([], start_card=_CARD, colour=_COLOUR, dealer=_PLAYER),
-    "table.press": object_schema([], player=_PLAYER),
-    "table.play": object_schema(
-        ["card"],
-        card=_CARD,
-        colour=_COLOUR,
-        player=_PLAYER,
-        target=_PLAYER,
-        count={"type": "integer", "minimum": 1, "maximum": MAX_HAND},
-        value={"type": "integer", "minimum": 0, "maximum": 9},
-    ),
-    "table.call_uno": object_schema(["player"], player=_PLAYER),
-    "table.contre_uno": object_schema(["player"], player=_PLAYER),
-    "table.suggestion": object_schema(["player"], player=_PLAYER),
-    "table.reload": object_schema([], cards={"type": "integer", "minimum": 0, "maximum": 200}),
-    "table.cards_seen": object_schema(
-        ["cards"],
-        cards={"type": "integer", "minimum": 0, "maximum": MAX_HAND},
-        expected={"type": "integer", "minimum": 0, "maximum": MAX_HAND},
-    ),
-    "table.jam": object_schema([]),
-    "table.set_hand": object_schema(
-        ["player", "cards"],
-        player=_PLAYER,
-        cards={"type": "integer", "minimum": 0, "maximum": MAX_HAND},
-    ),
-    "table.round_won": object_schema(["player"], player=_PLAYER),
-    "table.eliminate": object_schema(["player"], player=_PLAYER),
-    "table.reinstate": object_schema(["player"], player=_PLAYER),
-    "table.undo": object_schema([]),
-    "table.redo": object_schema([]),
-    "table.challenge": object_schema(["guilty"], guilty={"type": "boolean"}),
-    "table.colour_came": object_schema([]),
-    "table.lacked": object_schema(
-        [], players={"type": "array", "items": _PLAYER, "minItems": 0, "maxItems": MAX_PLAYERS - 1}
-    ),
-    "table.mimic_broken": object_schema(["player"], player=_PLAYER),
-    "table.rules": rules_schema(),
+def _player(help: str = "the player", *, required: bool = False) -> Any:
+    return option(MISSING if required else None, help, min_length=1, max_length=MAX_TEXT)
+
+
+# Each table action's payload, declared once: the JSON schema every payload is checked against
+# (from a phone or a script line) and that /api/openapi.json publishes, with each field's help.
+@dataclass(frozen=True, kw_only=True)
+class SetupPayload:
+    """Seat the players (in order, going left) and name the dealer; starts a fresh round."""
+
+    players: list[str] = option(
+        help="the players' names in seat order, going left",
+        min_length=MIN_PLAYERS,
+        max_length=MAX_PLAYERS,
+        items=NAME,
+    )
+    dealer: str | None = _player("who deals (default: the first player)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartRoundPayload:
+    """Deal a new round."""
+
+    start_card: str | None = option(
+        None,
+        "the card turned up to start the discard pile, if known (its effect applies)",
+        choices=CARD_KINDS,
+    )
+    colour: str | None = option(None, "that card's colour", choices=ALL_COLOURS)
+    dealer: str | None = _player("who deals (default: the deal rotates to the left)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PressPayload:
+    """The launcher's button was pressed."""
+
+    player: str | None = _player("who pressed (default: whoever the launcher faces)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayPayload:
+    """A card was played."""
+
+    card: str = option(help="the card's kind", choices=CARD_KINDS)
+    colour: str | None = option(
+        None, "its colour, or the colour a wild card asks", choices=ALL_COLOURS
+    )
+    player: str | None = _player("who played it (default: the player whose turn it is)")
+    target: str | None = _player("the victim of a Coup Extrême")
+    count: int = option(
+        1, "how many cards a Poser Tout laid down, itself included", min=1, max=MAX_HAND
+    )
+    value: int | None = option(None, "a number card's figure", min=0, max=9)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerPayload:
+    """The player the action is about."""
+
+    player: str = _player(required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReloadPayload:
+    """The magazine was reshuffled and reloaded."""
+
+    cards: int | None = option(None, "cards loaded (default: the configured load)", min=0, max=200)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsSeenPayload:
+    """The card-exit beam counted the cards of the last firing."""
+
+    cards: int = option(help="cards counted", min=0, max=MAX_HAND)
+    expected: int | None = option(None, "cards the firing meant to throw", min=0, max=MAX_HAND)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetHandPayload:
+    """Correct the estimate of a player's hand."""
+
+    player: str = _player(required=True)
+    cards: int = option(help="cards in the hand", min=0, max=MAX_HAND)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChallengePayload:
+    """The player hit by a +4 challenged it."""
+
+    guilty: bool = option(help="whether the card was played against the rules")
+
+
+@dataclass(frozen=True, kw_only=True)
+class LackedPayload:
+    """The answer to a Lotso: the players who had no card of the colour."""
+
+    players: list[str] = option(
+        [], "the players lacking it (none: all had)", max_length=MAX_PLAYERS - 1, items=NAME
+    )
+
+
+@dataclass(frozen=True)
+class NoPayload:
+    """Nothing to say but the action itself."""
+
+
+TABLE_ACTION_PAYLOADS: dict[str, type] = {
+    "table.setup": SetupPayload,
+    "table.start_round": StartRoundPayload,
+    "table.press": PressPayload,
+    "table.play": PlayPayload,
+    "table.call_uno": PlayerPayload,
+    "table.contre_uno": PlayerPayload,
+    "table.suggestion": PlayerPayload,
+    "table.reload": ReloadPayload,
+    "table.cards_seen": CardsSeenPayload,
+    "table.jam": NoPayload,
+    "table.set_hand": SetHandPayload,
+    "table.round_won": PlayerPayload,
+    "table.eliminate": PlayerPayload,
+    "table.reinstate": PlayerPayload,
+    "table.undo": NoPayload,
+    "table.redo": NoPayload,
+    "table.challenge": ChallengePayload,
+    "table.colour_came": NoPayload,
+    "table.lacked": LackedPayload,
+    "table.mimic_broken": PlayerPayload,
+    "table.rules": RulesOptions,  # any subset of the house rules
 }
 # Mending the round's log: a line (its ``seq``) replaced by what really happened, removed, or an
 # event inserted before it. The event is an action and its payload, checked as any other.
-_LINE = {"type": "integer", "minimum": 0, "maximum": 10**9}
-_MENDED = {"type": "string", "enum": sorted(TABLE_ACTION_SCHEMAS)}
-_MENDED_PAYLOAD = {"type": "object"}
-TABLE_ACTION_SCHEMAS |= {
-    "table.replace": object_schema(
-        ["seq", "action"], seq=_LINE, action=_MENDED, payload=_MENDED_PAYLOAD
-    ),
-    "table.remove": object_schema(["seq"], seq=_LINE),
-    "table.insert": object_schema(
-        ["before", "action"], before=_LINE, action=_MENDED, payload=_MENDED_PAYLOAD
-    ),
+MENDABLE = tuple(sorted(TABLE_ACTION_PAYLOADS))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReplacePayload:
+    """A line of the round's log was wrong: what really happened."""
+
+    seq: int = option(help="the line", min=0, max=MAX_LINE)
+    action: str = option(help="the action that happened", choices=MENDABLE)
+    payload: dict[str, Any] = option({}, "its payload")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RemovePayload:
+    """A line of the round's log did not happen."""
+
+    seq: int = option(help="the line", min=0, max=MAX_LINE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class InsertPayload:
+    """Something happened before a line of the round's log."""
+
+    before: int = option(help="the line it happened before", min=0, max=MAX_LINE)
+    action: str = option(help="the action that happened", choices=MENDABLE)
+    payload: dict[str, Any] = option({}, "its payload")
+
+
+TABLE_ACTION_PAYLOADS |= {
+    "table.replace": ReplacePayload,
+    "table.remove": RemovePayload,
+    "table.insert": InsertPayload,
+}
+# The JSON schema of each table action's payload.
+TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
+    name: json_schema(payload) for name, payload in TABLE_ACTION_PAYLOADS.items()
 }
 
 

@@ -2,9 +2,9 @@
 
 The engine takes a :class:`RulesOptions` and a :class:`LauncherOptions`; reading them from the
 configuration file is :mod:`companion.config`'s job (it builds these same classes), so the core
-reads no file. Each field's metadata says what a value may be (``choices``, ``min``/``max``) and
-what it means (``help``): the configuration file, the page's house-rules editor and
-:func:`rules_schema` all check a value against it.
+reads no file. Each field is declared once (:func:`companion.core.model.option`): what a value may
+be (``choices``, ``min``/``max``) and what it means (``help``). The configuration file, the page's
+house-rules editor, the ``table.rules`` action and :func:`rules_schema` all read that declaration.
 
 Rules options are also the table's house rules: the engine keeps a copy in its state, the page
 can change it (:class:`companion.core.events.SetRules`) and it is saved with the table.
@@ -12,12 +12,13 @@ can change it (:class:`companion.core.events.SetRules`) and it is saved with the
 
 from __future__ import annotations
 
-import typing
+import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from .errors import ActionError
+from .model import json_schema, option
+from .payload import validate_payload
 
 # Decks the table can be played with; the keys are those of the scoring rulesets
 # (:mod:`companion.core.scoring.rulesets`), which hold each deck's card counts.
@@ -26,21 +27,17 @@ DECKS = ("extreme", "classic", "old_sheet", "flip", "toy_story", "emoji")
 CUSTOM_CARD_TARGETS = ("nobody", "next", "player", "others")
 
 
-def option(default: Any, help: str, **rules: Any) -> Any:
-    """A field with its documentation and validation rules."""
-    meta = {"help": help, **rules}
-    if isinstance(default, list | dict):
-        return field(default_factory=lambda: type(default)(default), metadata=meta)
-    return field(default=default, metadata=meta)
-
-
 def _presses(default: int, help: str) -> Any:
     return option(default, help, min=0, max=10)
 
 
 @dataclass(frozen=True)
 class RulesOptions:
-    """How the table plays: the deck, the readings where texts differ, the house rules."""
+    """How the table plays: the deck, the readings where texts differ, the house rules.
+
+    Rule book 000 (official UNO Extrême, section X) unless said otherwise (docs/rules.md). The
+    file's values are the table's defaults; the phone page's house-rules editor changes them
+    for one table."""
 
     deck: str = option(
         "extreme",
@@ -114,6 +111,8 @@ class RulesOptions:
 
 @dataclass(frozen=True)
 class ProfileOptions:
+    """An ejection profile: when the launcher fires and how many cards it throws."""
+
     fire_chance: list[float] = option(
         [0.18, 0.50, 0.59, 0.55, 1.0],
         "chance to fire on the k-th press since the last firing; the last entry repeats",
@@ -129,6 +128,8 @@ class ProfileOptions:
 
 @dataclass(frozen=True)
 class LauncherOptions:
+    """The card launcher as the table models it: its profile and its magazine."""
+
     profile: str = option(
         "authentic", "ejection profile: authentic, gentle, fixed or a custom name"
     )
@@ -140,55 +141,48 @@ class LauncherOptions:
     )
     low_warning: int = option(20, "warn to reload below this many cards", min=0, max=200)
     fixed_cards: int = option(2, "cards per press for the 'fixed' profile", min=0, max=13)
-    profiles: dict[str, ProfileOptions] = option({}, "custom profiles, [launcher.profiles.NAME]")
-
-
-_PY_TO_JSON = {bool: "boolean", int: "integer", str: "string"}
+    profiles: dict[str, ProfileOptions] = option(
+        {},
+        "a custom profile: chance to fire on the 1st, 2nd... press since the last firing (the "
+        "last entry repeats), cards per firing as (low, high) uniform draws summed, extra cards "
+        "on a forced firing",
+        example={
+            "party": ProfileOptions(
+                fire_chance=[0.3, 0.6, 1.0], cards=[1, 4, 0, 2], forced_extra=[0, 3]
+            )
+        },
+    )
 
 
 def rules_schema() -> dict[str, Any]:
     """The JSON schema of a house-rules change: any subset of the rules options."""
-    hints = typing.get_type_hints(RulesOptions)
-    props: dict[str, Any] = {}
-    for f in fields(RulesOptions):
-        prop: dict[str, Any] = {"type": _PY_TO_JSON[hints[f.name]]}
-        if "choices" in f.metadata:
-            prop["enum"] = list(f.metadata["choices"])
-        if "min" in f.metadata:
-            prop["minimum"] = f.metadata["min"]
-            prop["maximum"] = f.metadata["max"]
-        props[f.name] = prop
-    return {"type": "object", "properties": props, "required": [], "additionalProperties": False}
+    return json_schema(RulesOptions)
+
+
+# What the page's house-rules editor reads of each rule.
+_EDITOR_KEYS = ("type", "enum", "minimum", "maximum")
 
 
 def rules_fields() -> list[dict[str, Any]]:
     """Each rules option with its default and help, for the page's house-rules editor."""
     schema = rules_schema()["properties"]
     return [
-        {"name": f.name, "default": f.default, "help": f.metadata["help"], **schema[f.name]}
+        {
+            "name": f.name,
+            "default": f.default,
+            "help": f.metadata["help"],
+            **{k: v for k, v in schema[f.name].items() if k in _EDITOR_KEYS},
+        }
         for f in fields(RulesOptions)
     ]
 
 
 def with_changes(rules: RulesOptions, changes: Mapping[str, Any]) -> RulesOptions:
-    """``rules`` with ``changes`` applied, each checked against the field's metadata."""
-    hints = typing.get_type_hints(RulesOptions)
-    known = {f.name: f for f in fields(RulesOptions)}
-    for name, value in changes.items():
-        f = known.get(name)
-        if f is None:
-            raise ActionError("unknown_field", f"unknown rule {name!r}", {"field": name[:40]})
-        tp = hints[name]
-        ok = isinstance(value, tp) and not (tp is int and isinstance(value, bool))
-        meta = f.metadata
-        if ok and "choices" in meta:
-            ok = value in meta["choices"]
-        if ok and "min" in meta:
-            ok = meta["min"] <= value <= meta["max"]
-        if not ok:
-            raise ActionError(
-                "bad_choice",
-                f"rule {name!r} cannot be {value!r}",
-                {"field": name, "choices": ", ".join(map(str, meta.get("choices", ())))},
-            )
-    return replace(rules, **dict(changes))
+    """``rules`` with ``changes`` applied, each checked against the field's declaration."""
+    return replace(rules, **validate_payload(_checked_schema(), dict(changes)))
+
+
+@functools.cache
+def _checked_schema() -> dict[str, Any]:
+    """:func:`rules_schema`, built once for :func:`with_changes` (which only reads it)."""
+    return rules_schema()

@@ -14,17 +14,19 @@ It checks a payload against the JSON-schema subset the action schemas use (``typ
 - nesting is at most :data:`MAX_DEPTH` levels, and strings, lists and objects the schema does not
   bound are capped (:data:`DEFAULT_MAX_TEXT`, :data:`DEFAULT_MAX_ITEMS`); a ``maxLength`` in the
   schema is honoured as written (a game file may be megabytes);
-- numbers are finite; ``true`` is not an integer; a ``null`` field means "not given".
+- numbers are finite; ``true`` is not an integer; a ``null`` field means "not given";
+- an unknown field is refused naming the known one most likely meant ("did you mean").
 
 Refusals are :class:`ActionError` naming the field, so nothing half-checked reaches the table.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .errors import ActionError
@@ -58,6 +60,19 @@ def validate_payload(
         raise ActionError("bad_payload", "the payload must be a JSON object", {"field": where})
     clean = _clean(payload, schema, where, 0, pause)
     return {k: v for k, v in clean.items() if v is not None}
+
+
+def check_value(schema: Mapping[str, Any], value: Any, where: str) -> Any:
+    """The clean copy of one ``value`` (of any type) checked against ``schema``; raises
+    :class:`ActionError` for the first problem found."""
+    return _clean(value, schema, where, 0, None)
+
+
+def near(name: str, known: Sequence[str]) -> str | None:
+    """The known name ``name`` was most likely meant to be (a misspelling), or ``None``."""
+    folded = {k.casefold(): k for k in known}
+    found = difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.6)
+    return folded[found[0]] if found else None
 
 
 def clean_text(value: str, field: str, *, max_length: int, multiline: bool = False) -> str:
@@ -232,10 +247,7 @@ def _clean_object(
                 None if item is None else _clean(item, properties[name], where, depth + 1, pause)
             )
         elif extra is False:
-            allowed = ", ".join(properties) or "none"
-            raise ActionError(
-                "unknown_field", f"unknown field {shown(name)!r} (allowed: {allowed})", _at(where)
-            )
+            raise _unknown_field(name, where, list(properties))
         else:
             extra_schema = extra if isinstance(extra, dict) else {}
             clean[name] = _clean(item, extra_schema, where, depth + 1, pause)
@@ -244,6 +256,21 @@ def _clean_object(
             where = _join(path, name)
             raise ActionError("missing_field", f"field {where!r} is required", _at(where))
     return clean
+
+
+def _unknown_field(name: str, where: str, known: list[str]) -> ActionError:
+    """An unknown field refused, naming the one most likely meant (a misspelling) and the list."""
+    allowed = ", ".join(known) or "none"
+    guess = near(name, known)
+    if guess is None:
+        return ActionError(
+            "unknown_field", f"unknown field {shown(name)!r} (allowed: {allowed})", _at(where)
+        )
+    return ActionError(
+        "unknown_field_near",
+        f"unknown field {shown(name)!r}, did you mean {guess!r}? (allowed: {allowed})",
+        {**_at(where), "suggestion": guess},
+    )
 
 
 def _check_choice(value: Any, schema: Mapping[str, Any], path: str) -> None:

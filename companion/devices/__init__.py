@@ -2,7 +2,8 @@
 
 Start with :class:`LauncherHardware` (everything behind one non-blocking object),
 :func:`make_pin_factory` (which GPIO library, with a clear message when one is missing) and
-:func:`hardware_config` (the validated ``[hardware]`` section). Wiring: ``hardware/wiring.md``.
+:class:`HardwareConfig` (the ``[hardware]`` section, checked with the configuration file).
+Wiring: ``hardware/wiring.md``.
 This package imports ``companion.core`` and ``companion.config`` only; gpiozero is imported when
 a part is built, never at import time.
 """
@@ -20,8 +21,6 @@ from .config import (
     PinsConfig,
     TurretConfig,
     equivalent_angle,
-    hardware_config,
-    parse_hardware,
 )
 from .ejector import Ejector
 from .launcher import ButtonPressed, InputNotice, LauncherHardware, SensorReport
@@ -65,8 +64,6 @@ __all__ = [
     "TurretConfig",
     "backend_name",
     "equivalent_angle",
-    "hardware_config",
     "make_pin_factory",
-    "parse_hardware",
     "slew_path",
 ]

@@ -7,11 +7,11 @@ import logging
 from abc import ABC, abstractmethod
 from typing import Protocol
 
+from companion.config.hardware import PULSE_LIMITS_US
+
 logger = logging.getLogger(__name__)
 
 SERVO_FRAME_S = 0.020  # 50 Hz: the pulse rate hobby servos expect
-# Pulses lgpio accepts (it refuses anything else), and most hobby servos' outermost ones.
-PULSE_LIMITS_US = (500, 2500)
 
 
 def pulse_us(pulse_s: float) -> int:

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config
+from companion.config import CameraConfig, Config
 from companion.devices.backends import (
     BackendProbe,
     BackendUnavailable,
@@ -31,11 +31,11 @@ from companion.devices.backends import (
     model_file,
     read_board,
 )
-from companion.devices.config import NO_PIN, HardwareConfig, hardware_config
+from companion.devices.config import NO_PIN, HardwareConfig
 from companion.devices.pwm import OVERLAY_LINE, PWM_ROOT, RP1_CHANNELS, find_pwm_chip
 from companion.speech.audio import CARDS_FILE, AudioChoice, SoundCard, choose_audio, read_cards
-from companion.speech.config import SpeechConfig, load_speech_config
-from companion.web.config import WebConfig, web_config
+from companion.speech.config import SpeechConfig
+from companion.web.config import WebConfig
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 INSTALL_FIX = "sudo ./install.sh (from the clone) sets this up"
@@ -127,7 +127,7 @@ class System:
     def has_module(self, name: str) -> bool:
         return self.probe().has_module(name)
 
-    def camera_read(self, section: dict[str, Any]) -> str:
+    def camera_read(self, section: CameraConfig) -> str:
         """One frame from the configured camera, read with the configured (or default) model:
         a sentence saying what it saw. Raises ImportError when a camera package is missing,
         another error when no frame comes."""
@@ -140,12 +140,8 @@ class System:
             default_model,
         )
 
-        source = str(section.get("source", "picamera2"))
-        resolution = section.get("resolution", "640x480")  # as [camera] writes it: WIDTHxHEIGHT
-        if isinstance(resolution, str):
-            width, height = (int(n) for n in resolution.lower().split("x"))
-        else:
-            width, height = resolution
+        source = section.source
+        width, height = section.size
         camera: FrameSource
         if source == "picamera2":
             camera = PicameraSource((width, height))
@@ -161,8 +157,7 @@ class System:
             camera.close()
         if frame is None:
             raise OSError(f"{source} gave no frame")
-        model_path = str(section.get("model", ""))
-        model = Model.load(Path(model_path)) if model_path else default_model()
+        model = Model.load(Path(section.model)) if section.model else default_model()
         read = model.read(frame.image)
         size = f"{frame.image.shape[1]}×{frame.image.shape[0]} frame from {source}"
         if read.card is None:
@@ -246,9 +241,9 @@ class Doctor:
     web: WebConfig = field(init=False)
 
     def __post_init__(self) -> None:
-        self.hardware = hardware_config(self.config)
-        self.speech = load_speech_config(self.config.extra)
-        self.web = web_config(self.config)
+        self.hardware = self.config.hardware
+        self.speech = self.config.speech
+        self.web = self.config.web
         self.board = self.system.board()
         self.audio: AudioChoice = choose_audio(self.speech.audio_output, self.system.sound_cards())
 
@@ -603,10 +598,10 @@ class Doctor:
         return Check("database", OK, "Score database", f"{database} (healthy)")
 
     def check_camera(self) -> Check:
-        section = self.config.extra.get("camera", {})
-        if section.get("enabled") is not True:
+        section = self.config.camera
+        if not section.enabled:
             return Check("camera", OK, "Camera", "off: turns are tapped or pressed")
-        source = str(section.get("source", "picamera2"))
+        source = section.source
         try:
             detail = self.system.camera_read(section)
         except ImportError as exc:

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from .config import SpeechConfig, load_speech_config, parse_speech_config
+from .config import SpeechConfig
 from .output import AplayPlayer, AudioOutput, Player, PlayerError
 from .player_process import PlayerProcess
 from .sounds import CueSounds, render_steps, wav_duration
@@ -27,8 +27,6 @@ __all__ = [
     "SpeechStats",
     "SpeechWorker",
     "Voice",
-    "load_speech_config",
-    "parse_speech_config",
     "render_steps",
     "wav_duration",
 ]

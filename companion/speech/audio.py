@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-AUDIO_OUTPUTS = ("auto", "usb", "hat", "jack", "hdmi", "none")
+from companion.config.speech import AUDIO_OUTPUTS
+
 # Kinds in the order ``auto`` prefers them.
 AUTO_ORDER = ("usb", "hat", "jack", "hdmi")
 # GPIO lines each kind of output takes on the header (I2S: clock, frame, data in, data out).

@@ -6,15 +6,14 @@ and calibrate the launcher. It talks to the rest of the daemon only through the
 
 Build and serve::
 
-    web = web_config(config)
-    app = create_app(hub, web, Catalog.load())
-    server = serve(app, web)
+    app = create_app(hub, config.web, Catalog.load())
+    server = serve(app, config.web)
     ...
     server.stop()
 """
 
 from companion.web.app import create_app
-from companion.web.config import WebConfig, parse_web_config, web_config
+from companion.web.config import WebConfig
 from companion.web.ports import Hub, Subscription
 from companion.web.server import WebServer, serve
 
@@ -24,7 +23,5 @@ __all__ = [
     "WebConfig",
     "WebServer",
     "create_app",
-    "parse_web_config",
     "serve",
-    "web_config",
 ]

@@ -29,6 +29,7 @@ from companion.web.config import MAX_BODY, MAX_UPLOAD
 from companion.web.context import WebContext, web
 from companion.web.idempotency import HEADER, REPLAYED, KeyProblem, fingerprint, parse_key
 from companion.web.openapi import openapi_document
+from companion.web.queries import PAGE_DEFAULT, RoundsQuery, bounds
 from companion.web.security import AccessDenied
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,6 @@ PAGE_DOMAINS = ("web.", "storage.")
 POLL_SECONDS = 5
 STREAM_RETRY_SECONDS = 10
 # Rounds in one page of the score history (GET /api/score/rounds): by default, at most.
-PAGE_DEFAULT, PAGE_LIMIT = 50, 200
 # Fields of the hub's settings the page must never see.
 SECRET_SETTINGS = ("pin",)
 
@@ -344,8 +344,8 @@ def create_api() -> Blueprint:
         """A page of the current game's rounds, oldest first: at most ``limit`` (1 to 200,
         default 50) of those numbered below ``before`` (default: up to the last)."""
         ctx = web()
-        before = _int_arg(ctx, "before", 1, 10**9)
-        limit = _int_arg(ctx, "limit", 1, PAGE_LIMIT)
+        before = _int_arg(ctx, "before", *bounds(RoundsQuery, "before"))
+        limit = _int_arg(ctx, "limit", *bounds(RoundsQuery, "limit"))
         return jsonify(
             _query(ctx, "score.rounds", {"before": before, "limit": limit or PAGE_DEFAULT})
         )

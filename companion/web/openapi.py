@@ -1,8 +1,9 @@
 """The OpenAPI 3.1 document of ``/api/``, built from the app's routes and the hub's actions.
 
 Routes give the paths and methods (so a new route cannot be forgotten); each view's docstring
-gives its summary; :meth:`Hub.action_schemas` gives one ``/api/actions/<name>`` path per action
-with the JSON schema of its payload.
+gives its summary; the query strings come from their declarations (:mod:`companion.web.queries`);
+:meth:`Hub.action_schemas` gives one ``/api/actions/<name>`` path per action with the JSON schema
+of its payload (each table action's declared in :mod:`companion.core.actions`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from flask import Flask
 
 from companion import __version__
-from companion.i18n import LANGUAGES
+from companion.web.queries import QUERIES, query_parameters
 
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -33,37 +34,6 @@ MEDIA = {
     "/api/qr.svg": "image/svg+xml",
     "/api/chart.svg": "image/svg+xml",
     "/api/export.csv": "text/csv",
-}
-
-# The page's language for what a GET writes in words (else Accept-Language, else the table's).
-LANG_QUERY: dict[str, Any] = {
-    "name": "lang",
-    "in": "query",
-    "required": False,
-    "description": "the language of the words (fr or en); French sheets have ';' columns",
-    "schema": {"type": "string", "enum": list(LANGUAGES)},
-}
-
-# The query strings a GET takes.
-QUERIES: dict[str, list[dict[str, Any]]] = {
-    "/api/export.csv": [LANG_QUERY],
-    "/api/chart.svg": [LANG_QUERY],
-    "/api/score/rounds": [
-        {
-            "name": "before",
-            "in": "query",
-            "required": False,
-            "description": "rounds numbered below this one (default: up to the last)",
-            "schema": {"type": "integer", "minimum": 1, "maximum": 10**9},
-        },
-        {
-            "name": "limit",
-            "in": "query",
-            "required": False,
-            "description": "at most this many rounds, the latest of them (default 50)",
-            "schema": {"type": "integer", "minimum": 1, "maximum": 200},
-        },
-    ],
 }
 
 
@@ -126,7 +96,8 @@ def openapi_document(app: Flask, action_schemas: dict[str, dict[str, Any]]) -> d
                 }
                 operation["responses"] = _write_responses(path)
             else:
-                operation["parameters"] += QUERIES.get(path, [])
+                if path in QUERIES:
+                    operation["parameters"] += query_parameters(QUERIES[path])
                 operation["responses"] = {
                     "200": _ok(path),
                     "400": _error("a Host header that is not this box"),

@@ -5,7 +5,18 @@ from __future__ import annotations
 import importlib
 import sys
 
-AREAS = ("engine", "daemon", "devices", "speech", "scoring", "imports", "web", "vision", "camera")
+AREAS = (
+    "engine",
+    "daemon",
+    "devices",
+    "speech",
+    "scoring",
+    "imports",
+    "web",
+    "vision",
+    "camera",
+    "config",
+)
 
 
 def main(argv: list[str]) -> int:

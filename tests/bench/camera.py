@@ -19,10 +19,11 @@ import tempfile
 import threading
 import time
 from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config, LauncherConfig
+from companion.config import LauncherConfig, parse_config
 from companion.core.commands import Turn
 from companion.daemon import Daemon, DaemonOptions
 from companion.vision import default_model, render
@@ -56,7 +57,7 @@ class TimedEye(Eye):
 
 
 def make_daemon(state_dir: Path, camera: Any) -> Daemon:
-    config = Config(launcher=LauncherConfig(magazine=200), extra={"hardware": HARDWARE})
+    config = replace(parse_config({"hardware": HARDWARE}), launcher=LauncherConfig(magazine=200))
     state_dir.mkdir(parents=True, exist_ok=True)
     options = DaemonOptions(
         simulate=True, state_dir=state_dir, seed=1, web=False, voice=False, camera=camera

@@ -22,11 +22,12 @@ import os
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from companion.app.table_memory import TableMemory
-from companion.config import Config, LauncherConfig
+from companion.config import LauncherConfig, parse_config
 from companion.core.events import Press, Reload, Setup, StartRound
 from companion.core.options import LauncherOptions
 from companion.core.table import TableEngine
@@ -72,10 +73,8 @@ def paced_player(folder: Path) -> PlayerProcess:
 
 
 def make_daemon(state_dir: Path, voice: bool, web: bool = False) -> Daemon:
-    config = Config(
-        launcher=LauncherConfig(magazine=200),
-        extra={"hardware": HARDWARE, "speech": {"audio_device": "null", "stale_after": 2.0}},
-    )
+    sections = {"hardware": HARDWARE, "speech": {"audio_device": "null", "stale_after": 2.0}}
+    config = replace(parse_config(sections), launcher=LauncherConfig(magazine=200))
     state_dir.mkdir(parents=True, exist_ok=True)
     options = DaemonOptions(
         simulate=True,

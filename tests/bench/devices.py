@@ -21,8 +21,9 @@ from gpiozero import Button
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.core.commands import Cue, Eject
-from companion.devices import ButtonPressed, InputNotice, LauncherHardware, parse_hardware
+from companion.devices import ButtonPressed, InputNotice, LauncherHardware
 from tests.doubles import QUICK_FEED
+from tests.helpers import hardware_section
 
 PRESSES = 1000
 HIT, FLOOR, EJECTOR, TURRET, BUZZER = 17, 5, 12, 13, 16
@@ -69,7 +70,7 @@ def percentiles(samples: list[float]) -> str:
 
 def main() -> None:
     factory = MockFactory(pin_class=StampedPin)
-    config = parse_hardware(
+    config = hardware_section(
         {
             "backend": "mock",
             "debounce_ms": 2,  # only limits the press rate: the first clean edge fires at once

@@ -178,7 +178,7 @@ def first_load(url: str) -> dict[str, Any]:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as state_dir:
-        config = Config(extra={"web": WEB})
+        config = Config(web=WebConfig(**WEB))
         options = DaemonOptions(
             simulate=True, state_dir=Path(state_dir), seed=1, host="127.0.0.1", port=0, voice=False
         )

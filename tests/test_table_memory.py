@@ -658,3 +658,22 @@ def test_the_press_moves_at_once_and_the_answer_waits_for_the_card() -> None:
         log.on_card.set()
         phone.join(10)
     assert answered and answered[0]["table"]["last_event"]["event"] == "press"
+
+
+def test_a_damaged_table_file_is_set_aside_and_the_table_starts_as_configured(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / DB_NAME).write_bytes(b"not a database" * 100)
+    engine = TableEngine(PLAYERS, seed=1)
+    before = engine.snapshot()
+    memory = TableMemory(lambda: TableLog.open(tmp_path), engine)
+    assert not memory.restore() and engine.snapshot() == before
+    assert (tmp_path / f"{DB_NAME}.damaged").read_bytes().startswith(b"not a database")
+    memory.journal(engine.handle(StartRound()))
+    memory.journal(engine.handle(Press()))
+    assert memory.status() == {"saved": True, "problem": None, "recovered": []}
+    memory.close()
+    again = TableEngine(PLAYERS, seed=2)
+    with TableLog.open(tmp_path) as log:
+        assert TableMemory(lambda: log, again).restore()
+    assert again.snapshot() == engine.snapshot()

@@ -359,7 +359,7 @@ class Hub:
                 except Exception:
                     log.exception("refusal listener %r failed", refused)
             raise
-        for journal in self._journals:  # on disk before anything moves or anyone is told
+        for journal in self._journals:  # the table as the event left it, before anyone acts
             try:
                 journal(outcome)
             except Exception:  # the table goes on; the journal reports its own trouble
@@ -399,8 +399,9 @@ class Hub:
         self._register(lambda: self._refusal_listeners.append(listener))
 
     def add_journal(self, journal: Callable[[Outcome], None]) -> None:
-        """``journal(outcome)`` runs after each accepted table event, before any listener: what
-        it stores is durable before the launcher moves or a phone sees the change."""
+        """``journal(outcome)`` runs after each accepted table event, before any listener: it
+        notes the table as the event left it; an action's answer waits until what it wrote is
+        on disk (:meth:`add_durable`)."""
         self._register(lambda: self._journals.append(journal))
 
     def add_durable(self, wait: Callable[[], None]) -> None:

@@ -220,7 +220,11 @@ def main() -> None:
     print(f"press latency, voice off: {ms(results[False])} over {total} presses")
     print(f"press latency, voice on:  {ms(results[True])} over {total} presses ({spoken})")
     ratio = percentile(results[True], 0.99) / percentile(results[False], 0.99)
-    print(f"press p99 voice on / voice off: {ratio:.2f}x (alternating rounds of {count})")
+    middle = percentile(results[True], 0.5) / percentile(results[False], 0.5)
+    print(
+        f"press p99 voice on / voice off: {ratio:.2f}x, p50 {middle:.2f}x "
+        f"(alternating rounds of {count})"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         daemon = make_daemon(Path(tmp), voice=True, web=True)

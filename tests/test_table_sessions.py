@@ -1,7 +1,7 @@
 """The scripted session of each deck (tests/sessions/*.uno), run through the real daemon on mock
-pins as ``simulate --script`` runs it: every line taken, the table ends where the rules say, the
-box counts every firing it makes (its own ``cards_seen`` events), and the table's memory puts the
-same table back on the next start."""
+pins as ``simulate --script`` runs it: every line taken, the same records as the rules alone give
+and the table ending where the rules say, the box counting every firing it makes (its own
+``cards_seen`` events), and the table's memory putting the same table back on the next start."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ import pytest
 from companion.cli.replay import ScriptReplay, replay_script, scratch_directory
 from companion.config import Config, LauncherConfig, TableConfig
 from companion.core.session import LineError
+from companion.core.table import TableEngine
+from companion.i18n import Catalog
+
+from .tables import fixed, traced
 
 SESSIONS = Path(__file__).parent / "sessions"
 CONFIG = Config(
@@ -36,8 +40,21 @@ def play_session(name: str, state_dir: Path) -> list[dict[str, Any]]:
     assert {r["source"] for r in records} <= {"script", "box"}
     script = [r for r in records if r["source"] == "script"]
     assert len({r["line"] for r in script}) == len(script)  # one record a line
+    # The same records as the rules alone give (the box's lines take log numbers of their own).
+    assert [_but_seq(r) for r in script] == [_but_seq(r) for r in _by_the_rules(lines)]
     _comes_back(state_dir, records[-1])
     return script
+
+
+def _by_the_rules(lines: list[str]) -> list[dict[str, Any]]:
+    catalog = Catalog.load()
+    engine = TableEngine(["a", "b"], launcher=fixed(1, magazine=0), seed=1)
+    render = lambda say: catalog.text(say.key, "fr", say.params)  # noqa: E731
+    return [r for r in traced(lines, engine, render) if isinstance(r, dict)]
+
+
+def _but_seq(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != "seq"}
 
 
 def _comes_back(state_dir: Path, last: dict[str, Any]) -> None:

@@ -104,7 +104,9 @@ class TableLog:
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
-        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10.0)
+        # Another program holding the file (two boxes on one folder) fails a line fast: the
+        # hub never waits on it, the next write is a checkpoint holding what was missed.
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=0.2)
         try:
             rows = db.execute("PRAGMA quick_check").fetchall()
             if [tuple(r) for r in rows] != [("ok",)]:

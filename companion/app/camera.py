@@ -198,6 +198,7 @@ class CameraService:
         self._sweep_stop: threading.Event | None = None
         self.decisions = 0  # sightings handed on (tests, the bench)
         self._played: dict[int, Frame] = {}  # the last camera plays' frames, by log line
+        self._reading: Frame | None = None  # the frame of the sure read the hub is handling
         self._epoch = 0  # rounds started: a play seen before the round started is dropped
         self.settled = threading.Condition()
 
@@ -255,6 +256,8 @@ class CameraService:
         last = outcome.snapshot.get("last_event")
         if outcome.event == "replace" and last:
             self._keep_mended(int(last["seq"]))
+        if outcome.source == "camera" and last:
+            self._remember(int(last["seq"]))  # now: a mend queued behind it finds the frame
         if outcome.source == "camera" or not last or not last.get("card"):
             return
         card = last["card"]
@@ -518,33 +521,37 @@ class CameraService:
             self._ask(camera, frame, sighting, number, read, sweep=True)
             return
         if sighting.sure:
+            with self._lock:
+                self._reading = frame  # remembered by its log line as the hub handles it
             future = door.take(card_read(sighting.kind, sighting.colour))
             with self._lock:
                 self.last_read = read
-            if future is not None:
-                try:
-                    outcome = future.result(timeout=10.0)
-                    self._remember(outcome, frame)
-                except ActionError as exc:
-                    # The rules refused what was read (a Coup Extrême needs its target): ask.
-                    log.info("camera read refused by the table: %s", exc)
-                    self._ask(camera, frame, sighting, number, read)
-                    return
-                except Exception:
-                    log.exception("camera read not handled")
+            try:
+                if future is not None:
+                    future.result(timeout=10.0)
+            except ActionError as exc:
+                # The rules refused what was read (a Coup Extrême needs its target): ask.
+                log.info("camera read refused by the table: %s", exc)
+                self._ask(camera, frame, sighting, number, read)
+                return
+            except Exception:
+                log.exception("camera read not handled")
+            finally:
+                with self._lock:
+                    self._reading = None
             self.decisions += 1
             door.changed("camera")
             return
         self._ask(camera, frame, sighting, number, read)
 
-    def _remember(self, outcome: Any, frame: Frame) -> None:
-        last = outcome.snapshot.get("last_event") if outcome is not None else None
-        if not last:
-            return
+    def _remember(self, seq: int) -> None:
+        """The frame of the sure read being handled, kept by its log line (on the hub thread)."""
         with self._lock:
-            self._played[int(last["seq"])] = frame
-            for seq in sorted(self._played)[:-REMEMBERED]:
-                del self._played[seq]
+            if self._reading is None:
+                return
+            self._played[seq] = self._reading
+            for old in sorted(self._played)[:-REMEMBERED]:
+                del self._played[old]
 
     def _ask(
         self,

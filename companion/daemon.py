@@ -34,7 +34,7 @@ from companion.app.box_buttons import POWEROFF, HoldWatcher, LongPresses
 from companion.app.camera import Camera, CameraService, Pictures
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
-from companion.app.hub import Hub
+from companion.app.hub import Hub, Service
 from companion.app.inputs import InputDoor, InputSource
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
@@ -63,13 +63,6 @@ class Closable(Protocol):
 
 
 Part = TypeVar("Part", bound="Closable")
-
-
-class Service(Protocol):
-    """A part of the application that registers its actions, statuses and listeners on the hub
-    before it starts."""
-
-    def attach(self, hub: Hub) -> None: ...
 
 
 @dataclass
@@ -135,9 +128,9 @@ class Daemon:
         self.config = config
         self.options = options
         self.catalog = Catalog.load()
-        # The services reach the engine by the hub; the log's lines carry the wall-clock time.
-        self.engine = table_engine(config, options.seed, time.time)
-        self.hub = Hub(self.engine, check_thread=options.check_thread)
+        # Only the hub holds the engine; the log's lines carry the wall-clock time.
+        engine = table_engine(config, options.seed, time.time)
+        self.hub = Hub(engine, check_thread=options.check_thread)
         self.door = InputDoor(self.hub)  # the one way in for every input source
         self.scores: ScoreStorage | None = None
         self.memory: TableMemory | None = None
@@ -179,7 +172,7 @@ class Daemon:
             self.voice = self._output(self._voice(sections)) if self.options.voice else None
             # Services: registered on the hub before it runs.
             for service in self._services(sections):
-                service.attach(self.hub)
+                self.hub.attach(service)
             self.hub.register_status("device", self._device_status)
             self.hub.start()
             # Inputs: through the door, once the hub runs.
@@ -260,7 +253,7 @@ class Daemon:
         kwargs: dict[str, Any] = {}
         if self.options.motion_clock is not None:
             kwargs["motion_clock"] = self.options.motion_clock
-        seats = len(self.engine.state.seats)
+        seats = len(self.hub.engine.state.seats)  # before the hub starts
         return self._output(LauncherHardware(sections.hardware, factory, seats=seats, **kwargs))
 
     def _voice(self, sections: Config) -> Voice:

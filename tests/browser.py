@@ -112,17 +112,22 @@ def voice_player() -> Any:
     return RecordingPlayer()
 
 
+def page_daemon_options(state_dir: Path, **overrides: Any) -> DaemonOptions:
+    """A simulated daemon serving its page on a free local port, its voice echoed."""
+    values: dict[str, Any] = {
+        "simulate": True,
+        "seed": 3,
+        "host": "127.0.0.1",
+        "port": 0,
+        "voice_player": RecordingPlayer(),
+        "engine_factory": ECHO_ENGINE,
+    }
+    return DaemonOptions(state_dir=state_dir, **{**values, **overrides})
+
+
 @pytest.fixture
 def daemon(tmp_path: Path, daemon_config: Config, voice_player: Any) -> Iterator[Daemon]:
-    options = DaemonOptions(
-        simulate=True,
-        state_dir=tmp_path / "state",
-        seed=3,
-        host="127.0.0.1",
-        port=0,
-        voice_player=voice_player,
-        engine_factory=ECHO_ENGINE,
-    )
+    options = page_daemon_options(tmp_path / "state", voice_player=voice_player)
     running = Daemon(daemon_config, options).start()
     yield running
     running.stop()

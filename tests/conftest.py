@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -25,6 +26,33 @@ os.environ["UNO_COMPANION_CHECK_THREAD"] = "1"
 from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402  (after the environment)
 
 from tests.doubles import RecordingPlayer, VirtualClock  # noqa: E402
+
+
+class GuardCatches(logging.Handler):
+    """What every hub's thread guard refused during one test (``"name on thread"`` each)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.caught: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.caught.append(record.getMessage())
+
+
+@pytest.fixture(autouse=True)
+def off_hub_thread() -> Iterator[list[str]]:
+    """Every test fails if any hub's guard caught a touch of the table off its thread, even on
+    a thread that swallowed the refusal. A test that provokes one reads and clears the list."""
+    from companion.app import threadguard
+
+    catches = GuardCatches()
+    logger = logging.getLogger(threadguard.__name__)
+    logger.addHandler(catches)
+    try:
+        yield catches.caught
+    finally:
+        logger.removeHandler(catches)
+    assert catches.caught == [], "the table was touched off the hub thread"
 
 
 @pytest.fixture

@@ -112,3 +112,19 @@ def test_seating_needs_a_running_evening(hub: Hub) -> None:
         hub.dispatch("evening.seat", {"game": 1, "table": 1})
     assert refused.value.key == "evening.error_none"
     assert [p["name"] for p in hub.state()["table"]["players"]] == FOUR
+
+
+def test_the_table_seated_for_a_game_says_who_seated_it(hub: Hub) -> None:
+    """The setup the service posts carries the source of the action that asked for it."""
+    seen: list[tuple[str, str]] = []
+
+    class Sources:
+        def on_outcome(self, outcome: Any) -> None:
+            seen.append((outcome.event, outcome.source))
+
+    hub.add_listener(Sources())
+    hub.dispatch("evening.start", {"players": FOUR})
+    hub.dispatch("evening.seat", {"game": 1, "table": 1}, source="script")
+    hub.dispatch("evening.seat", {"game": 2, "table": 1})
+    hub.call(lambda: None).result(timeout=5)  # the setups it queued have run
+    assert seen == [("setup", "script"), ("setup", "phone")]

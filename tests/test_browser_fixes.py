@@ -21,7 +21,15 @@ from companion.config import Config, WebConfig
 from companion.speech import PlayerError
 
 pytest.register_assert_rewrite("tests.browser")
-from tests.browser import PHONE, Api, Dialogs, chloe_wins_a_round, seat_four, tab  # noqa: E402
+from tests.browser import (  # noqa: E402
+    PHONE,
+    Api,
+    Dialogs,
+    chloe_wins_a_round,
+    seat_four,
+    tab,
+    until_in_page,
+)
 
 pytest_plugins = ["tests.browser"]
 
@@ -399,3 +407,22 @@ def test_the_calls_where_they_happen_and_the_round_end_by_cards(
     expect(page.locator("#entry")).to_be_hidden()
     page.click("#entry-another")
     expect(page.locator("#entry")).to_be_visible()
+
+
+def test_two_quick_taps_are_both_played(phone: Page, api: Api) -> None:
+    """A card tapped before the phone's previous one is answered is based on the state that one
+    left: both are played, the second never refused as stale for the phone's own change."""
+    seat_four(api)
+    before = api.state()["table"]["events"]
+    phone.evaluate(
+        """() => { const five = document.querySelector('#digits [data-value="5"]');
+                   five.click(); five.click(); }"""
+    )
+    until_in_page(
+        phone,
+        f"fetch('/api/state').then(r => r.json()).then(s => s.table.events >= {before + 2})",
+    )
+    table = api.state()["table"]
+    assert table["events"] == before + 2
+    lines = [(line["event"], line["source"]) for line in table["log"][-2:]]
+    assert lines == [("play", "phone")] * 2

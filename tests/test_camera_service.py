@@ -147,11 +147,11 @@ def camera_state(daemon: Daemon) -> dict[str, Any]:
 def test_a_sure_read_plays_for_the_active_player_and_the_turret_turns(camera_daemon):
     camera = FakeCamera()
     daemon = camera_daemon(camera)
-    active = daemon.engine.snapshot()["active"]
+    active = daemon.hub.state()["table"]["active"]
     camera.show()
     camera.show(FakeSighting("7", "red", 0.99, True))
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
-    last = daemon.engine.snapshot()["last_event"]
+    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
+    last = daemon.hub.state()["table"]["last_event"]
     assert last["source"] == "camera" and last["player"] == active
     assert last["card"] == {"kind": "number", "colour": "red"}
     # The play is counted first, then the hub's listeners send the turret its turn.
@@ -169,9 +169,9 @@ def test_an_unsure_read_asks_once_and_a_tap_settles_it(camera_daemon, tmp_path):
     candidates = (("reverse", "blue", 0.6), ("skip", "blue", 0.3))
     camera.show(FakeSighting("reverse", "blue", 0.6, False, candidates))
     question = wait_for(lambda: camera_state(daemon)["question"])
-    assert daemon.engine.events_handled == 0  # nothing moved
+    assert daemon.hub.state()["table"]["events"] == 0  # nothing moved
     assert [c["kind"] for c in question["candidates"]] == ["reverse", "skip"]
-    assert question["player"] == daemon.engine.snapshot()["active"]
+    assert question["player"] == daemon.hub.state()["table"]["active"]
     number = question["id"]
     assert question["picture"] == f"/api/camera/pictures/{number}.jpg"
     assert (tmp_path / "camera-pictures" / f"{number}.jpg").is_file()
@@ -191,7 +191,7 @@ def test_a_dismissed_question_moves_nothing(camera_daemon):
     camera.show(FakeSighting("3", "green", 0.5, False, (("3", "green", 0.5),)))
     question = wait_for(lambda: camera_state(daemon)["question"])
     state = daemon.hub.dispatch("camera.dismiss", {"id": question["id"]})
-    assert state["camera"]["question"] is None and daemon.engine.events_handled == 0
+    assert state["camera"]["question"] is None and daemon.hub.state()["table"]["events"] == 0
 
 
 def test_a_lost_camera_is_said_once_the_buttons_go_on_and_it_comes_back(camera_daemon):
@@ -203,10 +203,10 @@ def test_a_lost_camera_is_said_once_the_buttons_go_on_and_it_comes_back(camera_d
     camera.unplug()
     assert wait_for(lambda: camera_state(daemon)["status"] == "lost")
     press(daemon)  # the press path never waits for the camera
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
     camera.show()
     camera.show(FakeSighting("5", "yellow", 0.99, True))
-    assert wait_for(lambda: daemon.engine.events_handled == 2)
+    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 2)
     assert camera_state(daemon)["status"] == "ok"
     assert daemon.heard.count("camera.lost") == 1
 
@@ -222,7 +222,7 @@ def test_darkness_is_said_once_and_reads_wait_for_light(camera_daemon):
         camera.show(level=3.0)
     camera.show()
     assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
-    assert daemon.engine.events_handled == 0  # nothing was read in the dark
+    assert daemon.hub.state()["table"]["events"] == 0  # nothing was read in the dark
     assert daemon.heard.count("camera.dark") == 1
 
 
@@ -235,8 +235,8 @@ def test_switched_off_it_reads_nothing(camera_daemon):
     assert wait_for(lambda: daemon.camera.status == "off")  # the camera's thread let go
     daemon.hub.dispatch("camera.enable", {"on": True})
     camera.show(FakeSighting("6", "yellow", 0.99, True))
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
-    assert daemon.engine.snapshot()["last_event"]["payload"]["value"] == 6
+    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
+    assert daemon.hub.state()["table"]["last_event"]["payload"]["value"] == 6
 
 
 def test_without_a_camera_the_box_says_so(tmp_path):
@@ -280,7 +280,7 @@ def test_the_guided_teach_dings_for_each_card_and_keeps_the_deck(camera_daemon):
     camera.show(FakeSighting("1", "red", 0.4, False))  # laid and still: taken as the card asked
     assert wait_for(lambda: camera_state(daemon)["teach"]["done"] == 1)
     assert wait_for(lambda: "camera.teach" in daemon.heard)  # the box dings
-    assert daemon.engine.events_handled == 0  # a card shown to teach is not played
+    assert daemon.hub.state()["table"]["events"] == 0  # a card shown to teach is not played
     state = daemon.hub.dispatch("camera.teach_skip", {})
     assert state["camera"]["teach"]["done"] == 2 and state["camera"]["teach"]["next"] is None
     state = daemon.hub.dispatch("camera.teach_finish", {})
@@ -328,8 +328,8 @@ def test_a_mended_camera_read_keeps_its_picture(camera_daemon, tmp_path):
     camera = FakeCamera()
     daemon = camera_daemon(camera)
     camera.show(FakeSighting("7", "red", 0.99, True))
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
-    seq = daemon.engine.snapshot()["last_event"]["seq"]
+    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
+    seq = daemon.hub.state()["table"]["last_event"]["seq"]
     mend = {"card": "number", "value": 1, "colour": "red"}
     daemon.hub.dispatch("table.replace", {"seq": seq, "action": "table.play", "payload": mend})
     assert wait_for(lambda: camera_state(daemon)["kept"] == 1)
@@ -346,14 +346,14 @@ def test_the_turret_sweeps_and_hit_picks_the_coup_extreme_target(camera_daemon, 
     camera.show(FakeSighting("coup_extreme", "", 0.99, True))
     question = wait_for(lambda: camera_state(daemon)["question"])
     assert question["needs"] == "target" and camera_state(daemon)["sweeping"] is True
-    assert daemon.engine.events_handled == 0  # nothing moves until the target is picked
+    assert daemon.hub.state()["table"]["events"] == 0  # nothing moves until the target is picked
     seats = {p["seat"]: p["name"] for p in table["players"]}
     target_seat = next(s for s, name in seats.items() if name != attacker and s != 0)
     turret = daemon.hardware.turret
     wait_for(lambda: turret.seat == target_seat and not turret.moving, what="the turret faces")
     press(daemon)  # HIT while the turret faces the target
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
-    last = daemon.engine.snapshot()["last_event"]
+    assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
+    last = daemon.hub.state()["table"]["last_event"]
     assert last["source"] == "camera" and last["card"]["kind"] == "coup_extreme"
     assert last["payload"]["target"] == seats[target_seat] and last["player"] == attacker
     state = camera_state(daemon)
@@ -370,4 +370,4 @@ def test_a_frozen_picture_is_said_once_and_reads_wait_for_it_to_move(camera_daem
     camera.t_ms = 4100
     camera.show()
     assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
-    assert daemon.engine.events_handled == 0 and daemon.heard.count("camera.frozen") == 1
+    assert daemon.hub.state()["table"]["events"] == 0 and daemon.heard.count("camera.frozen") == 1

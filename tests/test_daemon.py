@@ -84,11 +84,11 @@ def settled(daemon: Daemon) -> None:
 def test_press_on_pin_fires_cards_and_turns(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=2))
     press(daemon)
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
-    settled(daemon)  # the hub's listeners have sent the launcher its commands
+    settled(daemon)  # the press, queued as its edge came, was handled; the hub's listeners
+    assert daemon.hub.state()["table"]["events"] == 1  # have sent the launcher its commands
     assert daemon.hardware.wait_idle(timeout=10)
     assert daemon.hardware.ejector.cards_fired == 2
-    snap = daemon.engine.snapshot()
+    snap = daemon.hub.state()["table"]
     assert snap["players"][1]["hand"] == 9 and snap["active"] == "Chloé"
     assert daemon.hardware.turret.seat == 2  # the launcher now faces Chloé
 
@@ -97,13 +97,13 @@ def test_the_table_gives_the_player_the_cards_the_beam_counted(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=2), hardware={})
     assert daemon.hardware.card_sensor is not None  # the beam, with simulated cards
     press(daemon)
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
-    settled(daemon)  # the hub's listeners have sent the launcher its commands
+    settled(daemon)  # the press, queued as its edge came, was handled; the hub's listeners
+    assert daemon.hub.state()["table"]["events"] == 1  # have sent the launcher its commands
     assert daemon.hardware.wait_idle(timeout=10)
     settled(daemon)  # and the beam's count is back at the table
     counted = daemon.hardware.card_sensor.total
     assert counted == daemon.hardware.ejector.cards_fired >= 2
-    snap = daemon.engine.snapshot()
+    snap = daemon.hub.state()["table"]
     assert snap["players"][1]["hand"] == 7 + counted
     assert snap["magazine"] == 112 - 4 * 7 - 1 - counted
 
@@ -112,10 +112,12 @@ def test_presses_during_an_ejection_are_queued_not_lost(make_daemon):
     daemon = make_daemon(LauncherConfig(profile="fixed", fixed_cards=3))
     for _ in range(8):
         press(daemon)  # much faster than the feed fires 3 cards
-    assert wait_for(lambda: daemon.engine.events_handled == 8)
+    settled(daemon)  # the press was queued as its edge came: now handled
+    assert daemon.hub.state()["table"]["events"] == 8
     assert daemon.hardware.wait_idle(timeout=30)
     assert daemon.hardware.ejector.cards_fired == 24
-    assert daemon.engine.snapshot()["magazine"] == 112 - 4 * 7 - 1 - 24  # the Extrême deck, dealt
+    magazine = daemon.hub.state()["table"]["magazine"]
+    assert magazine == 112 - 4 * 7 - 1 - 24  # the Extrême deck, dealt
 
 
 def test_bounce_within_window_is_one_press(make_daemon):
@@ -125,7 +127,7 @@ def test_bounce_within_window_is_one_press(make_daemon):
         pin.drive_low()
         pin.drive_high()
     settled(daemon)
-    assert daemon.engine.events_handled == 1
+    assert daemon.hub.state()["table"]["events"] == 1
 
 
 def test_refused_press_sounds_error(make_daemon, monkeypatch):
@@ -141,7 +143,7 @@ def test_refused_press_sounds_error(make_daemon, monkeypatch):
     monkeypatch.setattr(daemon.hardware, "execute", recording)
     press(daemon)
     assert wait_for(lambda: cues == ["error"])
-    assert daemon.engine.events_handled == 1  # only the round_won
+    assert daemon.hub.state()["table"]["events"] == 1  # only the round_won
 
 
 def test_table_survives_a_restart(tmp_path: Path):
@@ -155,7 +157,7 @@ def test_table_survives_a_restart(tmp_path: Path):
     first.stop()
     second = Daemon(config, opts).start()
     try:
-        snap = second.engine.snapshot()
+        snap = second.hub.state()["table"]
         assert [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cyd"]
         assert snap["dealer"] == "Ben" and snap["magazine"] == 33
         assert snap["rules"] == {"deck": "flip", "lotso_presses": 2}  # house rules kept
@@ -168,7 +170,8 @@ def test_virtual_hit_drives_the_mock_pin(make_daemon):
     daemon = make_daemon()
     before = daemon.hardware.hit_button.presses
     daemon.hub.dispatch("device.hit", {})
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    settled(daemon)  # the press was queued as its edge came: now handled
+    assert daemon.hub.state()["table"]["events"] == 1
     assert daemon.hardware.hit_button.presses == before + 1  # it went through the button
 
 
@@ -178,7 +181,8 @@ def test_a_virtual_hit_the_debounce_drops_is_answered_as_dropped(make_daemon):
     with pytest.raises(ActionError) as dropped:  # a moment later: the button is still down
         daemon.hub.dispatch("device.hit", {})
     assert dropped.value.key == "errors.press_dropped" and dropped.value.status == 429
-    assert wait_for(lambda: daemon.engine.events_handled == 1)
+    settled(daemon)  # the press was queued as its edge came: now handled
+    assert daemon.hub.state()["table"]["events"] == 1
     assert daemon.hardware.hit_button.presses == 1  # one press taken, one refused, none lost
 
 
@@ -294,8 +298,9 @@ def test_optional_buttons_play_cards(tmp_path: Path):
     try:
         for name in ("next", "reverse", "skip"):
             press(daemon, name)
-        assert wait_for(lambda: daemon.engine.events_handled == 3)
-        snap = daemon.engine.snapshot()
+        settled(daemon)  # the press was queued as its edge came: now handled
+        assert daemon.hub.state()["table"]["events"] == 3
+        snap = daemon.hub.state()["table"]
         # Bruno played (Chloé's turn), Chloé reversed (back to Bruno), Bruno skipped Alice.
         assert snap["direction"] == "right" and snap["active"] == "David"
         assert [p["hand"] for p in snap["players"]] == [7, 5, 6, 7]
@@ -399,7 +404,8 @@ def test_no_engine_access_off_the_hub_thread_during_a_simulated_evening(tmp_path
     second = Daemon(config, opts).start()  # the saved profile is applied as it starts
     try:
         press(second)
-        assert wait_for(lambda: second.hub.state()["table"]["events"] > events)
+        settled(second)  # the press was queued as its edge came: now handled
+        assert second.hub.state()["table"]["events"] > events
         assert second.hub.state()["settings"]["profile"] == "gentle"
     finally:
         second.stop()
@@ -419,7 +425,7 @@ def test_stop_closes_the_hardware_only_after_the_hub_has_drained(make_daemon, mo
         execute(commands)
 
     def closing() -> None:
-        closed.append((daemon.hub.phase, daemon.engine.events_handled, len(ejected)))
+        closed.append((daemon.hub.phase, daemon.hub.engine.events_handled, len(ejected)))
         close()
 
     monkeypatch.setattr(hardware, "execute", recording)

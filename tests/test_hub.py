@@ -213,23 +213,59 @@ def test_stop_drains_the_queue_and_its_follow_ups_then_refuses():
     assert [f.result(timeout=0).event for f in queued] == ["press"] * 3 + ["setup"]
     assert follow_ups[0].result(timeout=0).source == "box"
     assert isinstance(late.exception(timeout=0), HubStopped)
-    assert hub.engine.events_handled == 5
+    assert hub.engine.events_handled == 5  # stopped: the engine is anyone's again
 
 
-def test_the_thread_guard_refuses_engine_access_off_the_hub_thread():
-    hub = Hub(TableEngine(["Alice", "Bruno"], seed=1), check_thread=True)
-    assert hub.engine.snapshot()["active"] == "Bruno"  # before the start: whoever builds it
+def test_the_thread_guard_refuses_engine_access_off_the_hub_thread(off_hub_thread):
+    engine = TableEngine(["Alice", "Bruno"], seed=1)
+    hub = Hub(engine, check_thread=True)
+    held = hub.engine  # before the start: whoever builds it
+    assert held.snapshot()["active"] == "Bruno"
+    here = threading.current_thread().name
     with hub.running():
         assert hub.dispatch("table.press", {})["table"]["events"] == 1  # on the hub thread
         with pytest.raises(OffHubThread):
-            hub.engine.snapshot()
+            hub.engine  # noqa: B018  (the hub's own door to the engine)
         with pytest.raises(OffHubThread):
-            hub.engine.events_handled = 0
+            held.snapshot()  # a reference kept from before: the engine's attributes are guarded
+        with pytest.raises(OffHubThread):
+            held.events_handled = 0
         assert hub.off_thread == [
-            f"snapshot on {threading.current_thread().name}",
-            f"events_handled on {threading.current_thread().name}",
+            f"engine on {here}",
+            f"snapshot on {here}",
+            f"events_handled on {here}",
         ]
+    assert off_hub_thread == [
+        f"{name} touched off the hub thread, on thread {here!r}"
+        for name in ("engine", "snapshot", "events_handled")
+    ]
+    off_hub_thread.clear()  # provoked here: the suite's own check must not fail this test
     assert hub.engine.events_handled == 1  # stopped: whoever saves it
+
+
+def test_an_outcome_leaves_the_hub_with_its_snapshot_made_there():
+    """Whoever waits for an outcome (the camera's thread, a script's trace) reads a snapshot
+    made on the hub thread, as the event left the table, even once the table moved on."""
+    hub = Hub(TableEngine(["Alice", "Bruno", "Chloé"], seed=1), check_thread=True)
+    made_on: list[str] = []
+    engine_snapshot = TableEngine.snapshot
+
+    def snapshot(engine: TableEngine) -> dict[str, Any]:
+        made_on.append(threading.current_thread().name)
+        return engine_snapshot(engine)
+
+    with hub.running():
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(TableEngine, "snapshot", snapshot)
+            first = hub.post(Play("skip", "red"), "phone")
+            second = hub.post(Play("reverse", "red"), "phone")
+            outcomes = [first.result(timeout=5), second.result(timeout=5)]
+            state = hub.state()  # the last outcome's snapshot serves the state: not made again
+            cards = [o.snapshot["last_event"]["payload"]["card"] for o in outcomes]
+        assert made_on == ["hub", "hub"]
+        assert cards == ["skip", "reverse"]
+        assert state["table"] is outcomes[1].snapshot
+    assert hub.off_thread == []
 
 
 @pytest.mark.parametrize(
@@ -277,6 +313,25 @@ def test_the_source_reaches_the_outcome_and_refusals_are_told_with_it(hub):
     refused = door.take(ButtonPress("hit"))
     assert isinstance(refused.exception(timeout=5), ActionError)
     assert refusals == [("errors.round_over", "button")]
+
+
+def test_a_services_follow_up_carries_the_source_of_its_action(hub):
+    recorder = Recorder()
+    hub.add_listener(recorder)
+    sources: list[str] = []
+
+    def follow_up(payload: dict[str, Any]) -> None:
+        sources.append(hub.action_source)
+        hub.post(Press(), hub.action_source)
+
+    hub.register_action("test.follow_up", {"type": "object"}, follow_up, "table")
+    hub.dispatch("test.follow_up", {}, source="script")
+    hub.dispatch("test.follow_up", {})
+    hub.dispatch("table.press", {}, source="camera")
+    hub.call(lambda: None).result(timeout=5)  # the follow-ups have run
+    assert sources == ["script", "phone"]
+    assert [o.source for o in recorder.outcomes] == ["script", "phone", "camera"]
+    assert hub.call(lambda: hub.action_source).result(timeout=5) == "box"  # outside actions
 
 
 ADDRESS = {"a": "192", "b": "168", "c": "1", "d": "20", "port": "8080"}
@@ -338,8 +393,9 @@ def test_a_long_press_goes_through_the_hub_and_honours_voice_off():
     assert hub.off_thread == []
 
 
-def test_handling_at_once_is_for_the_hub_thread_only(hub):
-    with pytest.raises(RuntimeError):
+def test_handling_at_once_is_for_the_hub_thread_only(hub, off_hub_thread):
+    with pytest.raises(OffHubThread):
         hub.handle(Press(), "phone")  # another thread: it must post
+    assert len(off_hub_thread) == 1 and "handle" in off_hub_thread.pop()
     outcome = hub.call(lambda: hub.handle(Press(), "phone")).result(timeout=5)
     assert outcome.source == "phone" and hub.state()["table"]["events"] == 1

@@ -153,32 +153,70 @@ def test_the_shared_modules_import_no_adapter_and_build_no_engine():
     assert violations("companion.locations", forbidden) == []
 
 
+def private_reads(module: ast.Module) -> list[tuple[int, str]]:
+    """``thing._name`` read in ``module`` (line, name) where ``thing`` is not ``self``/``cls``
+    and ``_name`` is not one the module defines itself (a class of the module reaching into its
+    neighbour, as a subscription into its hub). ``os._exit`` is the standard library's own
+    public way out of a child process."""
+    nodes = list(ast.walk(module))
+    own = {node.name for node in nodes if isinstance(node, ast.FunctionDef)}
+    own |= {
+        node.attr
+        for node in nodes
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in ("self", "cls")
+    }
+    return [
+        (node.lineno, node.attr)
+        for node in nodes
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        and node.attr not in own
+        and not (isinstance(node.value, ast.Name) and (node.value.id, node.attr) == ("os", "_exit"))
+    ]
+
+
 def test_no_module_reads_another_modules_private_attributes():
-    """``thing._name`` only for ``self``/``cls`` or a name this module defines itself (a class
-    of the module reaching into its neighbour, as a subscription into its hub)."""
-    found = []
-    for module in modules():
-        if room_of(module) not in ("application", "root"):
-            continue
-        nodes = list(ast.walk(tree(module)))
-        own = {node.name for node in nodes if isinstance(node, ast.FunctionDef)}
-        own |= {
-            node.attr
-            for node in nodes
-            if isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in ("self", "cls")
-        }
-        for node in nodes:
-            if (
-                isinstance(node, ast.Attribute)
-                and node.attr.startswith("_")
-                and not node.attr.startswith("__")
-                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
-                and node.attr not in own
-            ):
-                found.append(f"{module}:{node.lineno} reads .{node.attr}")
+    found = [
+        f"{module}:{line} reads .{name}"
+        for module in modules()
+        if room_of(module) in ("application", "root")
+        for line, name in private_reads(tree(module))
+    ]
     assert found == []
+
+
+TESTS = PACKAGE.parent / "tests"
+# Reads of another module's private attributes the tests still make, each to be replaced by a
+# public way in (the list only shrinks: a read gone must leave it, a new one fails).
+KNOWN_TEST_READS = {
+    "tests/bench/camera.py reads ._last_change",  # gpiozero's mock pin: when it last changed
+    "tests/bench/daemon.py reads ._last_change",
+    "tests/bench/scoring.py reads ._changes",
+    "tests/test_devices_mash.py reads ._pending",
+    "tests/test_devices_pwm.py reads ._PERIOD_NS",
+    "tests/test_score_paging.py reads ._changes",
+    "tests/test_scoring_import.py reads ._add",
+    "tests/test_scoring_import.py reads ._books",
+    "tests/test_scoring_import.py reads ._db",
+    "tests/test_speech_worker.py reads ._sleep",
+    "tests/test_storage_sqlite.py reads ._db",
+}
+
+
+def test_no_test_reads_another_modules_private_attributes():
+    """The tests go through the same doors as everyone else: the hub's state and queries, the
+    parts' public methods."""
+    found = {
+        f"{path.relative_to(TESTS.parent)} reads .{name}"
+        for path in sorted(TESTS.rglob("*.py"))
+        for _, name in private_reads(ast.parse(path.read_text(encoding="utf-8")))
+    }
+    assert sorted(found - KNOWN_TEST_READS) == []
+    assert sorted(KNOWN_TEST_READS - found) == []  # fixed: strike it from the list
 
 
 def test_only_main_imports_the_command_line():

@@ -212,12 +212,12 @@ def test_player_process_reports_aplay_failures_and_survives_its_own_death(tmp_pa
     try:
         with pytest.raises(PlayerError, match="no_such_device"):
             player.play(CueSounds().wav("ding"))
-        assert player._process is not None
-        player._process.kill()
+        assert player.process is not None
+        player.process.kill()
         with pytest.raises(PlayerError, match="stopped"):
             player.play(CueSounds().wav("ding"))
         player.device = "null"  # the next sound starts a new process, which plays it
         player.play(CueSounds().wav("ding"))
     finally:
         player.close()
-    assert player._process is None
+    assert player.process is None

@@ -103,7 +103,7 @@ def test_cues_play_on_the_speaker_unless_disabled(make_voice):
 def test_cues_are_rendered_off_the_press_path(make_voice, monkeypatch):
     voice, player = make_voice()
     quiet = voice.cues
-    wait_for(lambda: len(quiet._cache) == 6 + 21, timeout=10, what="every cue rendered")
+    wait_for(lambda: quiet.rendered == 6 + 21, timeout=10, what="every cue rendered")
 
     rendered: list[tuple[object, ...]] = []
     monkeypatch.setattr("companion.speech.sounds.tone_frames", lambda *a: rendered.append(a))
@@ -117,7 +117,7 @@ def test_cues_are_rendered_off_the_press_path(make_voice, monkeypatch):
     voice.set_volume(0.5)
     wait_for(lambda: voice.cues is not quiet, timeout=10, what="the new volume's cues")
     assert voice.cues.volume == pytest.approx(quiet.volume * 0.5)
-    assert len(voice.cues._cache) == len(quiet._cache)
+    assert voice.cues.rendered == quiet.rendered
 
 
 def test_disabled_speech_still_plays_cues_and_starts_no_engine(make_voice):

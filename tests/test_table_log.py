@@ -60,11 +60,11 @@ def test_a_misread_card_mended_three_events_and_two_presses_later() -> None:
     assert fired(right) == [3, 6]  # both presses fired cards
     misread = wrong.snapshot()["log"][0]
     assert misread["card"] == {"kind": "skip", "colour": "red"}
-    rolls = wrong.firing._rng.getstate()
+    rolls = wrong.firing.random_source().getstate()
     out = wrong.handle(Replace(misread["seq"], Play("reverse", "red")), "phone")
     same_table(wrong, right)
     assert fired(wrong) == fired(right)
-    assert wrong.firing._rng.getstate() == rolls  # nothing was rolled again
+    assert wrong.firing.random_source().getstate() == rolls  # nothing was rolled again
     assert not [c for c in out.commands if isinstance(c, Eject)] and out.fired == 0
     # The box says who now faces what.
     facing = wrong.snapshot()["facing"]

@@ -368,7 +368,7 @@ def test_a_firing_whose_count_never_came_is_marked_at_the_restart() -> None:
 def _fires(engine: TableEngine, presses: int) -> bool:
     """Whether the ``presses``-th press from now fires (on a copy of the random sequence)."""
     trial = TableEngine(PLAYERS, seed=0)
-    trial.firing.set_random_state(engine.firing.random_state())
+    trial.firing.random_source().setstate(engine.firing.random_source().getstate())
     trial.firing.presses_since_fire = engine.firing.presses_since_fire
     return [trial.firing.press().fired for _ in range(presses)][-1]
 

@@ -351,7 +351,7 @@ def test_a_phone_reading_slowly_does_not_pile_states_up_in_memory(
     slow.connect(("127.0.0.1", port))
     try:
         slow.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")  # then never reads
-        channels = server._server.active_channels  # type: ignore[union-attr]
+        channels = server.channels
         most = 0
         for _ in range(200):  # 20 MB of states for that phone
             hub.call(lambda: hub.changed("device")).result(2)

@@ -1,10 +1,12 @@
 """Writes a phone may repeat or overdo: a retry with its Idempotency-Key is answered, not done
-twice; live streams are shared out per address; PIN guesses are counted across all addresses;
+twice (nor answered busy once done); live streams are shared out per address; PIN guesses are
+counted per address and, slowing down without locking anyone out, across all addresses;
 the web server's log says each kind of trouble once per interval."""
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,8 +14,12 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.app.hub import Hub
+from companion.core.table import TableEngine
+from companion.i18n import Catalog
 from companion.logs import OncePerInterval
+from companion.web import WebConfig, create_app
 from companion.web.idempotency import KeyProblem, Remembered
+from companion.web.security import MOST_WAITING
 from tests.test_storage_faults import box
 from tests.test_web_api import Clock, csrf, make_app, make_hub
 
@@ -94,7 +100,7 @@ def test_a_key_is_claimed_while_its_request_runs_and_forgotten_if_nothing_was_do
         remembered.begin("phone", "k", "print")
     assert running.value.status == 409
     assert remembered.begin("other phone", "k", "print") is None  # keys are per phone
-    remembered.finish("phone", "k", 503, None)  # busy: nothing was done, the retry runs
+    remembered.finish("phone", "k", 503, None, forget=True)  # busy: nothing done, the retry runs
     assert remembered.begin("phone", "k", "print") is None
     remembered.finish("phone", "k", 200, None)
     entry = remembered.begin("phone", "k", "print")
@@ -122,12 +128,18 @@ def test_one_phone_gets_a_few_live_streams_and_is_told_to_poll_beyond() -> None:
         stream.close()
 
 
-def test_pin_guesses_are_counted_across_every_address() -> None:
+def test_pin_guesses_from_everywhere_slow_down_and_the_right_pin_still_gets_in() -> None:
     clock = Clock()
-    client = make_app(
-        make_hub(), clock, pin="2468", lockout_attempts=5, lockout_seconds=60,
-        lockout_total_attempts=20,
-    ).test_client()  # fmt: skip
+    waits: list[float] = []
+
+    def wait(seconds: float) -> None:  # a PIN check waiting its turn: the clock moves on
+        waits.append(seconds)
+        clock.now += seconds
+
+    config = WebConfig(
+        pin="2468", lockout_attempts=5, lockout_seconds=60, lockout_total_attempts=20
+    )
+    client = create_app(make_hub(), config, Catalog.load(), clock=clock, wait=wait).test_client()
 
     def guess(pin: str, address: str) -> Any:
         return client.post(
@@ -137,18 +149,45 @@ def test_pin_guesses_are_counted_across_every_address() -> None:
             environ_base={"REMOTE_ADDR": address},
         )
 
-    # 20 addresses, each staying under its own limit of 5.
+    # 20 addresses' worth, each staying under its own limit of 5: answered at once.
     answers = [guess("0000", f"10.0.0.{n}").status_code for n in range(5) for _ in range(4)]
-    assert answers[:-1] == [403] * 19 and answers[-1] == 429
-    locked = guess("2468", "10.0.9.9")  # everyone waits now, even with the right PIN
-    assert locked.status_code == 429 and 60 <= int(locked.headers["Retry-After"]) <= 61
-    clock.now += 61
-    for n in range(20):
-        guess("1111", f"10.0.1.{n}")
-    second = guess("2468", "10.0.9.9")  # the second lock-out of everyone is twice as long
-    assert second.status_code == 429 and int(second.headers["Retry-After"]) > 61
-    clock.now += 121
-    assert guess("2468", "10.0.9.9").status_code == 200
+    assert answers == [403] * 20 and not waits
+    # Past the limit, guesses from new addresses are checked one at a time, a second apart.
+    started = clock.now
+    assert [guess("1111", f"10.0.1.{n}").status_code for n in range(10)] == [403] * 10
+    assert clock.now - started >= 9 and all(w <= 1.0 for w in waits)
+    # Guesses far apart (their turns come at once) are checked too, however many.
+    for n in range(MOST_WAITING + 2):
+        clock.now += 10
+        assert guess("1112", f"10.0.5.{n}").status_code == 403
+    # A new phone with the right PIN waits its turn and gets in: never locked out.
+    right = guess("2468", "10.0.9.9")
+    assert right.status_code == 200 and right.get_json() == {"authenticated": True}
+    # The right PIN ends the slow-down: the next guess is answered at once.
+    waits.clear()
+    assert guess("3333", "10.0.2.1").status_code == 403 and not waits
+    # Twenty more bad PINs, then twenty more: the checks grow further apart each time.
+    for n in range(40):
+        guess("4444", f"10.0.3.{n}")
+    waits.clear()
+    guess("5555", "10.0.4.1")
+    guess("5555", "10.0.4.2")
+    assert waits and max(waits) == 2.0
+    assert guess("2468", "10.0.9.8").status_code == 200
+
+
+def test_an_address_locked_out_again_waits_twice_as_long() -> None:
+    clock = Clock()
+    client = make_app(
+        make_hub(), clock, pin="2468", lockout_attempts=3, lockout_seconds=60
+    ).test_client()
+    for expected in ("60", "120"):
+        answers = [
+            client.post("/api/login", json={"pin": "0000"}, headers=csrf(client)) for _ in range(3)
+        ]
+        assert [a.status_code for a in answers] == [403, 403, 429]
+        assert answers[-1].headers["Retry-After"] == expected
+        clock.now += int(expected) + 1
 
 
 def test_the_log_says_each_kind_of_trouble_once_per_interval(
@@ -173,3 +212,64 @@ def test_the_log_says_each_kind_of_trouble_once_per_interval(
         "another trouble",
         "Task queue depth is 5 (999 more like this in the last 60 s)",
     ]
+
+
+def test_an_action_that_ran_is_never_answered_busy_and_its_retry_is_not_run_again() -> None:
+    """The action runs, then the table after it cannot be read in time (the hub is held by
+    the next piece of work): the answer says it was done, and the retry is the first answer."""
+    hub = Hub(TableEngine(["Alice", "Bruno"], seed=1), dispatch_timeout=0.3)
+    release = threading.Event()
+    ran: list[int] = []
+
+    def count(payload: dict[str, Any]) -> None:
+        ran.append(1)
+        hub.call(lambda: release.wait(30))  # queued behind this action: the state waits
+
+    hub.register_action("test.count", {"type": "object"}, count, "table")
+    client = make_app(hub).test_client()
+    with hub.running():
+        try:
+            first = send(client, "test.count", {}, "count-1")
+            assert first.status_code == 200, first.get_json()
+            assert first.get_json()["applied"] is True and first.get_json()["message"]
+            again = send(client, "test.count", {}, "count-1")
+            assert again.headers["Idempotent-Replayed"] == "true"
+        finally:
+            release.set()
+        assert len(ran) == 1
+
+
+def test_while_slowed_down_one_address_has_one_guess_waiting() -> None:
+    turn = threading.Event()
+    waiting = threading.Event()
+
+    def wait(seconds: float) -> None:  # the first guess's turn comes when the test says
+        waiting.set()
+        assert turn.wait(30)
+
+    config = WebConfig(pin="2468", lockout_attempts=5, lockout_seconds=60, lockout_total_attempts=2)
+    app = create_app(make_hub(), config, Catalog.load(), clock=Clock(), wait=wait)
+
+    def guess(pin: str, address: str) -> Any:
+        client = app.test_client()
+        return client.post(
+            "/api/login",
+            json={"pin": pin},
+            headers=csrf(client),
+            environ_base={"REMOTE_ADDR": address},
+        )
+
+    assert [guess("0000", f"10.0.0.{n}").status_code for n in range(2)] == [403, 403]
+    assert guess("1111", "10.0.1.1").status_code == 403  # slowed: its turn was at once
+    answers: list[Any] = []
+    first = threading.Thread(target=lambda: answers.append(guess("2468", "10.0.2.2")))
+    first.start()
+    try:
+        assert waiting.wait(30)  # the phone's first try waits its turn
+        again = guess("2468", "10.0.2.2")  # the same address again meanwhile
+        assert again.status_code == 429 and int(again.headers["Retry-After"]) >= 1
+        assert again.get_json()["error"]["key"] == "web.error_pin_wait"
+    finally:
+        turn.set()
+        first.join(30)
+    assert answers and answers[0].status_code == 200  # its first try got in

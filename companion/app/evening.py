@@ -144,7 +144,7 @@ class EveningService:
         self._keep_colours(evening.players)
         # Queued behind this action, as the score keeper does: the table engine handles it next.
         assert self._hub is not None  # (an action: the service is attached)
-        self._hub.post(Setup(game.seats()), "phone")
+        self._hub.post(Setup(game.seats()), self._hub.action_source)
 
     def _keep_colours(self, players: tuple[str, ...]) -> None:
         """Give each evening player without a chosen colour one of their own (the first free

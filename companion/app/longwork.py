@@ -115,7 +115,11 @@ class LongWork:
         def body() -> None:
             self._inside.yes = True
             with suppress(AttributeError, OSError):
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.niceness)
+                # Relative to the priority the thread was born with: a box started under
+                # `nice` keeps its long work below its own table work all the same.
+                native_id = threading.get_native_id()
+                born_with = os.getpriority(os.PRIO_PROCESS, native_id)
+                os.setpriority(os.PRIO_PROCESS, native_id, min(19, born_with + self.niceness))
             try:
                 with self.held(lasting=lasting):
                     context.run(work)

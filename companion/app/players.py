@@ -84,7 +84,7 @@ class PlayerNames:
         if any(p != old and shown_key(p) == shown_key(new) for p in [*seated, *scored]):
             raise ActionError("duplicate_player", "two players have the same name")
         if old in seated:  # first: the table's own checks refuse a bad name before anything
-            self._hub.handle(Rename(old, new), "phone")
+            self._hub.handle(Rename(old, new), self._hub.action_source)
         if keeper is not None and book is not None and old in scored:
             keeper.rename(renamed_book(book, old, new))
         self._evening.rename_player(old, new)

@@ -212,7 +212,7 @@ class ScoreKeeper:
             and ruleset.key != self.hub.engine.rules.deck
         ):
             # The deck the game is scored with is the deck on the table (launcher load, cards).
-            self.hub.post(SetRules((("deck", ruleset.key),)), "phone")
+            self.hub.post(SetRules((("deck", ruleset.key),)), self.hub.action_source)
 
     def record_round(self, payload: dict[str, Any]) -> None:
         hands = _hands(payload["hands"])
@@ -420,9 +420,9 @@ class ScoreKeeper:
         for player in self.hub.engine.snapshot()["players"]:
             name = player["name"]
             if name in out and not player["eliminated"]:
-                self.hub.post(Eliminate(name), "phone")
+                self.hub.post(Eliminate(name), self.hub.action_source)
             elif name not in out and player["eliminated"] and name in self.book.setup.players:
-                self.hub.post(Reinstate(name), "phone")
+                self.hub.post(Reinstate(name), self.hub.action_source)
 
     def _open(self, game_id: str) -> None:
         try:

@@ -232,6 +232,6 @@ def _unpack_random(firing: Any, packed: Any) -> None:
         return
     try:
         words = struct.unpack("<625I", base64.b64decode(packed, validate=True))
-        firing.set_random_state((3, words, None))
+        firing.random_source().setstate((3, words, None))
     except (ValueError, struct.error, TypeError) as exc:
         log.warning("the launcher's random sequence was not restored: %s", exc)

@@ -256,7 +256,7 @@ class TableMemory:
             "undo": [self._edit(edit, known) for edit in round_log.undo],
             "redo": [self._edit(edit, known) for edit in round_log.redo],
             "next_seq": round_log.next_seq,
-            "random": pack_random(engine.firing.random_state()),
+            "random": pack_random(engine.firing.random_source().getstate()),
             "rules": to_data(engine.rules),
             "configured_rules": self._configured_rules,
             "events_handled": engine.events_handled,

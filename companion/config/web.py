@@ -39,12 +39,18 @@ class WebConfig:
     lockout_attempts: int = option(
         5, "bad PINs in a row before a phone is locked out", min=1, max=100
     )
-    lockout_seconds: int = option(60, "how long a locked-out phone must wait", min=1, max=86400)
+    lockout_seconds: int = option(
+        60,
+        "how long a locked-out phone must wait (twice as long at each new lock-out of its "
+        "address, up to an hour)",
+        min=1,
+        max=86400,
+    )
     lockout_total_attempts: int = option(
         20,
-        "bad PINs from all phones together, within lockout_seconds, before every phone must "
-        "wait (the wait doubles each time, up to an hour; phones that entered the PIN before "
-        "may still enter it)",
+        "bad PINs from all phones together, within lockout_seconds, before PINs are checked "
+        "one at a time, a second apart (then 2, 4, up to 8 s): guessing slows down, and the "
+        "right PIN still gets in",
         min=1,
         max=10000,
     )
@@ -62,16 +68,35 @@ class WebConfig:
     )
     idle_seconds: int = option(
         30,
-        "a connection that sends nothing for this long is closed (live streams stay open: "
-        "they send keep-alives); raised to twice keepalive_seconds if lower",
+        "a connection that sends nothing for this long is closed, and one whose phone reads "
+        "nothing of what waits for it (a live stream stays open while its phone reads it: it "
+        "sends keep-alives); raised to twice keepalive_seconds if lower",
         min=5,
         max=600,
     )
     connection_limit: int = option(
-        500, "open connections at once before new ones wait", min=20, max=4000
+        500,
+        "open connections at once; past it a new phone still gets in: the box closes an idle "
+        "connection of the address holding the most",
+        min=20,
+        max=4000,
     )
     per_client_connections: int = option(
         32, "open connections one address may hold (a phone uses 2 to 7)", min=4, max=4000
+    )
+    requests_per_client: int = option(
+        6,
+        "requests one address may have running at once besides its live streams (a browser "
+        "asks up to 6 at a time); more wait their turn without holding a thread",
+        min=1,
+        max=256,
+    )
+    header_seconds: int = option(
+        10,
+        "a request's headers must arrive within this many seconds of its first byte (its body "
+        "at 16 KB/s at least after them), or its connection is closed",
+        min=1,
+        max=300,
     )
 
     @property

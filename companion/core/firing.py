@@ -89,6 +89,12 @@ class FiringModel:
         self._rng = rng
         self._outcomes: dict[tuple[int, bool, int], Firing] = {}
 
+    def random_source(self) -> random.Random:
+        """The random sequence the presses draw from: saved and put back with the table, so
+        the presses after a restart are the ones that would have come (the real launcher's
+        irregular disc does not forget its position either)."""
+        return self._rng
+
     @property
     def low(self) -> bool:
         return self.magazine < self.low_warning
@@ -138,15 +144,6 @@ class FiringModel:
         self._rng.random()
         if firing.fired:
             self._draw_cards(firing.forced)
-
-    def random_state(self) -> object:
-        """The random sequence's state (:meth:`random.Random.getstate`): kept so the presses
-        after a restart are the ones that would have come."""
-        return self._rng.getstate()
-
-    def set_random_state(self, state: object) -> None:
-        """Put back a state :meth:`random_state` gave."""
-        self._rng.setstate(state)  # type: ignore[arg-type]
 
     def replay(self, firing: Firing) -> None:
         """A press whose outcome is already known (the log's fact): counted, never re-rolled."""

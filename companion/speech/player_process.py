@@ -75,6 +75,12 @@ class PlayerProcess:
         child_conn.close()  # so a dead child reads as end of file here
         self._process, self._conn = process, parent_conn
 
+    @property
+    def process(self) -> BaseProcess | None:
+        """The player's child process while one runs (``None`` before the first sound and
+        once closed)."""
+        return self._process
+
     def play(self, wav: bytes) -> None:
         if self._conn is None:
             self._start()

@@ -94,6 +94,11 @@ class CueSounds:
             wav = self._cache[key] = wav_bytes(b"".join(map(self._step_frames, steps)))
         return wav
 
+    @property
+    def rendered(self) -> int:
+        """Cues rendered so far (each cue at each suspense tempo counts once)."""
+        return len(self._cache)
+
     def render_all(self) -> None:
         """Render every cue at every suspense tempo now (about 25 ms on a PC, once)."""
         for name in CUE_NAMES:

@@ -7,6 +7,8 @@ a 4xx status; a request that fails changes nothing.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -181,9 +183,9 @@ def create_api() -> Blueprint:
             return _once(
                 ctx,
                 lambda: ctx.hub.run_long(lambda: _act(ctx, name)),
-                lambda: _json_state(ctx, ctx.hub.state()),
+                lambda: _state_now(ctx),
             )
-        return _once(ctx, lambda: _act(ctx, name), lambda: _json_state(ctx, ctx.hub.state()))
+        return _once(ctx, lambda: _act(ctx, name), lambda: _state_now(ctx))
 
     def _act(ctx: WebContext, name: str) -> Response:
         body = _json_object()
@@ -205,7 +207,8 @@ def create_api() -> Blueprint:
         if name in REMOTE_PRESS_ACTIONS and not _may_press(ctx):
             raise ApiError("web.error_remote_press_off", 403)
         # The hub checks the payload with the one validator (companion.core.payload).
-        return _json_state(ctx, _dispatch(ctx, name, payload, revision))
+        state = _dispatch(ctx, name, payload, revision)
+        return _applied(ctx) if state is None else _json_state(ctx, state)
 
     @api.get("/events")
     def get_events() -> Response:
@@ -291,9 +294,22 @@ def create_api() -> Blueprint:
     @api.get("/openapi.json")
     def get_openapi() -> Response:
         """This API described as OpenAPI 3.1."""
-        from flask import current_app
-
-        return jsonify(openapi_document(current_app, web().hub.action_schemas()))
+        ctx = web()
+        schemas = ctx.hub.action_schemas()
+        # The description changes only with the actions (registered as the box starts): made
+        # once, gzipped once (by its ETag), and a phone that has it gets a 304.
+        key = frozenset(schemas)
+        made = ctx.described
+        if made is None or made[0] != key:
+            document = openapi_document(current_app, schemas)
+            body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+            made = (key, body, hashlib.sha256(body).hexdigest()[:32])
+            ctx.described = made
+        response = Response(made[1], mimetype="application/json")
+        response.set_etag(made[2])
+        response.headers["Cache-Control"] = "no-cache"
+        response.make_conditional(request)  # a 304 when the phone has this one
+        return response
 
     @api.get("/qr.svg")
     def get_qr() -> Response:
@@ -402,17 +418,34 @@ def _once(ctx: WebContext, run: Callable[[], Response], again: Callable[[], Resp
         )
         replayed.headers[REPLAYED] = "true"
         return replayed
-    status, error = 500, None
+    status, error, refused = 500, None, False
     try:
         try:
             response = run()
         except Exception as exc:  # the refusal, made as the error handlers make it
+            # A refusal changed nothing; a timeout reaching here came before the action (see
+            # _dispatch). Anything else (a bug) may have changed something: not run twice.
+            refused = isinstance(exc, ApiError | AccessDenied | TimeoutError)
             response = current_app.make_response(current_app.handle_user_exception(exc))
         status = response.status_code
         error = response.get_data() if status >= 400 else None
         return response
     finally:
-        ctx.remembered.finish(scope, key, status, error)
+        ctx.remembered.finish(scope, key, status, error, forget=refused and status >= 500)
+
+
+def _applied(ctx: WebContext) -> Response:
+    """The answer to an action that was done when the table after it could not be read in
+    time: never "busy, nothing was changed". The phones' live streams bring the new state."""
+    return jsonify({"applied": True, "message": ctx.text("web.applied_state_later")})
+
+
+def _state_now(ctx: WebContext) -> Response:
+    """The answer to a retry of an action that was done: the state now (which includes it)."""
+    try:
+        return _json_state(ctx, ctx.hub.state())
+    except TimeoutError:
+        return _applied(ctx)
 
 
 def _query(ctx: WebContext, name: str, params: dict[str, Any]) -> Any:
@@ -479,9 +512,14 @@ def _may_press(ctx: WebContext) -> bool:
 
 def _dispatch(
     ctx: WebContext, name: str, payload: dict[str, Any], revision: int | None
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
+    """The state after the action, or None when the action ran but that state was late."""
     try:
         return ctx.hub.dispatch(name, payload, revision)
+    except TimeoutError:
+        # The hub says "busy" (an ActionError, 503) when the action never started; once
+        # started it runs to its end: a timeout here is the state after it, not the action.
+        return None
     except ActionError as exc:
         raise _refused(ctx, exc) from exc
     except ScoringError as exc:
@@ -552,7 +590,7 @@ def _event(ctx: WebContext, state: dict[str, Any]) -> bytes:
 def _camera_jpeg(data: bytes | None) -> Response:
     """A camera picture, for a phone with the table's PIN (the camera sees the table)."""
     if not web().guard.authenticated():
-        raise AccessDenied("web.error_pin_needed", 401)
+        raise AccessDenied("web.error_pin_to_see", 401)  # a read: not "to change things"
     if data is None:
         raise ApiError("web.error_not_found", 404)
     response = Response(data, mimetype="image/jpeg")

@@ -51,6 +51,8 @@ class WebContext:
     _parts: dict[str, tuple[object, bytes]] = field(default_factory=dict, init=False, repr=False)
     _parts_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
+    # The API's description (see api.get_openapi): the actions it describes, its JSON, ETag.
+    described: tuple[frozenset[str], bytes, str] | None = None
     # The last charts drawn, by (game, revision, language, colours): see api.get_chart.
     charts: Drawn = field(default_factory=lambda: Drawn(8))
 

@@ -13,7 +13,9 @@ new for each action (a UUID), the same for its retries. The box remembers each k
 - the same key with another action or body: ``422`` (``input.idempotency_reused``);
 - a malformed key (empty, over 255 characters, not printable ASCII): ``400``.
 
-A request that was not done (``503`` busy, ``500``) is forgotten, so its retry runs.
+Only a refusal that changed nothing and may pass (``503`` busy, ``507`` disk full: the action
+never ran) is forgotten, so its retry runs. A request that ran is remembered whatever its
+answer; one that failed in an unexpected way (``500``) too, since it may have changed something.
 """
 
 from __future__ import annotations
@@ -96,10 +98,13 @@ class Remembered:
                 raise KeyProblem("input.idempotency_in_progress", 409)
             return entry
 
-    def finish(self, scope: str, key: str, status: int, error: bytes | None) -> None:
-        """Record the first answer; one that did nothing (5xx) is forgotten, so a retry runs."""
+    def finish(
+        self, scope: str, key: str, status: int, error: bytes | None, *, forget: bool = False
+    ) -> None:
+        """Record the first answer; ``forget``: it changed nothing and may pass (busy), so a
+        retry runs."""
         with self._lock:
-            if status >= 500:
+            if forget:
                 self._entries.pop((scope, key), None)
                 return
             entry = self._entries.get((scope, key))

@@ -14,13 +14,21 @@ Anyone on the table's Wi-Fi may *look*. Every request that changes something (PO
 
 PINs are compared with :func:`hmac.compare_digest` so the time taken reveals nothing. After
 ``lockout_attempts`` bad PINs in a row from one IP address (the socket's, never a header), that
-address must wait ``lockout_seconds`` before guessing again; a new session does not reset it.
+address must wait ``lockout_seconds``, twice as long at each new lock-out of it (up to an hour);
+a new session does not reset it.
+
 Guesses are also counted across all addresses (twenty phones, or one phone changing its
-address): after ``lockout_total_attempts`` bad PINs within ``lockout_seconds`` every address
-must wait, ``lockout_seconds`` the first time and twice as long at each new lock-out (up to an
-hour), until someone enters the right PIN. A session that has already proved the PIN since the
-box started (the host, who then locked the phone) is not held by someone else's guesses: it may
-still enter the right PIN, and a wrong one from it counts as a guess like any other.
+address): after ``lockout_total_attempts`` bad PINs within ``lockout_seconds`` the box slows
+down instead of locking anyone out. PINs are then checked one at a time, at least a second
+apart, twice as far apart each time the limit is reached again (up to :data:`SLOWEST_STEP`),
+until someone enters the right PIN: a phone waits its turn and is answered, and the right PIN
+always gets in. One address has one guess waiting at a time, and at most
+:data:`MOST_WAITING` wait in all (the rest are asked to come back when their turn would come,
+so guessers cannot hold every thread of the web server).
+
+A session that has already proved the PIN since the box started (the host, who then locked the
+phone) is not held by its address's lock-out: it may still enter the right PIN, and a wrong one
+from it counts as a guess like any other.
 """
 
 from __future__ import annotations
@@ -41,7 +49,9 @@ from flask import Request, session
 from companion.web.config import WebConfig
 
 CSRF_HEADER = "X-CSRF-Token"
-LONGEST_LOCKOUT = 3600.0  # seconds: how far the lock-out of every address grows
+LONGEST_LOCKOUT = 3600.0  # seconds: how far the lock-out of an address grows
+SLOWEST_STEP = 8.0  # seconds between two PIN checks, at most, while guesses come from everywhere
+MOST_WAITING = 8  # PIN checks waiting their turn at once (each holds a web server thread)
 KEEP_ADDRESSES = 4096  # addresses with strikes remembered; unlocked ones go first
 
 
@@ -57,23 +67,33 @@ class AccessDenied(Exception):
 
 @dataclass
 class _Strikes:
-    count: int = 0
+    count: int = 0  # bad PINs in a row
     locked_until: float = 0.0
+    lockouts: int = 0  # lock-outs so far: the next is twice as long
 
 
 class Guard:
     """Access rules for one app; thread-safe (waitress serves requests on many threads)."""
 
-    def __init__(self, config: WebConfig, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        config: WebConfig,
+        clock: Callable[[], float] = time.monotonic,
+        wait: Callable[[float], None] = time.sleep,
+    ) -> None:
         self._pin = config.pin.encode()
         self._attempts = config.lockout_attempts
         self._lock_seconds = config.lockout_seconds
         self._clock = clock
+        self._wait = wait
         self._strikes: dict[str, _Strikes] = {}
-        # Bad PINs from every address: their times, and the lock-out of everyone.
+        # Bad PINs from every address: their times, and the slow-down they bring.
         self._total_attempts = config.lockout_total_attempts
         self._misses: deque[float] = deque()
-        self._everyone = _Strikes()  # count: lock-outs of everyone in a row (the backoff)
+        self._slowdowns = 0  # times the limit was reached since the last right PIN
+        self._next_turn = 0.0  # when the next PIN may be checked while slowed down
+        self._last_miss = 0.0
+        self._waiting: set[str] = set()
         self._lock = threading.Lock()
         # A fresh secret each start: old sessions (and their PIN) end when the box restarts.
         self.generation = secrets.token_hex(8)
@@ -130,31 +150,66 @@ class Guard:
 
     def login(self, client: str, pin: str) -> None:
         """Check ``pin`` for ``client`` (an IP address); mark the session or raise."""
+        trusted = session.get("proved") == self.generation
+        turn = self._take_turn(client, pin, trusted)
+        try:
+            if turn:
+                self._wait(turn)  # slowed down: this phone's turn comes
+            self._check(client, pin)
+        finally:
+            if turn is not None:
+                with self._lock:
+                    self._waiting.discard(client)
+        session["auth"] = self.generation
+        session["proved"] = self.generation
+
+    def _take_turn(self, client: str, pin: str, trusted: bool) -> float | None:
+        """Seconds ``client`` waits for its turn (None: not slowed down, no turn taken), or
+        raise: its address is locked out, or (slowed down) it has a guess waiting, or too many
+        do."""
         now = self._clock()
         with self._lock:
             strikes = self._strike_of(client, now)
-            trusted = session.get("proved") == self.generation
-            locked_until = max(strikes.locked_until, self._everyone.locked_until)
-            if locked_until > now and not (trusted and self._right(pin)):
-                raise AccessDenied("web.error_locked", 429, retry_after=int(locked_until - now) + 1)
+            if strikes.locked_until > now and not (trusted and self._right(pin)):
+                raise AccessDenied(
+                    "web.error_locked", 429, retry_after=int(strikes.locked_until - now) + 1
+                )
+            self._forget_misses(now)
+            if len(self._misses) < self._total_attempts and not self._slowdowns:
+                return None
+            step = min(2.0 ** max(self._slowdowns - 1, 0), SLOWEST_STEP)
+            turn = max(now, self._next_turn)
+            if client in self._waiting or len(self._waiting) >= MOST_WAITING:
+                retry = max(1, int(turn - now + step * len(self._waiting)) + 1)
+                raise AccessDenied("web.error_pin_wait", 429, retry_after=retry)
+            self._next_turn = turn + step
+            self._waiting.add(client)
+            return turn - now
+
+    def _check(self, client: str, pin: str) -> None:
+        now = self._clock()
+        with self._lock:
+            strikes = self._strike_of(client, now)
             if not self._right(pin):
                 strikes.count += 1
-                everyone = self._count_miss(now)
+                self._misses.append(now)
+                self._last_miss = now
+                self._forget_misses(now)
+                if len(self._misses) >= self._total_attempts:
+                    self._misses.clear()  # the next window counts anew, a step slower
+                    self._slowdowns += 1
                 if strikes.count >= self._attempts:
                     strikes.count = 0
-                    strikes.locked_until = now + self._lock_seconds
-                locked_until = max(strikes.locked_until, everyone)
-                if locked_until > now:
-                    raise AccessDenied(
-                        "web.error_locked", 429, retry_after=int(locked_until - now + 0.999)
-                    )
+                    wait = min(self._lock_seconds * 2.0**strikes.lockouts, LONGEST_LOCKOUT)
+                    strikes.lockouts += 1
+                    strikes.locked_until = now + wait
+                    raise AccessDenied("web.error_locked", 429, retry_after=int(wait + 0.999))
                 raise AccessDenied("web.error_pin_wrong", 403)
             if strikes.locked_until <= now:
                 self._strikes.pop(client, None)
             self._misses.clear()
-            self._everyone = _Strikes()
-        session["auth"] = self.generation
-        session["proved"] = self.generation
+            self._slowdowns = 0
+            self._next_turn = 0.0
 
     def _strike_of(self, client: str, now: float) -> _Strikes:
         if client not in self._strikes and len(self._strikes) >= KEEP_ADDRESSES:
@@ -162,18 +217,12 @@ class Guard:
             self._strikes = {a: s for a, s in self._strikes.items() if s.locked_until > now}
         return self._strikes.setdefault(client, _Strikes())
 
-    def _count_miss(self, now: float) -> float:
-        """Count a bad PIN from anyone; when the lock-out of everyone ends (past if none)."""
+    def _forget_misses(self, now: float) -> None:
         misses = self._misses
-        misses.append(now)
         while misses and now - misses[0] >= self._lock_seconds:
             misses.popleft()
-        if len(misses) >= self._total_attempts:
-            misses.clear()
-            wait = min(self._lock_seconds * 2.0**self._everyone.count, LONGEST_LOCKOUT)
-            self._everyone.count += 1
-            self._everyone.locked_until = now + wait
-        return self._everyone.locked_until
+        if self._slowdowns and now - self._last_miss >= self._lock_seconds:
+            self._slowdowns = 0  # no bad PIN for a while: back to full speed
 
     def _right(self, pin: str) -> bool:
         # Compare digests of equal length: compare_digest is constant-time for equal sizes.

@@ -7,9 +7,13 @@ default: 28 live streams, at most ``streams_per_client`` of them for one address
 Settings for a box on a shared Wi-Fi, where one phone (or a page it has open) must not be able to
 lock the others out:
 
-- a connection that sends nothing for ``idle_seconds`` is closed (waitress never closes one that
-  is running a request, so live streams stay open);
-- one address holds at most ``per_client_connections`` connections: more are closed at once;
+- no client holds the others (:mod:`companion.web.fairness`): an answer a phone does not read
+  holds no thread, a phone that reads nothing for ``idle_seconds`` is closed, one address runs
+  ``streams_per_client + requests_per_client`` requests at once and holds
+  ``per_client_connections`` connections, headers must arrive within ``header_seconds``, and at
+  ``connection_limit`` a new phone still gets in;
+- a connection that sends nothing for ``idle_seconds`` is closed (a live stream its phone reads
+  stays open: it sends keep-alives);
 - a body larger than :data:`MAX_UPLOAD` is refused from its ``Content-Length`` before it is read
   (smaller limits per action are Flask's, still before reading); headers are capped at 16 KB;
 - waitress keeps reading a socket while its request runs (``channel_request_lookahead``), so a
@@ -35,7 +39,6 @@ from urllib.parse import parse_qs
 from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
-from waitress.server import create_server
 from waitress.task import ErrorTask
 from waitress.utilities import Error
 
@@ -44,6 +47,7 @@ from companion.web.api import error_body
 from companion.web.app import stop_streams
 from companion.web.config import MAX_UPLOAD, WebConfig
 from companion.web.context import EXTENSION, context_of
+from companion.web.fairness import Limits, fair_server
 
 log = logging.getLogger(__name__)
 
@@ -63,14 +67,22 @@ class WebServer:
 
     def __init__(self, app: Flask, config: WebConfig) -> None:
         self._app = app
-        self._server = create_server(
+        limits = Limits(
+            connections=config.per_client_connections,
+            running=config.streams_per_client + config.requests_per_client,
+            header_seconds=config.header_seconds,
+            send_seconds=config.idle_seconds,
+        )
+        self._server = fair_server(
             app,
+            limits,
+            _error_task_class(app),
             host=config.host,
             port=config.port,
             threads=config.threads,
             ident="uno-companion",
             channel_timeout=max(config.idle_seconds, int(config.keepalive_seconds * 2) + 1),
-            cleanup_interval=max(1, min(5, config.idle_seconds // 2)),
+            cleanup_interval=1,  # headers late or a phone gone: noticed within a second
             connection_limit=config.connection_limit,
             asyncore_use_poll=True,  # select() fails past 1024 sockets
             channel_request_lookahead=1,
@@ -86,9 +98,6 @@ class WebServer:
             outbuf_high_watermark=OUTPUT_BUFFER,
             clear_untrusted_proxy_headers=True,
         )
-        self._server.channel_class = _channel_class(  # type: ignore[union-attr]
-            config.per_client_connections, _error_task_class(app)
-        )
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
         self._stopping = False
         # Busy phones make waitress warn at every request: one line a minute per kind, counted.
@@ -97,7 +106,13 @@ class WebServer:
     @property
     def port(self) -> int:
         """The port actually bound (useful with ``port = 0`` in tests)."""
-        return int(self._server.effective_port)  # type: ignore[union-attr]
+        return int(self._server.effective_port)  # type: ignore[attr-defined]
+
+    @property
+    def channels(self) -> dict[Any, Any]:
+        """The open connections (waitress's channels), by socket: what each still has to
+        send shows how much a slow phone holds."""
+        return cast(dict[Any, Any], self._server.active_channels)
 
     def start(self) -> WebServer:
         self._thread.start()
@@ -121,17 +136,17 @@ class WebServer:
 
         def close_everything() -> None:
             # handle_close also wakes a stream thread waiting for a slow phone to read.
-            for channel in list(server._map.values()):  # type: ignore[union-attr]
+            for channel in list(server._map.values()):  # type: ignore[attr-defined]
                 if isinstance(channel, HTTPChannel):
                     channel.handle_close()
-            wasyncore.close_all(server._map)  # type: ignore[union-attr]
+            wasyncore.close_all(server._map)  # type: ignore[attr-defined]
 
         # Close sockets from the server's own loop thread: asyncore maps are not thread-safe.
         # A loop that has already ended (or never started) cannot be asked: close them here.
         try:
             if not self._thread.is_alive():
                 raise OSError("the server loop is not running")
-            server.trigger.pull_trigger(close_everything)  # type: ignore[union-attr]
+            server.trigger.pull_trigger(close_everything)  # type: ignore[attr-defined]
         except OSError:
             close_everything()
         else:
@@ -180,27 +195,6 @@ def _error_task_class(app: Flask) -> type[ErrorTask]:
         return body.encode("utf-8"), language
 
     return _JsonErrorTask
-
-
-def _channel_class(per_client: int, error_task: type[ErrorTask]) -> type[HTTPChannel]:
-    class PerClientChannel(HTTPChannel):
-        """A connection that closes at once when its address already holds ``per_client``;
-        its refusals are JSON (``error_task``)."""
-
-        error_task_class = error_task
-
-        def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:
-            client = addr[0] if isinstance(addr, tuple) else addr
-            held = sum(
-                1
-                for channel in list(server.active_channels.values())
-                if isinstance(channel.addr, tuple) and channel.addr[0] == client
-            )
-            super().__init__(server, sock, addr, adj, map)
-            if held >= per_client:
-                self.will_close = True  # closed on the loop's next pass, before any reading
-
-    return PerClientChannel
 
 
 def serve(app: Flask, config: WebConfig) -> WebServer:

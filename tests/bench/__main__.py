@@ -13,6 +13,7 @@ AREAS = (
     "scoring",
     "imports",
     "web",
+    "clients",
     "vision",
     "camera",
     "config",

@@ -57,6 +57,7 @@ threads = 32
 remote_press = true
 per_client_connections = 200
 streams_per_client = 64  # every phone of the soak is on 127.0.0.1
+requests_per_client = 64
 keepalive_seconds = 5.0
 """
 
@@ -187,7 +188,8 @@ def press_loop(port: int, tally: Tally, stop: threading.Event) -> None:
         presses += 1
         if status == 200:
             tally.table_acked += 1
-            tally.acked_at.append((state["revision"], time.monotonic()))
+            if "revision" in state:  # else done, the table to follow on the streams
+                tally.acked_at.append((state["revision"], time.monotonic()))
             if name == "table.press":
                 tally.press_latency.append(took)
         elif 400 <= status < 500:
@@ -206,7 +208,8 @@ def round_loop(port: int, tally: Tally, stop: threading.Event, rng: random.Rando
         if status == 200:
             tally.rounds_acked += 1
             tally.round_latency.append(took)
-            tally.acked_at.append((state["revision"], time.monotonic()))
+            if "revision" in state:  # else done, the table to follow on the streams
+                tally.acked_at.append((state["revision"], time.monotonic()))
             standings = (state.get("score") or {}).get("standings") or {}
             if standings.get("finished"):  # someone reached 500: the next game
                 tally.games += 1

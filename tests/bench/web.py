@@ -34,7 +34,12 @@ LOAD_SECONDS = 3.0
 ACTIONS = 30
 THREADS = CLIENTS + STREAMS + 8  # phones + 4 and some: every stream holds a thread
 # Every simulated phone connects from 127.0.0.1: allow them all from that one address.
-WEB = {"threads": THREADS, "per_client_connections": THREADS + 8, "streams_per_client": STREAMS}
+WEB = {
+    "threads": THREADS,
+    "per_client_connections": THREADS + 8,
+    "streams_per_client": STREAMS,
+    "requests_per_client": CLIENTS + 8,
+}
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -127,8 +127,8 @@ class Outcome:
 
     @property
     def snapshot(self) -> dict[str, Any]:
-        """Made when first read: the daemon builds the page's state on its own, so most
-        outcomes are never asked for one (see :meth:`TableEngine.handle`)."""
+        """Made when first read (see :meth:`TableEngine.handle`): the hub reads it on its own
+        thread once the launcher has its commands, so no other thread ever makes it."""
         if self._snapshot is None:
             assert self._make is not None
             self._snapshot, self._make = self._make(), None

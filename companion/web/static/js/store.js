@@ -196,6 +196,7 @@ export function only(name, payload) {
 }
 
 let askPin = null;
+let edits = Promise.resolve(true);  // this phone's last edit, answered or not
 /** The PIN dialog: `ask(retry)` shows it and calls `retry()` once the PIN is accepted. */
 export function setPinPrompt(ask) { askPin = ask; }
 
@@ -206,7 +207,12 @@ export function setPinPrompt(ask) { askPin = ask; }
  * Resolves to true when the box accepted it.
  */
 export async function act(name, payload, options) {
-  return send(name, payload, options, newKey());
+  if (options && options.revision === false) return send(name, payload, options, newKey());
+  // An edit waits for this phone's previous one to be answered: it is then based on the state
+  // that one left, and two quick taps are never refused as stale for the phone's own change.
+  const turn = edits.then(() => send(name, payload, options, newKey()));
+  edits = turn.catch(() => false);
+  return turn;
 }
 
 // One action with its Idempotency-Key: sent again after the PIN with the same key (a refusal
@@ -215,7 +221,10 @@ async function send(name, payload, options, key) {
   const body = { payload: only(name, payload || {}) };
   if (!options || options.revision !== false) body.revision = store.revision;
   try {
-    render(await post("/api/actions/" + name, body, key));
+    const answer = await post("/api/actions/" + name, body, key);
+    // Done, though the box was too busy to send the table with it: the stream brings it.
+    if (answer && answer.applied && typeof answer.revision !== "number") toast(answer.message);
+    render(answer);
     return true;
   } catch (err) {
     if (err.status === 401 && askPin) {

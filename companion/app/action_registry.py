@@ -1,0 +1,111 @@
+"""The hub's named actions: each one's payload schema and handler, and how one is run.
+
+A phone's action (``table.play``, ``score.record_round``, ``device.face``...) is checked against
+its schema on the caller's thread, then run on the hub thread against the revision it was based
+on. While its handler runs, :attr:`ActionRegistry.source` says where it came from, so the table
+events a service posts as its follow-ups carry their real source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+from companion.core.actions import validate_payload
+from companion.core.errors import ActionError
+from companion.core.events import Source
+
+from .longwork import LongWork
+from .stateview import StateView
+from .workloop import WorkLoop
+
+ActionHandler = Callable[[dict[str, Any]], None]
+Prepare = Callable[[dict[str, Any]], dict[str, Any]]
+OUTSIDE_ACTIONS: Source = "box"  # the source of what the box does outside any action
+
+
+@dataclass(frozen=True)
+class RegisteredAction:
+    schema: dict[str, Any]
+    handler: ActionHandler
+    # Long work an action does before it touches the table (reading a game file): run on the
+    # caller's thread, so the hub's own thread stays free for presses meanwhile.
+    prepare: Prepare | None = None
+
+
+class ActionRegistry:
+    """The actions by name, run through ``loop`` and checked against ``view``'s revision."""
+
+    def __init__(
+        self, loop: WorkLoop, view: StateView, long_work: LongWork, timeout: float
+    ) -> None:
+        self._loop = loop
+        self._view = view
+        self._long_work = long_work
+        self._timeout = timeout
+        self.actions: dict[str, RegisteredAction] = {}
+        self.durables: list[Callable[[], None]] = []  # wait until what was written is on disk
+        self.source: Source = OUTSIDE_ACTIONS  # the running action's (hub thread)
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        return {name: action.schema for name, action in self.actions.items()}
+
+    def dispatch(
+        self, action: str, payload: Any, expected_revision: int | None, source: Source
+    ) -> dict[str, Any]:
+        """Run ``action`` and wait for it; the new state. See :meth:`Hub.dispatch`."""
+        registered = self.actions.get(action)
+        if registered is None:
+            name = str(action)[:40]
+            raise ActionError("unknown_action", f"unknown action {name!r}", {"action": name}, 404)
+        # A short action is the table's own work: long work stands aside until it is answered.
+        with self._long_work.urgent() if registered.prepare is None else nullcontext():
+            return self._dispatch(registered, payload, expected_revision, source)
+
+    def _dispatch(
+        self,
+        registered: RegisteredAction,
+        payload: Any,
+        expected_revision: int | None,
+        source: Source,
+    ) -> dict[str, Any]:
+        # A long action's text (a game file) is checked in pieces, standing aside between them.
+        pause = self._long_work.stand_aside if registered.prepare is not None else None
+        clean = validate_payload(registered.schema, payload, pause=pause)
+
+        def check_revision() -> None:
+            revision = self._view.revision
+            if expected_revision is not None and expected_revision != revision:
+                raise ActionError(
+                    "stale",
+                    "someone else changed this first: look again and retry",
+                    {"revision": revision},
+                    status=409,
+                )
+
+        if registered.prepare is not None:
+            check_revision()  # before the long work, not only after it
+            clean = registered.prepare(clean)
+
+        def work() -> bool:
+            check_revision()
+            outer, self.source = self.source, source
+            before = self._view.revision
+            try:
+                registered.handler(clean)
+            finally:
+                self.source = outer
+            return self._view.revision != before  # a change a journal may have written
+
+        future = self._loop.call(work)
+        try:
+            changed = future.result(timeout=self._timeout)
+        except TimeoutError:
+            if future.cancel():  # not started: nothing was changed
+                raise ActionError("busy", "the box is busy: try again", status=503) from None
+            changed = future.result()  # started: finish it, so the answer tells what happened
+        for durable in self.durables if changed else ():  # the answer promises what it wrote
+            durable()
+        return self._view.state()

@@ -327,18 +327,19 @@ class Daemon:
         return CameraService(camera, pictures, enabled=True, gate=options.camera_gate)
 
     def _eye(self, source: str, sections: Config) -> Camera:
-        from companion.vision import Model, default_model
+        from companion.vision import default_model, load_model
         from companion.vision.eye import TAUGHT_MODEL, Eye
 
         section = sections.camera
         default = default_model()
         taught = self.options.state_dir / TAUGHT_MODEL
+        model, problem = default, None
         if section.model:
-            model = Model.load(Path(section.model).expanduser())
+            model, problem = load_model(Path(section.model).expanduser(), default)
         elif taught.is_file():
-            model = Model.load(taught)
-        else:
-            model = default
+            model, problem = load_model(taught, default)
+        if problem is not None:  # a damaged or foreign deck file: read with the shipped model
+            log.warning("camera model: %s", problem)
         return Eye(
             source,
             section.size,

@@ -43,6 +43,7 @@ module printed_launcher() {
         color("#bbbbbb") pinch_idler();
         if (stand_ins && cards > 0) card_stack(cards);
         if (stand_ins) separator_pad();
+        color("#9b5de5") translate([0, 0, explode]) separator_shoe();
     }
     color("#c77dff") translate([2 * explode, 0, 2 * explode]) gate();
     color("#9b5de5") translate([3 * explode, 0, 2 * explode]) separator();

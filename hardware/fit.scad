@@ -5,15 +5,24 @@ include <parts/lib/parts.scad>
 function fit(name, value) = echo(str("FIT ", name, "=", value)) 0;
 _ = [
     fit("card", [card_w, card_l, card_t]), fit("card_t_range", card_t_range),
-    fit("card_mass", card_mass), fit("cards_full", cards_full), fit("cards_min", cards_min),
+    fit("card_mass", card_mass), fit("card_modulus", card_modulus), fit("cards_full", cards_full), fit("cards_min", cards_min),
     fit("bed", bed), fit("density", pla_density), fit("print_fill", print_fill),
     fit("home_heading", home_heading),
     fit("pocket", [px0, px1, pocket_w]), fit("path_z", path_z), fit("floor_top", floor_top),
-    fit("wall_top", floor_z0 + mag_h), fit("follower", [follower_h, follower_mass, (px0 + px1) / 2]),
-    fit("gate", [gate_x, gate_t, gate_edge_z]), fit("throat_h", throat_h),
+    fit("wall_top", floor_z0 + mag_h), fit("follower", [follower_h, follower_mass, (px0 + px1) / 2, (px0 + px1) / 2 + follower_l / 2]),
+    fit("gate", [gate_x, gate_t, gate_edge_z]), fit("throat_h", throat_h), 
     fit("gate_screws", [for (s = [-1, 1]) [s * gate_screw_y, floor_z0 + gate_screw_z]]),
     fit("gate_adjust", gate_adjust),
-    fit("separator", [sep_x, sep_len, sep_gap, sep_force, sep_w]),
+    fit("separator", [sep_x, sep_len, sep_force, sep_w, sep_rate, sep_shoe_r, sep_shoe_mass]),
+    fit("separator_sleeve", [sep_z0, sep_rest_z, sep_roof_z, sep_spring_len, sep_spring[0] * (sep_spring[2] + 2)]),
+    fit("nose_top", path_z - nose_drop), fit("front_wall_z", floor_z0 + floor_t + arch_gap + 2), fit("friction", [card_mu, tyre_mu, plastic_mu]),
+    // O-rings: [name, [inside diameter, cord], stretch, cord on the groove, top radius]
+    fit("orings", [["tyre", tyre_oring, each tyre_seat], ["exit roller", exit_oring, each exit_seat],
+                   ["idler", idler_oring, each idler_seat]]),
+    // the belt: its O-ring, the hubs' groove bottom radius, the hubs' centre distance
+    fit("belt", [belt_oring, belt_r + 1 - 1.1 * sqrt(2), feed_x - back_x]),
+    fit("pinch", [pinch_force, pinch_rate, idler_bearing]), fit("rims", [wheel_rim_r, exit_rim_r, idler_rim_r]),
+    fit("gate_jack", [gate_jack, floor_z0 + jack_z0, gate_edge_z + gate_h]),
     fit("feed", [feed_x, feed_zc, tyre_r, tyre_w, feed_rpm, feed_torque]),
     fit("back_wheel", [back_x, back_zc, tyre_r, tyre_w]),
     fit("exit", [pinch_x, exit_zc, exit_r, exit_w, exit_rpm, idler_zc, idler_r, pinch_force, exit_stall]),
@@ -85,7 +94,8 @@ _ = [
         ["exit_roller", [pinch_x, 0, exit_zc], true], ["idler_roller", [pinch_x, 0, idler_zc], true],
         ["feed_wheel", [back_x, 0, back_zc], true], ["feed_hub", [back_x, hub_y0 - 3, back_zc], true],
         ["gate", [gate_x + gate_t / 2, 0, gate_edge_z + gate_h / 2], true],
-        ["separator", [gate_x + gate_t + 1, 0, sep_leaf_z + sep_h / 2], true],
+        ["separator", [gate_x + gate_t + 4, 0, sep_z0 + sep_h / 2], true],
+        ["separator_shoe", [sep_x, 0, sep_rest_z + sep_shoe_h / 2], true],
     ]),
     // stand-ins that are not printed: [name, grams, [x, y, z], turns]
     fit("stand_ins", [

@@ -121,5 +121,4 @@ QUICK_FEED = {
     "feed_path_mm": 0.0,
     "exit_spin_up_s": 0.0,
     "exit_run_on_s": 0.0,
-    "pull_back_s": 0.0,
 }

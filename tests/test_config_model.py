@@ -328,3 +328,14 @@ def test_the_services_payloads_are_declared_with_their_help(tmp_path: Path):
     # The voice's (registered when the box has a voice).
     assert json_schema(VoiceVolume)["properties"]["level"]["maximum"] == 10
     assert json_schema(VoiceSwitch)["required"] == ["enabled"]
+
+
+def test_a_key_an_older_release_wrote_is_read_past_and_a_misspelt_one_is_not(
+    tmp_path: Path,
+) -> None:
+    old = tmp_path / "old.toml"
+    old.write_text("[hardware.ejector]\npull_back_s = 0.1\nfeed_mm_s = 150.0\n", encoding="utf-8")
+    assert load_config(old).hardware.ejector.feed_mm_s == 150.0
+    old.write_text("[hardware.ejector]\npull_back = 0.1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="pull_back"):
+        load_config(old)

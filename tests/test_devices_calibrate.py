@@ -34,7 +34,6 @@ settle_s = 0.01
 feed_mm_s = 2000.0  # a fast feed: the prompt's test card takes a few milliseconds
 exit_spin_up_s = 0.0
 exit_run_on_s = 0.0
-pull_back_s = 0.0
 """
 
 

@@ -20,7 +20,8 @@ from companion.core.commands import Eject, Say
 from companion.core.events import CardsSeen, Jam
 from companion.core.table import TableEngine
 from companion.devices import InputNotice, LauncherHardware, MockCardPath, SensorReport
-from companion.devices.config import SAFE_PULSE_US
+from companion.devices.config import SAFE_PULSE_US, EjectorConfig
+from companion.devices.ejector import fan_duty
 from companion.devices.mock_cards import CardFault
 from companion.i18n import Catalog
 from tests.doubles import VirtualClock
@@ -54,7 +55,7 @@ def fire(
         speed: float = 1.0,
     ) -> tuple[LauncherHardware, list[SensorReport]]:
         # The defaults: 150 mm/s, 35 mm from the stack to the pinch, 87 mm cards, 60 ms dark.
-        ejector = {"feed_mm_s": 150.0, "feed_path_mm": 35.0, "pull_back_s": 0.1}
+        ejector = {"feed_mm_s": 150.0, "feed_path_mm": 35.0}
         config = make_config(pins={"card_sensor": BEAM}, ejector=ejector)
         path = MockCardPath(
             mock_factory.pin(BEAM),
@@ -104,15 +105,22 @@ def test_n_cards_asked_are_n_cards_counted_and_the_feed_stops_at_the_last(
     assert (report.expected, report.counted, report.doubles, report.fault) == (5, 5, 0, None)
     assert report.events == (CardsSeen(5, 5, 0),)
     assert hardware.card_path is not None and hardware.card_path.fed == 5  # no sixth card
-    # The feed ran until the fifth card reached the beam: 35 mm to the pinch, then four card
-    # lengths of 87 mm, at 150 mm/s; once that card was out (60 ms), it turned back 0.1 s.
-    forward, back = round(duty(SAFE_PULSE_US[1]), 5), round(duty(SAFE_PULSE_US[0]), 5)
-    stop_at = (35 + 4 * 87) / 150
+    # The feed ran until the fifth card reached the beam (35 mm to the pinch, then four card
+    # lengths of 87 mm, at 150 mm/s) and left it (60 ms); then it stopped (no turning back: its
+    # wheels turn on one-way bearings).
+    forward = round(duty(SAFE_PULSE_US[1]), 5)
+    stop_at = (35 + 4 * 87) / 150 + 0.06
     times = feed_times(mock_factory.pin(FEED))
-    assert [state for _, state in times] == [forward, 0.0, back, 0.0]
+    assert [state for _, state in times] == [forward, 0.0]
     assert math.isclose(times[1][0], stop_at, abs_tol=EXACT)
-    assert math.isclose(times[2][0], stop_at + 0.06, abs_tol=EXACT)
-    assert math.isclose(times[3][0], stop_at + 0.06 + 0.1, abs_tol=EXACT)
+    # The pinch's duty stepped down after each card counted, so the five land in a row.
+    exit_duties = [round(float(s.state), 5) for s in mock_factory.pin(EXIT).states[1:]]
+    steps = [round(fan_duty(1.0, EjectorConfig().exit_fan, k, 5), 5) for k in range(5)]
+    assert [d for i, d in enumerate(exit_duties) if i == 0 or d != exit_duties[i - 1]] == [
+        *steps,
+        0.0,
+    ]
+    assert steps[0] == 1.0 and steps[-1] == pytest.approx(1.0 - EjectorConfig().exit_fan)
     status = hardware.status()
     assert status["cards_fired"] == 5 and status["counted"] and not status["jam"]
     assert mock_factory.pin(EXIT).state == 0  # the pinch stopped after its run-on

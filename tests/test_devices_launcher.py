@@ -45,7 +45,10 @@ def make_config(**sections: dict[str, Any]) -> Any:
             "card_sensor": -1,  # timed firing: the beam's tests are in test_devices_feed.py
         },
         # 100 mm/s, no way to the pinch: 0.87 s per card
-        "ejector": {"feed_mm_s": 100.0, "feed_path_mm": 0.0, "pull_back_s": 0.1},
+        "ejector": {
+            "feed_mm_s": 100.0,
+            "feed_path_mm": 0.0,
+        },
         "turret": {
             "seat_angles": [30.0, 90.0, 150.0],
             "home_angle": 30.0,
@@ -146,12 +149,12 @@ def test_a_press_gives_a_ding_and_a_feed_run_for_the_cards(
     assert notices[0].button == "hit"
     # The ding starts with the press: 1600 Hz then 2000 Hz (duty 0.5), silent after 160 ms.
     assert_states_and_times(factory.pin(BUZZER), [(0.0, 0.0), (0.0, 0.5), (0.16, 0.0)], EXACT)
-    # The exit pinch spins up 0.3 s, the feed runs full forward (2400 µs) for three cards at
-    # 0.87 s each, turns back (600 µs) 0.1 s, and the pinch runs on 0.2 s: all off at the end.
-    forward, back = duty(SAFE_PULSE_US[1]), duty(SAFE_PULSE_US[0])
-    feed = [(0.0, 0.0), (None, forward), (2.61, 0.0), (0.0, back), (0.1, 0.0)]
+    # The exit pinch spins up 0.1 s, the feed runs full forward (2400 µs) for three cards at
+    # 0.87 s each and stops, and the pinch runs on 0.2 s: all off at the end.
+    forward = duty(SAFE_PULSE_US[1])
+    feed = [(0.0, 0.0), (None, forward), (2.61, 0.0)]
     assert_states_and_times(factory.pin(EJECTOR), feed, EXACT)
-    assert_states_and_times(factory.pin(EXIT), [(0.0, 0.0), (None, 1.0), (3.21, 0.0)], EXACT)
+    assert_states_and_times(factory.pin(EXIT), [(0.0, 0.0), (None, 1.0), (2.91, 0.0)], EXACT)
     status = hardware.status()
     assert status["cards_fired"] == 3 and not status["busy"] and not status["jam"]
     assert status["counted"] is False  # no beam: the cards asked for are the cards fired
@@ -198,7 +201,7 @@ def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
 def test_100_fast_presses_give_100_notices_in_order_and_100_cards(
     factory: MockFactory, input_clock: ManualClock, build: Callable[..., LauncherHardware]
 ) -> None:
-    quick = {"feed_mm_s": 2000.0, "exit_spin_up_s": 0.0, "pull_back_s": 0.0}
+    quick = {"feed_mm_s": 2000.0, "exit_spin_up_s": 0.0}
     hardware = build(make_config(ejector=quick))
     notices: list[InputNotice] = []
 

@@ -20,7 +20,7 @@ EXACT = 1e-6  # virtual time: pin histories are exact
 def test_the_motor_runs_per_card_at_its_duty_and_stops_without_reversing(
     ejector_on_12: Any,
 ) -> None:
-    config = EjectorConfig(mode="motor", roller_speed=0.8, roller_run_s=0.25, pull_back_s=0.1)
+    config = EjectorConfig(mode="motor", roller_speed=0.8, roller_run_s=0.25)
     ejector, pin = ejector_on_12(config)
     assert ejector.fire(4).counted == 4
     # on at 80 % for 4 x 0.25 s, then off: a single transistor has no reverse, so no pull-back

@@ -159,3 +159,47 @@ def test_the_camera_bom_adds_up_and_each_wired_part_has_a_place() -> None:
     total = f"{2 * amperes:.2f} A"
     for name in ("power.md", "wiring.md", "README.md"):
         assert total in (HARDWARE / name).read_text(), name
+
+
+# the documents a maker sets the launcher up with
+SETUP_DOCS = [HARDWARE / "README.md", HARDWARE / "calibration.md", HARDWARE / "bom.md"]
+
+
+def figures(pattern: str) -> set[tuple[str, ...]]:
+    """Every match of ``pattern`` (its groups) in the setup documents, newlines as spaces."""
+    found: set[tuple[str, ...]] = set()
+    for path in SETUP_DOCS:
+        text = " ".join(path.read_text().split())
+        found |= {m if isinstance(m, tuple) else (m,) for m in re.findall(pattern, text)}
+    return found
+
+
+def test_one_set_of_calibration_numbers_read_from_dims_scad() -> None:
+    """The throat and its feeler, the separator's spring, the pinch's springs, the floors, the
+    follower and the O-ring sizes: every document gives the numbers dims.scad gives."""
+    fit = scad.fit_values()
+    throat = f"{fit['throat_h']:.2f}"
+    assert figures(r"(\d+\.\d+) mm (?:blade|feeler)") == {(throat,)}
+    assert figures(r"edge (?:stands|rests) \**(\d+\.\d+) mm") == {(throat,)}
+    _, _, force, _, rate, _, _ = fit["separator"]
+    spring = figures(r"\(\**(\d+\.\d+) N\**, (\d+\.\d+) N/mm\)")
+    assert spring == {(f"{force:.2f}", f"{rate:.3f}")}, spring
+    pinch = figures(r"(\d+\.\d+) N together|with \*\*(\d+\.\d+) N\*\*")
+    assert {value for pair in pinch for value in pair if value} == {f"{fit['pinch'][0]:.1f}"}
+    relief = fit["path_z"] - fit["floor_top"]
+    drop = fit["path_z"] - fit["nose_top"]
+    assert figures(r"floor (?:under the stack|between them) stands \**(\d+\.\d+) mm") == {
+        (f"{relief:.1f}",)
+    }
+    assert figures(r"nose floor[^.]{0,40}?\**(\d+\.\d+) mm\** under") == {(f"{drop:.1f}",)}
+    assert figures(r"(\d+) g in all") == {(f"{fit['follower'][1]:.0f}",)}
+    # the O-rings the BOM lists are the ones the model stretches into its grooves
+    drawn = {name: ring for name, ring, *_ in fit["orings"]} | {"belt": fit["belt"][0]}
+    listed = figures(r"(\d+) × (\d+(?:\.\d+)?) mm \((tyres|exit roller|idler|belt)\)")
+    assert {(part.removesuffix("s"), float(i), float(c)) for i, c, part in listed} == {
+        (name, float(ring[0]), float(ring[1])) for name, ring in drawn.items()
+    }
+    # and the assembly guide rolls the same sizes on
+    guide = " ".join((HARDWARE / "README.md").read_text().split())
+    for _, (inside, cord) in ((n, r) for n, r in drawn.items()):
+        assert f"{inside:g} × {cord:g} mm" in guide, (inside, cord)

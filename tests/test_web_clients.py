@@ -68,7 +68,7 @@ def until(condition: Callable[[], bool]) -> None:
 
 
 def channels_of(server: WebServer, source: str) -> list[Any]:
-    active = server._server.active_channels  # type: ignore[union-attr]
+    active = server.channels
     return [c for c in list(active.values()) if c.addr[0] == source]
 
 
@@ -133,7 +133,7 @@ def test_at_the_connection_limit_a_new_phone_still_gets_in(hub: Hub) -> None:
             for _ in range(8):
                 hoard.append(connect(server.port, f"127.0.0.{address}"))
         assert ask(server.port, "127.0.0.9") == 200
-        active = server._server.active_channels  # type: ignore[union-attr]
+        active = server.channels
         until(lambda: len(active) <= 21)  # the box made room, from the hoarders
     finally:
         for sock in hoard:
@@ -180,7 +180,7 @@ def test_the_api_description_is_made_once_and_sent_gzipped_and_cached(hub: Hub) 
 
 def test_a_live_stream_its_phone_never_reads_gives_its_thread_back(hub: Hub) -> None:
     server = served_with(hub, idle_seconds=5)
-    context = server._app.extensions["uno_web"]
+    context = server.app.extensions["uno_web"]
     hub.register_status("padding", lambda: {"text": "x" * 100_000})  # a 100 KB state
     slow = connect(server.port, "127.0.0.2", receive_buffer=4096)
     try:

@@ -11,7 +11,8 @@
 
 Kinds are the script's names (1 … 9, 0, reverse, skip, hit2, discard_all, draw2, wild,
 coup_extreme, draw4); colours red, yellow, green, blue, and "" for a wild. Without --model the
-model learned from the program's own card drawings is used. Bad input: a message, exit status 2.
+shipped model is used (learned from photographs of real cards and from the program's drawings).
+Bad input (a damaged or foreign model file too): a message, exit status 2.
 Needs the camera extra: pip install 'uno-companion[camera]'.
 """
 
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"{args.out}: {exc.strerror or exc}")
-    print(f"{args.out}: {len(taught.kinds)} kinds learned ({taught.origin})")
+    print(f"{args.out}: deck learned ({taught.origin})")
     return 0
 
 

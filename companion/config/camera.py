@@ -25,7 +25,7 @@ class CameraConfig:
     fps: int = option(10, "frames read a second", min=1, max=30)
     model: str = option(
         "",
-        "a taught deck (.npz); empty: the one taught on the page, else the drawn one",
+        "a taught deck (.npz); empty: the one taught on the page, else the shipped one",
         max_length=MAX_PATH,
     )
     sure_confidence: float = option(

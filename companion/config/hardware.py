@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.core.model import option
 
@@ -83,16 +83,22 @@ class PinsConfig:
     )
 
 
-# Datasheet speeds, unloaded, at 4.8 V: FS90R about 110 rpm (field notes); its 32 mm tyre's rim
-# then moves pi * 32 mm * 110 / 60 s = 184 mm/s. The stack's weight on the tyre slows it: the
-# default expects 150 mm/s (about 20 % margin) until `calibrate` measures the real speed.
+# Datasheet speeds, unloaded, at 4.8 V: FS90R about 110 rpm (field notes); its tyres' top (the
+# O-rings seated on the wheel, 30.4 mm across) then moves pi * 30.4 mm * 110 / 60 s = 175 mm/s.
+# The stack's weight on the tyres slows it: the default expects 150 mm/s (about 15 % margin)
+# until `calibrate` measures the real speed.
 DEFAULT_FEED_MM_S = 150.0
 
 
 @dataclass(frozen=True)
 class EjectorConfig:
     """How cards leave: a friction feed (continuous-rotation servo) into an exit pinch pair (DC
-    motor through a DRV8833), counted by the beam; or a retrofitted Mattel launcher's motor."""
+    motor through a DRV8833), counted by the beam; or a retrofitted Mattel launcher's motor.
+
+    ``pull_back_s``, which older files may hold, is read past: the feed tyres turn on one-way
+    bearings, so reversing the feed never pulled a card back."""
+
+    RETIRED_KEYS: ClassVar[frozenset[str]] = frozenset({"pull_back_s"})
 
     mode: str = option(
         "feed",
@@ -106,7 +112,7 @@ class EjectorConfig:
     feed_speed: float = option(1.0, "feed servo speed while firing, 0..1 of full", min=0.1, max=1.0)
     feed_mm_s: float = option(
         DEFAULT_FEED_MM_S,
-        "the feed tyre's rim speed at feed_speed (FS90R datasheet: 184 mm/s unloaded; "
+        "the feed tyre's rim speed at feed_speed (FS90R datasheet: 175 mm/s unloaded; "
         "measured by calibrate)",
         min=10.0,
         max=5000.0,
@@ -120,21 +126,21 @@ class EjectorConfig:
     )
     exit_duty: float = option(1.0, "exit pinch motor PWM duty while firing, 0..1", min=0.1, max=1.0)
     exit_spin_up_s: float = option(
-        0.3,
-        "the exit pinch spins this long before the feed runs (a small DC motor reaches its "
-        "speed in about 0.1 s; margin)",
+        0.1,
+        "the exit pinch spins this long before the feed runs (the N20 and its roller reach "
+        "their speed in about 0.05 s; the first card reaches the pinch 0.1 s later still)",
         min=0.0,
         max=3.0,
     )
     exit_run_on_s: float = option(
         0.2, "the exit pinch runs on after the last card, so it leaves", min=0.0, max=3.0
     )
-    pull_back_s: float = option(
-        0.1,
-        "after the last card the feed turns back this long, so the next card stays in the "
-        "magazine (0: none)",
+    exit_fan: float = option(
+        0.35,
+        "the exit pinch's duty falls by this fraction of exit_duty from a firing's first card "
+        "to its last, so the cards land in a row toward the player, not in one heap (0: off)",
         min=0.0,
-        max=1.0,
+        max=0.8,
     )
     margin: float = option(
         2.0,

@@ -187,9 +187,14 @@ def parse(cls: type[T], data: Any, where: str, problems: list[str]) -> T:
         problems.append(f"{where}: expected a table, got {data!r}")
         return cls()
     known = {f.name: (f, tp) for f, tp in declared_fields(cls)}
+    # Keys an older release wrote and this one no longer needs: read past, so an old file
+    # still loads (each is named, with why, in the section's docstring).
+    retired: frozenset[str] = getattr(cls, "RETIRED_KEYS", frozenset())
     values: dict[str, Any] = {}
     for key, value in data.items():
         name = f"{where}.{key}" if where else str(key)
+        if key in retired:
+            continue
         if key not in known:
             what = "key" if where else "section"
             problems.append(unknown_name(name, str(key), list(known), what))

@@ -10,18 +10,20 @@ Wiring (hardware/wiring.md)::
 Two mechanisms (``[hardware.ejector] mode``):
 
 - ``feed``: the exit pinch spins up first (``exit_spin_up_s``), then the continuous-rotation
-  servo turns a rubber tyre under the stack and slides the bottom card through the throat (a
-  little over one card high) into the pinch, which throws it. After the last card the feed turns
-  back ``pull_back_s`` so the next card stays in the magazine, and the pinch runs on
-  ``exit_run_on_s`` so the last card leaves.
+  servo turns two silicone-tyred wheels under the stack and slides the bottom card under the
+  gate and the separator's shoe into the pinch, which throws it. The pinch's duty steps down a
+  little after each card counted (``exit_fan``), so a burst lands in a row toward the player.
+  After the last card the feed stops (its wheels turn on one-way bearings: nothing to pull back)
+  and the pinch runs on ``exit_run_on_s`` so the last card leaves.
 - ``motor``: a retrofitted Mattel launcher's own DC motor, switched by a MOSFET, transistor or
-  relay on the ejector pin (hardware/retrofit.md). One switch cannot reverse: no pull-back.
+  relay on the ejector pin (hardware/retrofit.md).
 
 **Counted, not timed.** With the beam fitted, the feed runs until the beam has seen the cards
-asked for, or a time-out names the fault: no card reached the beam within ``margin`` times the
-time one should take (``jam``: caught in the throat or magazine empty), or the beam stayed dark
-longer than ``blocked_s`` (``stuck``). Without a beam the feed runs for the time the cards
-should take (``EjectorConfig.timed_run_s``) and the count is what was asked.
+asked for and the last one has left it, or a time-out names the fault: no card reached the beam
+within ``margin`` times the time one should take (``jam``: caught in the throat or magazine
+empty), or the beam stayed dark longer than ``blocked_s`` (``stuck``). Without a beam the feed
+runs for the time the cards should take (``EjectorConfig.timed_run_s``) and the count is what
+was asked.
 
 Either way every output is released at the end: no pulses, no hum, motors off.
 """
@@ -36,6 +38,14 @@ from .clock import SYSTEM_CLOCK, Clock
 from .config import NO_PIN, EjectorConfig
 from .sensor import CardSensor, FiringCount, FiringFault, Passage
 from .servo import ServoOutput, ServoRange, make_servo_output
+
+
+def fan_duty(duty: float, fan: float, card: int, cards: int) -> float:
+    """The exit pinch's duty while card ``card`` (0 first) of ``cards`` goes out: ``duty`` for
+    the first, falling evenly to ``duty * (1 - fan)`` for the last."""
+    if cards <= 1:
+        return duty
+    return duty * (1.0 - fan * min(card, cards - 1) / (cards - 1))
 
 
 def feed_range(config: EjectorConfig) -> ServoRange:
@@ -198,7 +208,10 @@ class Ejector:
             now = clock.monotonic()
             done = sensor.passages_since(first)
             dark = sensor.dark_for(now)
-            if _seen(done, sensor) >= cards:
+            seen = _seen(done, sensor)
+            if self._exit is not None:
+                self._exit.set_angle(fan_duty(config.exit_duty, config.exit_fan, seen, cards))
+            if seen >= cards:
                 break
             if dark >= sensor.config.blocked_s:
                 fault = "stuck"
@@ -215,10 +228,12 @@ class Ejector:
                     break
                 wait_s = deadline - now
             self._wait_beam(sensor, stop, wait_s)
-        # The feed stops here; a card in the beam is thrown by the pinch and measured.
-        self._set_feed(0.0)
+        # The last card is in the beam: the feed runs on until it has left it. Its tail is then
+        # past both tyres, so the pinch never drags it alone from under the stack's weight; the
+        # next card, the bottom one only since, is still short of the pinch.
         if fault is None and sensor.blocked and not stop.is_set():
             fault = self._wait_clear(sensor, stop)
+        self._set_feed(0.0)
         passages = tuple(sensor.passages_since(first))
         counted = _seen(passages, sensor)
         doubles = sum(1 for p in passages if p.cards > 1)
@@ -238,17 +253,12 @@ class Ejector:
         self._clock.wait(lambda s: sensor.wait_change(seen, s, stop), seconds)
 
     def _finish(self, stop: threading.Event, result: FiringCount) -> None:
-        """After the feed: turn it back a little (the next card stays in) and, unless a fault
-        stopped the firing, let the pinch run on so the last card leaves."""
+        """After the feed: unless a fault stopped the firing, let the pinch run on so the last
+        card leaves."""
         if stop.is_set():
             return
-        pacer = Pacer(stop, self._clock)
-        if self.config.mode == "feed" and self.config.pull_back_s > 0:
-            self._set_feed(-self.config.feed_speed)
-            pacer.hold(self.config.pull_back_s)
-            self._set_feed(0.0)
         if self._exit is not None and result.fault is None:
-            pacer.hold(self.config.exit_run_on_s)
+            Pacer(stop, self._clock).hold(self.config.exit_run_on_s)
 
     def close(self) -> None:
         self._feed.close()

@@ -1,10 +1,12 @@
 """The camera's card reader: an input adapter that reads the top card of the discard pile.
 
-Start with :func:`default_model` (the model learned from the project's own drawings) or
-:meth:`Model.load` (a taught deck), :meth:`Model.read` for one picture and :class:`Watcher` for a
-stream of frames from a :class:`FolderSource`, :class:`OpenCVSource` or :class:`PicameraSource`.
-:func:`teach` learns a family's deck. Needs OpenCV and numpy (the ``camera`` extra); imports
-``companion.core`` only, and nothing imports it but the command line.
+Start with :func:`default_model` (the shipped model, learned from photographs of real cards and
+from the program's own drawings) or :meth:`Model.load` (a taught deck), :meth:`Model.read` for one
+picture and :class:`Watcher` for a stream of frames from a :class:`FolderSource`,
+:class:`OpenCVSource` or :class:`PicameraSource`. :func:`teach` adapts the model to a family's
+deck; :func:`load_model` falls back to the shipped model when a file cannot be used. Needs OpenCV
+and numpy (the ``camera`` extra); imports ``companion.core`` only, and nothing imports it but the
+command line.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 
 from .kinds import KINDS, Card, may_follow, parse_card
 from .model import DEFAULT_MODEL, Model, ModelError, Read
+from .net import NetworkError, Networks
 from .reader import Found, find_top
 from .sources import (
     FolderSource,
@@ -28,8 +31,17 @@ from .watcher import Decision, Watcher
 
 
 def default_model(path: Path = DEFAULT_MODEL) -> Model:
-    """The model shipped with the program, learned from its own card drawings."""
+    """The model shipped with the program."""
     return Model.load(path)
+
+
+def load_model(path: Path, default: Model) -> tuple[Model, str | None]:
+    """The model in ``path``, or ``default`` and a sentence naming the file and what is wrong
+    with it (damaged, empty, made for another program): a bad file never stops the box."""
+    try:
+        return Model.load(path, default.networks), None
+    except ModelError as exc:
+        return default, f"{exc}; reading with the shipped model instead"
 
 
 __all__ = [
@@ -43,6 +55,8 @@ __all__ = [
     "Lesson",
     "Model",
     "ModelError",
+    "NetworkError",
+    "Networks",
     "OpenCVSource",
     "PicameraSource",
     "Read",
@@ -53,6 +67,7 @@ __all__ = [
     "default_model",
     "find_top",
     "load_image",
+    "load_model",
     "may_follow",
     "parse_card",
     "read_labels",

@@ -8,6 +8,7 @@ follow (the camera cannot hear the colour named).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.core.events import COLOURS, WILD_KINDS
@@ -81,3 +82,30 @@ def may_follow(previous: Card | None, new: Card) -> bool:
     if previous is None or new.kind in COLOURLESS or previous.kind in COLOURLESS:
         return True
     return new.colour == previous.colour or new.kind == previous.kind
+
+
+# An impossible read keeps this share of its probability: it can still win when nothing else
+# fits (a missed play), but it is never sure.
+PRIOR_PENALTY = 0.05
+
+
+def rank(
+    kinds: Mapping[str, float],
+    colours: Mapping[str, float],
+    previous: Card | None,
+    unassigned: float = 0.0,
+) -> tuple[tuple[tuple[Card, float], ...], bool]:
+    """The four likeliest faces, with their probabilities (a kind's times a colour's, ``"black"``
+    for the wilds), weighed by the rules prior; and whether the rules allow the best. What is
+    ``unassigned`` (no card of this deck) stays out of every face."""
+    cards = [
+        (Card(kind, ""), p * colours["black"])
+        if kind in COLOURLESS
+        else (Card(kind, colour), p * colours[colour])
+        for kind, p in kinds.items()
+        for colour in (("",) if kind in COLOURLESS else CARD_COLOURS)
+    ]
+    weighed = [(c, p if may_follow(previous, c) else p * PRIOR_PENALTY) for c, p in cards]
+    total = max(sum(p for _, p in weighed) + unassigned, 1e-12)
+    ranked = sorted(((c, p / total) for c, p in weighed), key=lambda cp: -cp[1])[:4]
+    return tuple(ranked), may_follow(previous, ranked[0][0])

@@ -1,31 +1,36 @@
-"""What the box knows of a deck, how it reads a frame with it, and how it learns it.
+"""What the box knows of a deck, how it reads a frame with it, and how it adapts to a family's deck.
 
-A :class:`Model` is a linear classifier over the symbol's description (ridge regression on the
-HOG features of :mod:`.reader`, one score per kind), a Gaussian per colour (red, yellow, green,
-blue, and black for the wilds) over the colour description, a temperature turning scores into
-probabilities, and the probability a read needs to be ``sure``. It is saved as one small ``.npz``.
+A :class:`Model` is the shipped networks (:mod:`.net`) and, on their embedding, two linear heads:
+one scoring each kind and "not an index I know", one scoring each colour and "another colour".
+Temperatures turn the scores into probabilities; the model also keeps the probability and the
+finder's heat a read needs to be ``sure`` (both calibrated on photographs and drawings the
+networks never learned from). It is saved as one small ``.npz``; the networks stay in the
+program, and a model names the reader network it was made for.
 """
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from .kinds import CARD_COLOURS, COLOURLESS, KINDS, Card, may_follow
-from .reader import Found, colour_features, find_top, shape_features, turned
+from . import field as drawn
+from .fieldmodel import FIELD_MODEL, FieldModel, FieldModelError
+from .kinds import KINDS, Card, rank
+from .net import COLOURS, NONE, NetworkError, Networks
+from .reader import Found, find_top
 from .types import Floats, Image
 
-COLOUR_CLASSES = (*CARD_COLOURS, "black")
-# An impossible read keeps this share of its probability: it can still win when nothing else
-# fits (a missed play), but it is never sure.
-PRIOR_PENALTY = 0.05
-FORMAT = 1
+# A sure field read also needs the networks to see a card of this deck there (another deck's
+# symbol or colour may look like one of ours to the field reader).
+FIELD_NOT_A_CARD = 0.1
+FORMAT = 2
 DEFAULT_MODEL = Path(__file__).with_name("default-model.npz")
+_ARRAYS = ("kind_w", "kind_b", "colour_w", "colour_b")
 
 
 class ModelError(ValueError):
@@ -34,14 +39,14 @@ class ModelError(ValueError):
 
 @dataclass(frozen=True)
 class Read:
-    """What the reader saw: the card (None when no whole card was found), how likely it is,
-    whether it is sure enough to move the table, the next best candidates, and where."""
+    """What the reader saw: the card (None when no card was found), how likely it is, whether it
+    is sure enough to move the table, the next best candidates, and where."""
 
     card: Card | None
     confidence: float
     sure: bool
     candidates: tuple[tuple[Card, float], ...] = ()
-    found: Found | None = None
+    found: Found | drawn.Found | None = None  # the index, or the field when that decided
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -52,229 +57,218 @@ class Read:
         }
 
 
+def _softmax(scores: Floats) -> Floats:
+    shifted = scores - scores.max(axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    probabilities: Floats = e / e.sum(axis=-1, keepdims=True)
+    return probabilities
+
+
 @dataclass(frozen=True)
 class Model:
-    kinds: tuple[str, ...]
-    weights: Floats  # (features + 1, kinds)
-    temperature: float
-    colour_means: Floats  # (5, 4)
-    colour_inverse: Floats  # (5, 4, 4)
-    colour_logdet: Floats  # (5,)
-    sure_at: float
+    kind_w: Floats  # (embedding, kinds + 1): the last is "not an index I know"
+    kind_b: Floats
+    colour_w: Floats  # (embedding, colours): red, yellow, green, blue, black, other
+    colour_b: Floats
+    kind_temperature: float
+    colour_temperature: float
+    sure_at: float  # the probability a sure read needs
+    heat_at: float  # and the finder's heat
     origin: str
+    networks: Networks = field(repr=False, compare=False)
+    fields: FieldModel | None = field(default=None, repr=False, compare=False)
+    agree_at: float = 1.0  # the networks' probability a sure field read needs
+    kinds: tuple[str, ...] = KINDS
+
+    @property
+    def temperature(self) -> float:
+        return self.kind_temperature
 
     # ------------------------------------------------------------ reading
 
-    def kind_probabilities(self, field: Floats) -> Floats:
-        features = np.append(shape_features(field), 1.0).astype(np.float32)
-        scores = features @ self.weights
-        return _softmax(scores * self.temperature)
+    def probabilities(self, embedding: Floats) -> tuple[Floats, Floats]:
+        """Kind (with "none" last) and colour (with "other" last) probabilities."""
+        kinds = _softmax((embedding @ self.kind_w + self.kind_b) / self.kind_temperature)
+        colours = _softmax((embedding @ self.colour_w + self.colour_b) / self.colour_temperature)
+        return kinds, colours
 
-    def colour_probabilities(self, field: Floats) -> Floats:
-        x = colour_features(field)
-        diff = x[None, :] - self.colour_means
-        mahalanobis = np.einsum("ci,cij,cj->c", diff, self.colour_inverse, diff)
-        return _softmax(-0.5 * (mahalanobis + self.colour_logdet))
+    def not_a_card(self, embedding: Floats) -> Floats:
+        """For each row, how likely it is not a corner index the model knows."""
+        kinds = _softmax((embedding @ self.kind_w + self.kind_b) / self.kind_temperature)
+        unknown: Floats = kinds[..., NONE]
+        return unknown
+
+    def foreign(self, embedding: Floats) -> float:
+        """How likely the index is not of this deck: a symbol or a colour it does not have."""
+        kinds, colours = self.probabilities(embedding)
+        unknown = float(kinds[NONE])
+        return unknown + float(colours[-1]) * (1.0 - unknown)
+
+    def find(self, image: Image, changed: Image | None = None) -> Found | None:
+        """The top card's corner index in ``image`` (see :func:`.reader.find_top`)."""
+        return find_top(self.networks, image, changed, self.not_a_card)
 
     def read_found(self, found: Found, previous: Card | None = None) -> Read:
-        kinds = self.kind_probabilities(found.field)
-        colours = self.colour_probabilities(found.field)
-        cards: list[Card] = []
-        probs: list[float] = []
-        for kind, p in zip(self.kinds, kinds, strict=True):
-            if kind in COLOURLESS:
-                cards.append(Card(kind, ""))
-                probs.append(float(p * colours[-1]))
-            else:
-                for colour, q in zip(CARD_COLOURS, colours[:-1], strict=True):
-                    cards.append(Card(kind, colour))
-                    probs.append(float(p * q))
-        joint = np.array(probs, np.float64)
-        allowed = np.array([may_follow(previous, c) for c in cards])
-        joint = np.where(allowed, joint, joint * PRIOR_PENALTY)
-        joint /= max(joint.sum(), 1e-12)
-        order = np.argsort(-joint)[:4]
-        best = int(order[0])
-        confidence = float(joint[best])
-        sure = bool(allowed[best]) and confidence >= self.sure_at and found.ring >= 0.8
-        candidates = tuple((cards[i], float(joint[i])) for i in order)
-        return Read(cards[best], confidence, sure, candidates, found)
+        kinds, colours = self.probabilities(found.embedding)
+        # Not a card this deck has: an index the reader does not know, or a colour no card of
+        # the deck has. That share stays unassigned, so such a read is never sure.
+        foreign = self.foreign(found.embedding)
+        named = {kind: float(kinds[i]) for i, kind in enumerate(KINDS)}
+        shades = {name: float(colours[i]) for i, name in enumerate(COLOURS)}
+        candidates, allowed = rank(named, shades, previous, foreign)
+        card, confidence = candidates[0]
+        sure = allowed and confidence >= self.sure_at and found.spot.heat >= self.heat_at
+        return Read(card, confidence, sure, candidates, found)
 
     def read(
         self, image: Image, previous: Card | None = None, changed: Image | None = None
     ) -> Read:
         """The top card of the pile in ``image`` (BGR), ranked with the rules prior
         (``changed``: where the picture changed, see :func:`.reader.find_top`)."""
-        found = find_top(image, changed)
+        found = self.find(image, changed)
         if found is None:
             return Read(None, 0.0, False)
-        return self.read_found(found, previous)
+        read = self.read_found(found, previous)
+        if self.fields is None:
+            return read
+        seen = self.fields.read(image, previous, changed)
+        if read.sure:
+            # Two readers sure of different cards: another deck's symbol, most likely; ask.
+            if seen.sure and seen.card is not None and seen.card != read.card:
+                return replace(read, sure=False)
+            return read
+        # A card drawn with indices too small to read at this distance (the program's own
+        # drawings): its central symbol, read on its white-ringed field, may settle it, when the
+        # networks give that card a fair chance too (alone, that reader is often sure and wrong
+        # on real cards, whose field is seldom wholly ringed with white).
+        if seen.card is None or not seen.sure or seen.found is None:
+            return read
+        agreed = (
+            dict(read.candidates).get(seen.card, 0.0) >= self.agree_at
+            and self.foreign(found.embedding) < FIELD_NOT_A_CARD
+        )
+        # The field reader is sure, the networks are not: its card is the better guess (on
+        # drawings it is right; on real cards it is seldom sure), sure only when they agree.
+        return Read(seen.card, seen.confidence, agreed, read.candidates, seen.found)
 
     # ------------------------------------------------------------ files
 
     def save(self, path: Path) -> None:
         meta = {
             "format": FORMAT,
-            "kinds": list(self.kinds),
-            "temperature": self.temperature,
+            "reader": self.networks.fingerprint,
+            "kind_temperature": self.kind_temperature,
+            "colour_temperature": self.colour_temperature,
             "sure_at": self.sure_at,
+            "heat_at": self.heat_at,
+            "agree_at": self.agree_at,
             "origin": self.origin,
         }
         with path.open("wb") as out:
             np.savez_compressed(
                 out,
                 meta=np.array(json.dumps(meta)),
-                weights=self.weights.astype(np.float16),
-                colour_means=self.colour_means,
-                colour_inverse=self.colour_inverse,
-                colour_logdet=self.colour_logdet,
+                **{name: getattr(self, name).astype(np.float32) for name in _ARRAYS},
             )
 
     @classmethod
-    def load(cls, path: Path) -> Model:
-        """The model in ``path``; :class:`ModelError` says what is wrong with it."""
+    def load(
+        cls, path: Path, networks: Networks | None = None, fields: FieldModel | None = None
+    ) -> Model:
+        """The model in ``path`` (with the shipped networks and field reader, or those given);
+        :class:`ModelError` says what is wrong with it."""
         try:
-            with np.load(path, allow_pickle=False) as data:
+            nets = networks or Networks()
+            fields = fields or FieldModel.load(FIELD_MODEL)
+        except (NetworkError, FieldModelError) as exc:
+            raise ModelError(str(exc)) from None
+        try:
+            with np.load(io.BytesIO(path.read_bytes()), allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
-                if meta.get("format") != FORMAT:
-                    raise ModelError(f"{path}: model format {meta.get('format')} is not {FORMAT}")
-                return cls(
-                    kinds=tuple(meta["kinds"]),
-                    weights=data["weights"].astype(np.float32),
-                    temperature=float(meta["temperature"]),
-                    colour_means=data["colour_means"].astype(np.float32),
-                    colour_inverse=data["colour_inverse"].astype(np.float32),
-                    colour_logdet=data["colour_logdet"].astype(np.float32),
+                if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                    found = meta.get("format") if isinstance(meta, dict) else None
+                    raise ModelError(
+                        f"{path}: model format {found} is not {FORMAT} "
+                        "(a deck taught with an older program: teach it again)"
+                    )
+                if meta.get("reader") != nets.fingerprint:
+                    raise ModelError(
+                        f"{path}: made for another reader network (teach the deck again)"
+                    )
+                arrays = {name: data[name].astype(np.float32) for name in _ARRAYS}
+                model = cls(
+                    **arrays,
+                    kind_temperature=float(meta["kind_temperature"]),
+                    colour_temperature=float(meta["colour_temperature"]),
                     sure_at=float(meta["sure_at"]),
+                    heat_at=float(meta["heat_at"]),
                     origin=str(meta.get("origin", "")),
+                    networks=nets,
+                    fields=fields,
+                    agree_at=float(meta.get("agree_at", 1.0)),
                 )
         except FileNotFoundError:
             raise ModelError(f"{path}: no such model file") from None
-        except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
-            if isinstance(exc, ModelError):
-                raise
-            raise ModelError(f"{path}: not a vision model ({exc})") from None
+        except IsADirectoryError:
+            raise ModelError(f"{path}: a folder, not a model file") from None
+        except ModelError:
+            raise
+        except Exception as exc:  # a damaged file fails in many ways (zip, json, shapes)
+            raise ModelError(f"{path}: not a vision model ({type(exc).__name__}: {exc})") from None
+        _check_shapes(model, path)
+        return model
 
 
-def _softmax(scores: Floats) -> Floats:
-    shifted = scores - scores.max()
-    e = np.exp(shifted)
-    probabilities: Floats = (e / e.sum()).astype(np.float32)
-    return probabilities
+def _check_shapes(model: Model, path: Path) -> None:
+    width = model.kind_w.shape[0] if model.kind_w.ndim == 2 else -1
+    expected = {
+        "kind_w": (width, NONE + 1),
+        "kind_b": (NONE + 1,),
+        "colour_w": (width, len(COLOURS)),
+        "colour_b": (len(COLOURS),),
+    }
+    for name, shape in expected.items():
+        if getattr(model, name).shape != shape:
+            raise ModelError(f"{path}: not a vision model ({name} has the wrong shape)")
+    values = [model.kind_temperature, model.colour_temperature, model.sure_at, model.heat_at]
+    if not all(np.isfinite(v) for v in values) or min(values[:2]) <= 0:
+        raise ModelError(f"{path}: not a vision model (bad calibration numbers)")
 
 
-# ---------------------------------------------------------------- learning
+# ---------------------------------------------------------------- adapting the heads
 
 
-@dataclass(frozen=True)
-class Example:
-    """A flattened card field and the card it is."""
-
-    field: Floats
-    card: Card
-
-
-def examples(pictures: Iterable[tuple[Image, Card]]) -> tuple[list[Example], int]:
-    """The top card of each picture, flattened; and how many pictures showed no card."""
-    found: list[Example] = []
-    missed = 0
-    for image, card in pictures:
-        top = find_top(image)
-        if top is None:
-            missed += 1
-        else:
-            found.append(Example(top.field, card))
-    return found, missed
-
-
-def jitter(field: Floats, rng: np.random.Generator) -> Floats:
-    """The field as another look at the same card would give it: shifted, scaled, turned a
-    little, lit a little differently, softer or sharper."""
-    h, w = field.shape[:2]
-    angle = float(rng.uniform(-4, 4))
-    scale = float(rng.uniform(0.95, 1.05))
-    m: Floats = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
-    m[:, 2] += rng.uniform(-2, 2, 2)
-    out = cv2.warpAffine(field, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
-    out = out * rng.uniform(0.9, 1.1) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
-    if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.0)))
-    return out.astype(np.float32)
-
-
-def _design(fields: Sequence[Floats]) -> Floats:
-    return np.array([np.append(shape_features(f), 1.0) for f in fields], np.float32)
-
-
-def fit_kinds(
-    fields: Sequence[Floats], kinds: Sequence[str], *, ridge: float = 3.0
-) -> tuple[tuple[str, ...], Floats]:
-    """Ridge regression of one-hot kinds on the shape features: the classes and the weights."""
-    classes = tuple(sorted(set(kinds), key=_kind_order))
-    x = _design(fields).astype(np.float64)
-    y = np.zeros((len(kinds), len(classes)))
-    for i, kind in enumerate(kinds):
-        y[i, classes.index(kind)] = 1.0
-    if len(x) < x.shape[1]:  # a taught deck: fewer views than features, solve the small side
-        weights = x.T @ np.linalg.solve(x @ x.T + ridge * np.eye(len(x)), y)
-    else:
-        weights = np.linalg.solve(x.T @ x + ridge * np.eye(x.shape[1]), x.T @ y)
-    return classes, weights.astype(np.float32)
-
-
-def fit_colours(
-    fields: Sequence[Floats], cards: Sequence[Card], fallback: Model | None = None
-) -> tuple[Floats, Floats, Floats]:
-    """A Gaussian per colour class over the colour features (a colour never shown keeps the
-    ``fallback`` model's)."""
-    x = np.array([colour_features(f) for f in fields], np.float64)
-    names = ["black" if c.kind in COLOURLESS else c.colour for c in cards]
-    means = np.zeros((len(COLOUR_CLASSES), 4))
-    inverse = np.zeros((len(COLOUR_CLASSES), 4, 4))
-    logdet = np.zeros(len(COLOUR_CLASSES))
-    floor = np.diag([9.0, 9.0, 9.0, 25.0])
-    for i, name in enumerate(COLOUR_CLASSES):
-        chosen = x[[n == name for n in names]]
-        if len(chosen) < 3:
-            if fallback is None:
-                raise ModelError(f"no card of colour {name} to learn it from")
-            means[i] = fallback.colour_means[i]
-            inverse[i] = fallback.colour_inverse[i]
-            logdet[i] = fallback.colour_logdet[i]
-            continue
-        cov = np.cov(chosen.T) + floor
-        means[i] = chosen.mean(axis=0)
-        inverse[i] = np.linalg.inv(cov)
-        logdet[i] = np.linalg.slogdet(cov)[1]
-    return means.astype(np.float32), inverse.astype(np.float32), logdet.astype(np.float32)
-
-
-def _kind_order(kind: str) -> int:
-    return KINDS.index(kind)
-
-
-def train(
-    found: Sequence[Example],
+def adapt(
+    model: Model,
+    embeddings: Floats,
+    kinds: Sequence[int],
+    colours: Sequence[int],
     *,
-    looks: int,
-    seed: int,
-    temperature: float,
-    sure_at: float,
     origin: str,
-    fallback: Model | None = None,
+    pull: float = 0.02,
+    steps: int = 300,
 ) -> Model:
-    """A model from flattened examples, each seen upright, upside down and ``looks`` more
-    times jittered."""
-    rng = np.random.default_rng(seed)
-    fields: list[Floats] = []
-    cards: list[Card] = []
-    for example in found:
-        for view in (example.field, turned(example.field)):
-            fields.append(view)
-            cards.append(example.card)
-            for _ in range(looks):
-                fields.append(jitter(view, rng))
-                cards.append(example.card)
-    classes, weights = fit_kinds(fields, [c.kind for c in cards])
-    means, inverse, logdet = fit_colours(fields, cards, fallback)
-    return Model(classes, weights, temperature, means, inverse, logdet, sure_at, origin)
+    """The model's heads moved to fit a family's deck: softmax regression on the examples'
+    embeddings, pulled toward the shipped heads (``pull``) so what was not shown is kept."""
+    kind_w, kind_b = _fit(model.kind_w, model.kind_b, embeddings, np.array(kinds), pull, steps)
+    colour_w, colour_b = _fit(
+        model.colour_w, model.colour_b, embeddings, np.array(colours), pull, steps
+    )
+    return replace(
+        model, kind_w=kind_w, kind_b=kind_b, colour_w=colour_w, colour_b=colour_b, origin=origin
+    )
+
+
+def _fit(
+    w0: Floats, b0: Floats, x: Floats, y: np.ndarray, pull: float, steps: int
+) -> tuple[Floats, Floats]:
+    w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
+    onehot = np.eye(w.shape[1])[y]
+    scale = float(np.mean(np.sum(x * x, axis=1))) + 1e-6
+    rate = 1.0 / scale
+    for _ in range(steps):
+        p = _softmax(x @ w + b)
+        grad = (p - onehot) / len(x)
+        w -= rate * (x.T @ grad + pull * scale * (w - w0))
+        b -= 0.5 * grad.sum(axis=0)
+    return w.astype(np.float32), b.astype(np.float32)

@@ -364,7 +364,7 @@ def _grain(rng: np.random.Generator) -> Floats:
     return _GRAIN[0][start : start + FRAME_H]
 
 
-def _corners(p: Placed) -> np.ndarray:
+def card_corners(p: Placed) -> np.ndarray:
     w = p.length * FACE_W / FACE_H
     a = math.radians(p.angle)
     ux, uy = math.cos(a), math.sin(a)
@@ -413,11 +413,15 @@ class FaceCache:
             self._faces[key] = draw_face(card, style)
         return self._faces[key]
 
+    def put(self, card: Card, style: Style, face: Image) -> None:
+        """Lays ``face`` wherever ``card`` of ``style`` is drawn (a card of another deck)."""
+        self._faces[(card, id(style))] = face
+
 
 def _lay(canvas: Floats, p: Placed, faces_: FaceCache, shadow: float) -> None:
     """Lays the card on ``canvas`` (in place), working only on the box around it."""
     src = np.array([(0, 0), (FACE_W, 0), (FACE_W, FACE_H), (0, FACE_H)], np.float32)
-    dst = _corners(p)
+    dst = card_corners(p)
     x0 = max(0, int(dst[:, 0].min()) - 16)
     y0 = max(0, int(dst[:, 1].min()) - 16)
     x1 = min(FRAME_W, int(dst[:, 0].max()) + 24)

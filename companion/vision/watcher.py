@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .field import changed_share, field_mask
 from .kinds import Card
 from .model import Model, Read
-from .reader import changed_share, field_mask
 from .sources import TimedFrame
 from .types import Floats, Image
 

@@ -109,6 +109,11 @@ class WebServer:
         return int(self._server.effective_port)  # type: ignore[attr-defined]
 
     @property
+    def app(self) -> Flask:
+        """The Flask app it serves (its extensions hold the page's live streams)."""
+        return self._app
+
+    @property
     def channels(self) -> dict[Any, Any]:
         """The open connections (waitress's channels), by socket: what each still has to
         send shows how much a slow phone holds."""

@@ -1,5 +1,6 @@
-// Gate: its lower edge sets the throat a little over one card; slotted holes let you adjust it.
-// Printed as shown (flat). Dimensions: lib/dims.scad.
+// Gate: its lower edge sets the throat; two jack screws from the magazine's gussets press its
+// top edge down onto a feeler, slotted holes clamp it there. Printed as shown (flat).
+// Dimensions: lib/dims.scad.
 include <lib/parts.scad>
 
 gate_flat();

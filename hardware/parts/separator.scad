@@ -1,5 +1,6 @@
-// Separator: screwed over the gate; a rubber pad under its leaf holds back a second card.
-// Printed as shown (plate flat, leaf standing). Dimensions: lib/dims.scad.
+// Separator: screwed over the gate with the gate's screws; its sleeve holds the shoe and its
+// spring over the card path. Printed as shown (plate flat, the sleeve's far wall bridging).
+// Dimensions: lib/dims.scad.
 include <lib/parts.scad>
 
 separator_flat();

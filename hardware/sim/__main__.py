@@ -1,4 +1,4 @@
-"""``python -m hardware.sim [stacks]``: the feed's simulation sweep (see sweep.py)."""
+"""``python -m hardware.sim``: the feed's tolerance sweep, or one feed at given values."""
 
 import sys
 

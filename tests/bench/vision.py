@@ -1,104 +1,204 @@
-"""The camera's card reader: speed of a read and of watching a still pile, and accuracy on the
-renderer's drawings in a style the reader was never tuned on (a font no training style uses).
+"""The camera's card reader: accuracy and sureness on every set it is judged on, speed and size.
 
-Targets: one 640 × 480 frame read in ≤ 30 ms; a still pile watched at 10 frames a second for
-≤ 5 % of a core; on held-out stills the kind right ≥ 98 %, sure reads right ≥ 99.5 % on ≥ 90 %
-of stills; over films ≥ 95 % of cards read right, no card that was not played, the decision
-≤ 1 s after the hand has left (p95). ``VISION_STILLS`` and ``VISION_FILMS`` set the sample sizes.
+Sets: photographs of real cards (the shipped CI photos always; with ``VISION_PHOTOS`` set to a
+folder holding ``uno-val`` and ``uno-cal`` from ``tools/vision_train/sets.py``, the whole
+measuring half, untaught and taught with two photos a face from the calibration half); drawings
+in a style the reader was never tuned on; those drawings with a thumb over a corner of the top
+card or a soft shadow across it; films of play; cards of decks it does not know.
+
+Targets: real photos ≥ 97 % right taught, ≥ 95 % untaught; drawings ≥ 98 %; thumb or shadow
+≥ 90 % read; sure reads ≥ 99.5 % right everywhere; unknown decks never sure; one 640 × 480
+frame ≤ 30 ms (p95); model ≤ 5 MB; teach ≤ 30 s. ``VISION_STILLS`` and ``VISION_FILMS`` set the
+sample sizes.
 """
 
 from __future__ import annotations
 
 import os
-import statistics
 import time
+from collections import defaultdict
+from pathlib import Path
 
-from companion.vision import TimedFrame, Watcher, default_model
+import numpy as np
+
+from companion.vision import TimedFrame, Watcher, default_model, render, teach
+from companion.vision.kinds import Card
 from companion.vision.measure import (
+    PhotoScore,
+    foreign_stills,
     held_out_sequences,
     held_out_stills,
+    photo_set,
+    score_foreign,
+    score_pictures,
     score_sequences,
-    score_stills,
+    thumbed_stills,
 )
-from companion.vision.render import FPS
+from companion.vision.model import DEFAULT_MODEL, Model
 
 STYLES = 6  # held-out printings, all in the font no training style uses
+CI_PHOTOS = Path(__file__).resolve().parents[1] / "data" / "uno-photos"
+# Estimates, not measurements: how much slower one core of each board runs OpenCV's float
+# convolutions than one core of the development machine (x86, AVX2), from their published clocks
+# and NEON widths (Cortex-A72 at 1.5 GHz, out of order; Cortex-A53 at 1 GHz, in order) and
+# published OpenCV-dnn timings of small networks on them; cv2.dnn spreads a frame's convolutions
+# over the four cores about three times faster.
+PI_SLOWER = {"Pi 4": 15.0, "Pi Zero 2 W": 40.0}
+FOUR_CORES = 3.0
 
 
 def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
-def read_speed(model: object, stills: list) -> None:  # type: ignore[type-arg]
-    images = [s.image for s in stills]
+def rss_kib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def report(name: str, score: PhotoScore, target: float | None) -> None:
+    right = score.share(score.right)
+    aim = "" if target is None else f" [≥ {target:.0%}: {verdict(right >= target)}]"
+    print(
+        f"{name}: {score.photos} pictures; right {right:.1%}{aim} "
+        f"(kind {score.share(score.kind_right):.1%}, "
+        f"colour {score.share(score.colour_right):.1%}); "
+        f"sure on {score.share(score.sure):.1%}, right when sure {score.sure_precision:.2%} "
+        f"[≥ 99.5 %: {verdict(score.sure == 0 or score.sure_precision >= 0.995)}], "
+        f"wrong but sure {score.wrong_sure}"
+    )
+    for mistake in score.mistakes[:6]:
+        print(f"    {mistake}")
+
+
+def read_speed(model: Model, images: list[np.ndarray]) -> float:
     for image in images[:5]:
-        model.read(image)  # type: ignore[attr-defined]
+        model.read(image)
     times = []
+    cpu = []
     for image in images:
-        start = time.perf_counter()
-        model.read(image)  # type: ignore[attr-defined]
+        start, used = time.perf_counter(), time.process_time()
+        model.read(image)
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - used) * 1000)
     times.sort()
-    median = statistics.median(times)
+    cpu.sort()
+    median = times[len(times) // 2]
     p95 = times[round(0.95 * (len(times) - 1))]
     print(
         f"read one 640×480 frame: median {median:.1f} ms, p95 {p95:.1f} ms "
-        f"[target ≤ 30 ms: {verdict(median <= 30)}]"
+        f"[target ≤ 30 ms: {verdict(p95 <= 30)}]; CPU time (all threads) median "
+        f"{cpu[len(cpu) // 2]:.1f} ms, p95 {cpu[round(0.95 * (len(cpu) - 1))]:.1f} ms "
+        f"(wall time swings with the shared machine's load)"
     )
+    median = cpu[len(cpu) // 2]
+    for board, slower in PI_SLOWER.items():
+        print(
+            f"  estimate on a {board}: about {median * slower:.0f} ms a frame on one core, "
+            f"{median * slower / FOUR_CORES:.0f} ms on four (not measured)"
+        )
+    return p95
 
 
-def watch_cost(model: object) -> None:
+def watch_cost(model: Model) -> None:
     film = held_out_sequences(1, seed=900, plays=0, passes=0, lamp_changes=0)[0]
     frames = [TimedFrame(f.t_ms, f.image) for f in film.frames]
-    watcher = Watcher(model)  # type: ignore[arg-type]
+    watcher = Watcher(model)
     seconds = 30
     cpu = time.process_time()
-    for i in range(seconds * FPS):
+    for i in range(seconds * render.FPS):
         frame = frames[i % len(frames)]
-        watcher.feed(TimedFrame(i * 1000 // FPS, frame.image))
-    used = time.process_time() - cpu
-    share = used / seconds * 100
+        watcher.feed(TimedFrame(i * 1000 // render.FPS, frame.image))
+    share = (time.process_time() - cpu) / seconds * 100
     print(
-        f"watch a still pile at {FPS} frames/s: {share:.2f} % of a core "
+        f"watch a still pile at {render.FPS} frames/s: {share:.2f} % of a core "
         f"({watcher.reads} read(s) in {seconds} s) [target ≤ 5 %: {verdict(share <= 5)}]"
     )
 
 
-def main() -> None:
-    model = default_model()
-    print(f"model: {model.origin}; sure at p ≥ {model.sure_at:.3f}")
-    count = int(os.environ.get("VISION_STILLS", "600"))
+def two_a_face(pictures: list[tuple[np.ndarray, Card]]) -> list[tuple[np.ndarray, Card]]:
+    shown: dict[Card, int] = defaultdict(int)
+    chosen = []
+    for image, card in pictures:
+        if shown[card] < 2:
+            shown[card] += 1
+            chosen.append((image, card))
+    return chosen
+
+
+def photos(model: Model) -> None:
+    report(
+        "real photos, shipped CI set (classic printing, untaught)",
+        score_pictures(model, photo_set(CI_PHOTOS)),
+        None,
+    )
+    root = os.environ.get("VISION_PHOTOS")
+    if not root:
+        print("real photos, measuring half: set VISION_PHOTOS (see docs/vision-data.md)")
+        return
+    measuring = photo_set(Path(root) / "uno-val")
+    report("real photos, classic printing, untaught", score_pictures(model, measuring), 0.95)
+    lesson = two_a_face(photo_set(Path(root) / "uno-cal"))
     start = time.perf_counter()
+    taught = teach(lesson, model)
+    seconds = time.perf_counter() - start
+    print(
+        f"teach from {len(lesson)} photos ({len({c for _, c in lesson})} faces): {seconds:.1f} s "
+        f"[≤ 30 s: {verdict(seconds <= 30)}]"
+    )
+    report("real photos, classic printing, taught", score_pictures(taught, measuring), 0.97)
+
+
+def main() -> None:
+    before = rss_kib()
+    model = default_model()
+    size = sum(
+        p.stat().st_size
+        for p in (DEFAULT_MODEL, model.networks.finder_path, model.networks.reader_path)
+    )
+    print(f"model: {model.origin}")
+    print(
+        f"sure at p ≥ {model.sure_at:.3f} and finder heat ≥ {model.heat_at:.2f}; "
+        f"files {size / 1024:.0f} KiB [≤ 5 MB: {verdict(size <= 5 * 1024 * 1024)}]"
+    )
+    model.read(held_out_stills(1, seed=1)[0].image)
+    print(f"memory: {(rss_kib() - before) / 1024:.1f} MiB for the model and a read")
+    count = int(os.environ.get("VISION_STILLS", "600"))
     stills = held_out_stills(count, seed=7, styles=STYLES)
-    print(
-        f"{count} held-out stills in {STYLES} styles drawn in {time.perf_counter() - start:.0f} s"
-    )
-    read_speed(model, stills[:200])
+    read_speed(model, [s.image for s in stills[:200]])
     watch_cost(model)
-    score = score_stills(model, stills)
-    print(
-        f"held-out stills: kind right {score.kind_rate:.1%} "
-        f"[≥ 98 %: {verdict(score.kind_rate >= 0.98)}]; "
-        f"sure on {score.sure_share:.1%} [≥ 90 %: {verdict(score.sure_share >= 0.9)}], "
-        f"right when sure {score.sure_precision:.2%} "
-        f"[≥ 99.5 %: {verdict(score.sure_precision >= 0.995)}]"
+    report(
+        f"drawings, {STYLES} unseen styles",
+        score_pictures(model, ((s.image, s.card) for s in stills)),
+        0.98,
     )
-    for mistake in score.mistakes[:12]:
-        print(f"  {mistake}")
+    photos(model)
+    for thumb in (True, False):
+        name = "a thumb over a corner" if thumb else "a soft shadow across"
+        score = score_pictures(
+            model, ((s.image, s.card) for s in thumbed_stills(200, 61 + thumb, thumb=thumb))
+        )
+        report(f"drawings with {name} of the top card", score, 0.90)
+    for deck in ("flip", "emoji"):
+        stills_ = foreign_stills(100, 70, deck)
+        read, sure = score_foreign(model, stills_)
+        print(
+            f"unknown deck ({deck}): {len(stills_)} piles, {read} read as a card, "
+            f"{sure} sure [0: {verdict(sure == 0)}]"
+        )
     films = int(os.environ.get("VISION_FILMS", "20"))
     sequences = held_out_sequences(
         films, seed=300, plays=3, passes=1, lamp_changes=1, rests=1, styles=STYLES
     )
     seen = score_sequences(model, sequences)
-    frames = sum(len(s.frames) for s in sequences)
     p95 = seen.delay_p95()
     print(
-        f"held-out films: {films} films, {frames} frames, {seen.plays} cards played "
-        f"(with {films} hands passing over, {films} resting on the pile, {films} lamp changes): "
-        f"read right "
-        f"{seen.right_rate:.1%} [≥ 95 %: {verdict(seen.right_rate >= 0.95)}], "
-        f"{seen.extra} card(s) not played [0: {verdict(seen.extra == 0)}], "
-        f"decision after the hand left p95 {p95} ms [≤ 1000: {verdict(p95 <= 1000)}]"
+        f"films: {films} films, {seen.plays} cards played: read right {seen.right_rate:.1%} "
+        f"[≥ 95 %: {verdict(seen.right_rate >= 0.95)}], {seen.extra} card(s) not played "
+        f"[0: {verdict(seen.extra == 0)}], decision after the hand left p95 {p95} ms "
+        f"[≤ 1000: {verdict(p95 <= 1000)}]"
     )
 
 

@@ -9,8 +9,9 @@
 card_w = 56;            // UNO card width
 card_l = 87;            // card length (cards leave short edge first)
 card_t = 0.30;          // one card's thickness, nominal
-card_t_range = [0.27, 0.33];   // thinnest and thickest cards the feed must take
+card_t_range = [0.27, 0.36];   // thinnest and thickest cards the feed must take
 card_mass = 2.7;        // grams (112 cards weigh about 0.3 kg)
+card_modulus = 4000;    // MPa, the card stock's bending modulus (paperboard: 3000-8000)
 cards_full = 112;       // a full UNO Extrême deck
 cards_min = 112;        // the magazine holds a full deck under the follower
 
@@ -58,35 +59,88 @@ horn_hub_d = 9;         // clears the round horn's hub
 // hardware/README.md, "Why this feed").
 pocket_w = card_w + 1.5;   // cards drop freely, still guided
 pocket_l = card_l + 1.5;
-tyre_r = 16;               // feed wheel + 2 mm O-ring tyres
+card_mu = [0.3, 0.7];      // card on card: new and glossy to worn and humid cards
+plastic_mu = 0.3;          // card on printed PLA or PETG (floor, nose, gate, follower)
+// Tyres, exit roller and pinch idler wear silicone (VMQ, 60-70 Shore A) O-rings. The friction
+// assumed on coated card, and why: hardware/README.md, "The tyres"; measure yours with the tilt
+// test in calibration.md.
+tyre_mu = [1.0, 1.5];
+// An O-ring [inside diameter, cord] stretched into a 90° V groove whose bottom (vertex) is at
+// radius vr: its cord thins as it stretches (its volume is kept), and it seats where both
+// flanks touch it. Three rounds of that fixed point are far closer than the cord's tolerance.
+// Returns [stretch, cord on the groove, radius of its top].
+function oring_seat(ring, vr) = let(
+    c0 = (ring[0] + ring[1]) / 2,
+    s1 = (vr + ring[1] / sqrt(2)) / c0 - 1, d1 = ring[1] / sqrt(1 + s1),
+    s2 = (vr + d1 / sqrt(2)) / c0 - 1, d2 = ring[1] / sqrt(1 + s2),
+    s3 = (vr + d2 / sqrt(2)) / c0 - 1, d3 = ring[1] / sqrt(1 + s3))
+    [s3, d3, vr + d3 / sqrt(2) + d3 / 2];
+groove_depth = 1.6;        // every 2 mm O-ring's V groove: its bottom under the rim
+tyre_oring = [24, 2];      // silicone O-ring 24 x 2 (two per feed wheel)
+wheel_rim_r = 14.5;        // the feed wheel's rim: the O-rings stand proud of it
+tyre_seat = oring_seat(tyre_oring, wheel_rim_r - groove_depth);
+tyre_r = tyre_seat[2];     // the tyre's top, from the O-ring seated in its groove (15.2 mm)
 tyre_w = 12;               // two O-rings side by side; the one-way bearing is 12 long
 feed_ahead = 12;            // the front tyre's axis ahead of the pocket's middle: near the stack's centre of gravity
 feed_rpm = 110;            // FS90R at 4.8-5 V, datasheet, no load
 feed_torque = 0.15;        // N m, FS90R stall torque (1.5 kg cm)
 oneway = [6, 10, 12];      // HF0612 one-way needle bearing: shaft, outside, length
-back_in = 20;              // the back wheel's axis, from the back of the pocket
-belt_r = 9;                // the hubs' belt grooves (2 mm O-ring, about 33 mm inside)
+back_in = 30;              // the back wheel's axis, from the back of the pocket: the bottom card's tail leaves it only once the pinch holds the card
+belt_r = 9;                // the hubs' belt grooves: their bottom at belt_r + 1 - 1.1 * sqrt(2)
+belt_oring = [32, 2];      // the O-ring belt round both hubs
 hub_t = 4;                 // the hub's disc (horn side) and its boss holding the pin
 hub_boss = 3;
 hub_y0 = tyre_w / 2 + 1 + hub_t + hub_boss;   // the horn's face, from the middle of the path
 floor_relief = 0.5;        // the floor under the stack, below the tyre's top
-throat_h = 0.43;           // gate over the card path: one thickest card passes, two thinnest do not
+nose_drop = 0.2;           // the floor from the gate to the pinch, below the tyre's top: a print
+                           // error of 0.1 mm leaves it below, never above, the card path
+throat_h = 0.55;           // gate over the card path, set with a 0.55 mm feeler: one thickest
+                           // card passes, three thinnest never do; the separator stops the second
 gate_adjust = 1.0;         // +- travel of the gate's slotted holes
-sep_gap = 0.12;            // separator pad's free tip over the card path: lower than one card
-sep_force = 0.06;          // newtons the pad's leaf presses a passing card with
-sep_len = 6;               // pad along the path
+gate_jack = [3, 12];       // M3 x 12 jack screw pressing the gate's top edge down onto the feeler
+gate_t = 3;
+// Separator: a printed shoe sliding up and down in a sleeve just past the gate, pushed onto the
+// nose floor by a soft compression spring; a silicone pad on its curved underside. It rests on
+// the floor when no card passes (nothing to set), and its force hardly changes as one or two
+// cards lift it. Spring [wire, outside diameter, active coils, free length], music wire.
+shear_modulus = 79300;     // N/mm², music wire (EN 10270-1)
+function spring_rate(s) = shear_modulus * pow(s[0], 4) / (8 * pow(s[1] - s[0], 3) * s[2]);  // N/mm
+sep_spring = [0.2, 4.0, 10, 25];
+sep_spring_len = 18;       // installed length, the shoe on the floor
+sep_rate = spring_rate(sep_spring);                        // 0.029 N/mm
+sep_force = sep_rate * (sep_spring[3] - sep_spring_len);   // 0.20 N on the floor
+sep_len = 6;               // the shoe along the path
+sep_w = 20;                // the shoe and its pad across the path
+sep_shoe_r = 6;            // the shoe's underside: an arc, so a card's edge lifts it
+sep_shoe_h = 8;            // pad included
+sep_pad_t = 1;             // 1 mm silicone sheet glued under the shoe
+sep_shoe_mass = 0.6;       // grams: the printed shoe and its pad
 sep_plate_t = 2;           // the separator's plate, screwed over the gate
-follower_mass = 100;       // grams: follower and its ballast (coins, M8 nuts)
+sep_sleeve_t = 1.2;        // the sleeve's walls round the shoe (the plate is its back wall)
+sep_sleeve_gap = 2.5;      // the sleeve's underside over the card path (gate at its lowest: 1.5)
+follower_mass = 250;       // grams: follower and its ballast (coins, M8 nuts)
 follower_h = 12;
 
 /* [Exit: pinch pair and beam] */
-exit_r = 10;               // driven exit roller (on the N20's D shaft), rubber sleeve
+exit_oring = [14, 2];      // silicone O-ring 14 x 2 (two on the exit roller)
+exit_rim_r = 9;
+exit_seat = oring_seat(exit_oring, exit_rim_r - groove_depth);
+exit_r = exit_seat[2];     // driven exit roller's top (on the N20's D shaft): 9.7 mm
 exit_w = 20;
 exit_rpm = 2500;           // N20 "3000 rpm at 6 V" gearmotor at 5 V, no load
 exit_stall = 0.03;         // N m, its stall torque at 5 V (0.3 kg cm)
-idler_r = 6;               // pinch idler, free on an M3 screw, O-rings like the exit roller
+idler_oring = [8, 1.5];    // silicone O-ring 8 x 1.5 (two on the idler)
+idler_rim_r = 5.25;
+idler_seat = oring_seat(idler_oring, idler_rim_r - 1.2);
+idler_r = idler_seat[2];   // pinch idler's top: 5.8 mm
 idler_w = 20;
-pinch_force = 3.0;         // newtons, two rubber bands pulling the idler's axle down
+idler_bearing = [3, 6, 2.5];   // MR63ZZ ball bearing in each end, on a 3 mm steel pin
+// Two extension springs pull the idler's pin down, one each side [wire, outside diameter,
+// active coils], stretched pinch_stretch from free when the idler rests on the exit roller.
+pinch_spring = [0.4, 4.0, 20];
+pinch_stretch = 5.5;
+pinch_rate = 2 * spring_rate(pinch_spring);          // N/mm, both springs
+pinch_force = pinch_rate * pinch_stretch;            // 3.0 N
 nip_lift = 0.05;           // the exit roller's top over the card path: the card's nose meets it first
 n20 = [12, 10, 24, 10];    // N20 gearmotor: width, height, body length, D shaft length
 beam_hole_d = 3.2;         // 3 mm break-beam LEDs
@@ -95,8 +149,7 @@ launch_angle = 0;          // degrees above horizontal the pinch throws at
 /* [Magazine layout along X, centred on the axis] */
 floor_t = 3;
 front_t = 6;               // front wall over the throat: holds the gate's inserts
-gate_t = 3;
-mag_wall_h = 55;           // above the floor: stack + follower
+mag_wall_h = 57;           // above the floor: stack (112 thickest cards) + follower
 nose_after_gate = 18;      // gate's outer face to the pinch's nip line
 beam_after_nip = 14;
 nose_end = 6;              // material beyond the beam
@@ -104,7 +157,7 @@ mag_len = wall + pocket_l + front_t + gate_t + nose_after_gate + beam_after_nip 
 px0 = -mag_len / 2 + wall;          // back of the card pocket
 px1 = px0 + pocket_l;               // front of the pocket (inner face of the front wall)
 gate_x = px1 + front_t;             // the gate's inner face
-sep_x = gate_x + gate_t + sep_plate_t + 1 + sep_len / 2;   // separator pad's middle
+sep_x = gate_x + gate_t + sep_plate_t + 0.2 + sep_len / 2;   // the separator shoe's middle
 pinch_x = gate_x + gate_t + nose_after_gate; // nip line
 beam_x = pinch_x + beam_after_nip;
 nose_x1 = beam_x + nose_end;

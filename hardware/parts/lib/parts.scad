@@ -233,6 +233,8 @@ gate_screw_y = mag_y + 4;                  // gate screws in the front wall's ea
 gate_screw_z = floor_t + 15;               // above the magazine floor's underside
 insert_depth = front_t - 0.6;              // the gate's inserts, from the front wall's face
 ear_h = idler_zc + 6 - floor_z0;           // the pinch idler's ears, above the floor's underside
+jack_out = gate_t + sep_plate_t + 2;       // the jack gussets reach over the gate and the separator's plate
+jack_z0 = gate_screw_z + 10 + gate_adjust + 1;   // the gussets' root over the gate's highest top (from floor_z0)
 module magazine() {
     difference() {
         each_at([0, 0, floor_z0]) {
@@ -250,9 +252,10 @@ module magazine() {
                 for (s = [-1, 1]) translate([pinch_x - 2, s * (exit_w / 2 + 4.5) - 1.5]) square([4, 3]);
                 for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_hole);
             }
-            // from the gate to the nose's end the floor stands at the card path: the card going
-            // out stays flat on its way to the pinch (under the stack it stands lower)
-            slab(floor_t / 2, floor_t + floor_relief) difference() {
+            // from the gate to the nose's end the floor stands nose_drop under the tyre's top:
+            // the card going out stays near flat on its way to the pinch and never meets a step
+            // (under the stack the floor stands lower still)
+            slab(floor_t / 2, floor_t + floor_relief - nose_drop) difference() {
                 translate([gate_x, -pocket_w / 2]) square([nose_x1 - gate_x, pocket_w]);
                 translate([pinch_x - 9, -exit_w / 2 - 1]) square([18, exit_w + 2]);
             }
@@ -270,6 +273,10 @@ module magazine() {
             }
             // the front wall over the throat
             translate([px1, 0, 0]) along_x(front_t) front_wall_section();
+            // the gate's jack screws: a 45° gusset over each of its ears
+            for (s = [-1, 1]) translate([0, s * gate_screw_y - 3.5, 0]) along_y(7)
+                polygon([[gate_x - 1, jack_z0 - 1], [gate_x, jack_z0], [gate_x + jack_out, jack_z0 + jack_out],
+                         [gate_x + jack_out, jack_z0 + jack_out + 3], [gate_x - 1, jack_z0 + jack_out + 3]]);
             // the beam arch over the nose
             translate([beam_x - 4, 0, floor_t / 2]) along_x(8) difference() {
                 translate([-mag_y, 0]) square([2 * mag_y, arch_top - floor_t / 2]);
@@ -282,6 +289,8 @@ module magazine() {
             // the gate's inserts, in the front wall's face
             translate([gate_x - insert_depth, 0, 0]) along_x(insert_depth + 0.01)
                 for (s = [-1, 1]) translate([s * gate_screw_y, gate_screw_z]) circle(d = m3_insert_d);
+            // the jack screws' pilot holes, down through the gussets
+            slab(jack_z0 - 2, jack_z0 + jack_out + 4) for (s = [-1, 1]) translate([gate_x + gate_t / 2, s * gate_screw_y]) circle(d = m3_pilot);
         }
     }
 }
@@ -307,25 +316,50 @@ module gate() {
     translate([gate_x + gate_t, 0, gate_edge_z]) rotate([90, 0, -90]) gate_flat();
 }
 
-// ---------------------------------------------------------------- separator (leaf and pad)
-// Screwed over the gate with the same screws; a 0.8 mm leaf reaches over the card path and
-// a 6 mm rubber pad glued under its tip hangs lower than one card over the path.
-sep_pad_t = 1.0;                             // rubber pad's thickness
-sep_leaf_t = 0.8;
-sep_w = 20;                                  // the leaf's width
-sep_leaf_z = path_z + sep_gap + sep_pad_t;   // underside of the leaf
-sep_h = floor_z0 + gate_screw_z + 8 - sep_leaf_z;
-// flat: x across the path, y up from the leaf's underside, z out from the gate's face
+// ---------------------------------------------------------------- separator (sleeve and shoe)
+// Screwed over the gate with the same screws: a plate carrying a sleeve over the card path, in
+// which the shoe slides up and down; the spring in the sleeve pushes the shoe onto the nose floor.
+sep_bore = [sep_len + 0.4, sep_w + 0.4];       // the sleeve's bore (x along the path, y across)
+sep_z0 = path_z + sep_sleeve_gap;              // the plate's and the sleeve's underside
+sep_rest_z = path_z - nose_drop;               // the shoe's underside resting on the nose floor
+sep_spring_z = sep_rest_z + 2;                 // the spring's lower end, in the shoe's pocket
+sep_roof_z = sep_spring_z + sep_spring_len;    // the sleeve's roof: the spring's upper end
+sep_h = max(floor_z0 + gate_screw_z + 8, sep_roof_z + sep_sleeve_t) - sep_z0;
+// flat: x across the path, y up from the plate's underside, z out from the gate's face
 module separator_flat() {
     linear_extrude(sep_plate_t, convexity = 10) difference() {
         translate([-gate_w / 2, 0]) square([gate_w, sep_h]);
         for (s = [-1, 1]) hull() for (dz = [-gate_adjust, gate_adjust])
-            translate([s * gate_screw_y, floor_z0 + gate_screw_z - sep_leaf_z + dz]) circle(d = m3_hole);
+            translate([s * gate_screw_y, floor_z0 + gate_screw_z - sep_z0 + dz]) circle(d = m3_hole);
     }
-    translate([-sep_w / 2, 0, 1]) cube([sep_w, sep_leaf_t, sep_plate_t - 1 + 1 + sep_len + 1]);
+    // the sleeve: three walls and the roof round the bore, rooted in the plate
+    translate([0, 0, sep_plate_t - 0.5]) linear_extrude(sep_bore[0] + sep_sleeve_t + 0.5, convexity = 10) difference() {
+        translate([-sep_bore[1] / 2 - sep_sleeve_t, 0]) square([sep_bore[1] + 2 * sep_sleeve_t, sep_roof_z + sep_sleeve_t - sep_z0]);
+        translate([-sep_bore[1] / 2, -1]) square([sep_bore[1], sep_roof_z - sep_z0 + 1]);
+    }
+    translate([-sep_bore[1] / 2 - sep_sleeve_t, 0, sep_plate_t + sep_bore[0]]) cube([sep_bore[1] + 2 * sep_sleeve_t, sep_roof_z + sep_sleeve_t - sep_z0, sep_sleeve_t]);
 }
-module separator() translate([gate_x + gate_t, 0, sep_leaf_z]) rotate([90, 0, 90]) separator_flat();
-module separator_pad() color("#222") translate([sep_x - sep_len / 2, -sep_w / 2, path_z + sep_gap]) cube([sep_len, sep_w, sep_pad_t]);
+module separator() translate([gate_x + gate_t, 0, sep_z0]) rotate([90, 0, 90]) separator_flat();
+// The shoe (x along the path, z up from its pad's underside): an arc of sep_shoe_r underneath,
+// the spring's pocket from the top. The pad is a strip of 1 mm silicone sheet glued under it.
+module separator_shoe_flat() {
+    difference() {
+        along_y(sep_w) intersection() {
+            translate([-sep_len / 2, sep_pad_t]) square([sep_len, sep_shoe_h - sep_pad_t]);
+            translate([0, sep_shoe_r]) circle(r = sep_shoe_r - sep_pad_t, $fn = 180);
+        }
+        translate([0, sep_w / 2, sep_spring_z - sep_rest_z]) cylinder(d = sep_spring[1] + 0.4, h = sep_shoe_h);
+    }
+}
+module separator_shoe(lift = 0) translate([sep_x, -sep_w / 2, sep_rest_z + lift]) separator_shoe_flat();
+module separator_pad(lift = 0) color("#c33") translate([sep_x, sep_w / 2, sep_rest_z + lift]) rotate([90, 0, 0])
+    linear_extrude(sep_w) intersection() {
+        translate([-sep_len / 2, 0]) square([sep_len, sep_pad_t]);
+        difference() {
+            translate([0, sep_shoe_r]) circle(r = sep_shoe_r, $fn = 180);
+            translate([0, sep_shoe_r]) circle(r = sep_shoe_r - sep_pad_t, $fn = 180);
+        }
+    }
 
 // ---------------------------------------------------------------- follower (rests on the stack)
 follower_w = pocket_w - 2 * fit - 1;
@@ -348,8 +382,8 @@ module follower(cards = cards_full) {
 // pinch pulls the card faster than the servo turns: the wheel overruns instead of braking it).
 module feed_wheel_flat() {
     rotate_extrude($fn = 64, convexity = 10) difference() {
-        translate([oneway[1] / 2 - 0.1, 0]) square([tyre_r - 1 - oneway[1] / 2 + 0.1, tyre_w]);
-        for (z = [tyre_w / 4, 3 * tyre_w / 4]) translate([tyre_r - 1, z]) rotate(45) square(2.2, center = true);
+        translate([oneway[1] / 2 - 0.1, 0]) square([wheel_rim_r - oneway[1] / 2 + 0.1, tyre_w]);
+        for (z = [tyre_w / 4, 3 * tyre_w / 4]) v_groove(wheel_rim_r, groove_depth, z);
     }
 }
 // Feed hub (print two): on the FS90R's round horn, and on the back wheel's pin; a 6 mm steel
@@ -371,22 +405,25 @@ module feed_hub_flat() {
 // Exit roller: on the N20's 3 mm D shaft; two O-ring grooves give the grip.
 module exit_roller_flat() {
     rotate_extrude($fn = 64, convexity = 10) difference() {
-        translate([1.5, 0]) square([exit_r - 1 - 1.5, exit_w]);
-        for (z = [exit_w / 4, 3 * exit_w / 4]) translate([exit_r - 1, z]) rotate(45) square(2.2, center = true);
+        translate([1.5, 0]) square([exit_rim_r - 1.5, exit_w]);
+        for (z = [exit_w / 4, 3 * exit_w / 4]) v_groove(exit_rim_r, groove_depth, z);
     }
     linear_extrude(exit_w - 3, convexity = 10) intersection() {   // the D flat: 2.5 mm across
         circle(r = 1.6);
         translate([-2, -2]) square([4, 1]);
     }
 }
-// Idler roller: free on an M3 screw; the pinch's idler and the roller under the stack's back.
-// Idler roller: free on an M3 screw over the exit roller; two 1.5 mm O-rings grip the card.
+// Idler roller: over the exit roller on two MR63ZZ ball bearings (one pressed into each end)
+// on a 3 mm steel pin; two 1.5 mm O-rings grip the card.
 module idler_roller_flat() {
     rotate_extrude($fn = 48, convexity = 10) difference() {
-        translate([m3_hole / 2 + 0.1, 0]) square([idler_r - 0.75 - m3_hole / 2 - 0.1, idler_w]);
-        for (z = [idler_w / 4, 3 * idler_w / 4]) translate([idler_r - 0.75, z]) rotate(45) square(1.6, center = true);
+        translate([idler_bearing[0] / 2 + 0.4, 0]) square([idler_rim_r - idler_bearing[0] / 2 - 0.4, idler_w]);
+        for (z = [idler_w / 4, 3 * idler_w / 4]) v_groove(idler_rim_r, 1.2, z);
+        for (z = [-1, idler_w - idler_bearing[2]]) translate([0, z]) square([idler_bearing[1] / 2 - 0.05, idler_bearing[2] + 1]);
     }
 }
+// a 90° V groove for an O-ring in a turned part's outline: its bottom depth under the rim
+module v_groove(rim, depth, z) polygon([[rim - depth, z], [rim + 0.01, z - depth - 0.01], [rim + 0.01, z + depth + 0.01]]);
 module feed_wheel() translate([feed_x, tyre_w / 2, feed_zc]) rotate([90, 0, 0]) feed_wheel_flat();
 module feed_hub(x = feed_x) translate([x, hub_y0, feed_zc]) rotate([90, 0, 0]) feed_hub_flat();
 module back_wheel() translate([back_x, tyre_w / 2, back_zc]) rotate([90, 0, 0]) feed_wheel_flat();

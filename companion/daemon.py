@@ -117,6 +117,9 @@ def score_storage(
     )
 
 
+CAMERA_EXTRA = "install it with: .venv/bin/pip install -e '.[camera]' (or make simulate)"
+
+
 class StartupError(RuntimeError):
     """The daemon cannot start; the message says what to fix."""
 
@@ -322,7 +325,9 @@ class Daemon:
             return CameraService(None, pictures)
         try:
             camera = self._eye(source, sections)
-        except (ImportError, ValueError, OSError) as exc:
+        except ImportError as exc:  # the camera extra (OpenCV, numpy) is not installed
+            raise StartupError(f"the camera cannot start: {exc}; {CAMERA_EXTRA}") from exc
+        except (ValueError, OSError) as exc:
             raise StartupError(f"the camera cannot start: {exc}") from exc
         return CameraService(camera, pictures, enabled=True, gate=options.camera_gate)
 

@@ -45,6 +45,15 @@ def test_script_from_stdin_traces_every_event():
     result = simulate("--script", "-", "--seed", "4", stdin=EXAMPLE)
     assert result.returncode == 0, result.stderr
     every = [json.loads(line) for line in result.stdout.splitlines()]
+    final = every.pop()  # the round's log as it ends, each line's card whole
+    assert final["event"] == "final"
+    assert next(line["card"] for line in final["log"] if line["event"] == "play") == {
+        "kind": "number",
+        "colour": "red",
+        "value": 7,
+    }
+    # The script's lines, and the beam's counts after each firing (the box's own lines).
+    assert {line["source"] for line in final["log"]} == {"script", "box"}
     records = [r for r in every if r["source"] != "box"]
     assert len(records) == 10  # 11 event lines, one of them bad
     required = {"event", "active", "direction", "facing", "owed", "fired", "magazine", "say"}
@@ -59,7 +68,7 @@ def test_script_from_stdin_traces_every_event():
     assert records[-1]["direction"] == "right" and records[-1]["active"] == "Alice"
     assert "line 11: unknown card 'bogus'" in result.stderr
     # Every record names its card and its source, and the log line it became.
-    assert records[1]["card"] == {"kind": "number", "colour": "red"}
+    assert records[1]["card"] == {"kind": "number", "colour": "red", "value": 7}
     assert records[3]["card"] is None and {r["source"] for r in records} == {"script"}
     assert [r["seq"] for r in records[1:4]] == [1, 2, 3]
     # The box counted each firing right after it: a line of the log of its own.
@@ -77,7 +86,11 @@ def test_a_script_mends_a_line_of_the_round_log():
     script = "players Alice Bruno Chloé David\nplay skip red\npress\nfix 1 play reverse red\n"
     result = simulate("--script", "-", "--seed", "4", "--lang", "en", stdin=script)
     assert result.returncode == 0, result.stderr
-    *_, fixed = [json.loads(line) for line in result.stdout.splitlines()]
+    *_, fixed, final = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(line["event"], line["card"]) for line in final["log"]] == [
+        ("play", {"kind": "reverse", "colour": "red"}),
+        ("press", None),
+    ]
     assert fixed["event"] == "replace" and fixed["card"] == {"kind": "reverse", "colour": "red"}
     assert fixed["direction"] == "right" and fixed["active"] == "David"  # Alice pressed
     assert fixed["say"][0] == "Corrected (line 1): the table is recomputed."

@@ -14,10 +14,15 @@ memory and the listeners all run.
 With ``--camera-frames DIR`` the camera replays ``DIR`` (a folder of frames, or one folder of
 frames a round, started as the table starts each round). The script says what the table does;
 its ``play`` lines are the camera's to read: each waits for the camera's next decision. A sure
-read plays (source ``camera``); an unsure one is answered by a scripted phone with the script's
-card (``camera.answer``, source ``phone``), and what the camera cannot know (a Coup Extrême's
-target, a Poser Tout's count, a wild's colour) is mended by the phone on the round's log
-(``table.replace``).
+read plays (source ``camera``). A question (a card the camera is unsure of or could not read, a
+Coup Extrême's target) is left open while the next :data:`ANSWER_AFTER` plays are read, as a
+family busy playing would, then answered by a scripted phone with the script's card
+(``camera.answer``, source ``phone``): the cards read meanwhile wait and are played in order
+behind it. What the camera cannot know (a Poser Tout's count) is answered when asked, and a line
+the camera read otherwise than the script is mended on the round's log (``table.replace``).
+
+Both end with the ``final`` line: the round's log as it ends (for the camera's evening, every
+round's, and the questions asked and answered).
 """
 
 from __future__ import annotations
@@ -33,16 +38,18 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.app.camera import play_payload
+from companion.app.camera import face_of
 from companion.app.inputs import ScriptLine
 from companion.core.errors import ActionError
 from companion.core.script import ScriptError, parse_line
 from companion.core.session import LineError, trace_record
 from companion.core.table import Outcome
+from companion.core.table.view import final_record, round_lines
 from companion.devices.clock import VirtualClock
 from companion.i18n import Catalog
 
 DECISION_TIMEOUT_S = 60.0
+ANSWER_AFTER = 3  # plays read while a question stays open before the scripted phone answers
 
 
 MEMORY_FOLDER = Path("/dev/shm")  # Linux's memory-backed folder
@@ -89,7 +96,11 @@ class ScriptReplay:
             camera_gate=camera_gate,
             camera_realtime=False,
         )
-        self.daemon = Daemon(config, options)
+        try:
+            self.daemon = Daemon(config, options)
+        except BaseException:
+            self._forget_state()
+            raise
         catalog = Catalog.load()
         self._render = lambda say: catalog.text(say.key, lang, say.params)
         self._trace = trace
@@ -133,8 +144,32 @@ class ScriptReplay:
             if self.traced == before:
                 return
 
+    def hub_call(self, work: Callable[[], Any]) -> Any:
+        """``work``'s result, run on the hub thread (where the table engine is read)."""
+        return self.daemon.hub.call(work).result(timeout=DECISION_TIMEOUT_S)
+
+    def round_log(self) -> list[dict[str, Any]]:
+        """The round's log as it stands now (the ``final`` record's ``log``)."""
+        hub = self.daemon.hub
+
+        def lines_now() -> list[dict[str, Any]]:
+            engine = hub.engine  # the hub thread's
+            return round_lines(engine.log, [seat.name for seat in engine.state.seats])
+
+        lines: list[dict[str, Any]] = self.hub_call(lines_now)
+        return lines
+
+    def final(self) -> dict[str, Any]:
+        """The session's last record: the round's log as it ends."""
+        hub = self.daemon.hub
+        record: dict[str, Any] = self.hub_call(lambda: final_record(hub.engine, hub.engine.log))
+        return record
+
     def close(self) -> None:
         self.daemon.stop()
+        self._forget_state()
+
+    def _forget_state(self) -> None:
         if self._temporary is not None:
             self._temporary.cleanup()
             self._temporary = None
@@ -153,9 +188,11 @@ def replay_script(
     seed: int,
     lang: str,
     state_dir: Path | None = None,
+    final: bool = False,
 ) -> Iterator[dict[str, Any] | LineError]:
     """Each line of a script through the daemon: the records of the events it led to, or a
-    :class:`LineError` for a line that was not taken (the session goes on)."""
+    :class:`LineError` for a line that was not taken (the session goes on); with ``final``,
+    then the ``final`` record."""
     records: list[dict[str, Any]] = []
     replay = ScriptReplay(config, seed=seed, lang=lang, trace=records.append, state_dir=state_dir)
     with replay:
@@ -172,6 +209,8 @@ def replay_script(
             records.clear()
             if error is not None:
                 yield error
+        if final:
+            yield replay.final()
 
 
 def read_script(name: str) -> str | None:
@@ -191,11 +230,6 @@ def report(error: LineError) -> None:
     print(f"line {error.line}: {error.message}  [{error.text.strip()}]", file=sys.stderr)
 
 
-def vision_kind(payload: dict[str, Any]) -> str:
-    """The reader's name of a played card: a number card is its figure."""
-    return str(payload["value"]) if payload["card"] == "number" else str(payload["card"])
-
-
 class Tickets:
     """The camera's plays, let through one at a time as the script reaches its play lines."""
 
@@ -211,6 +245,117 @@ class Tickets:
 
     def release(self) -> None:
         self._tickets.release()
+
+
+class CameraEvening:
+    """The script's side of a camera evening: its play lines matched with the camera's
+    landings, the other lines run by the :class:`ScriptReplay`."""
+
+    def __init__(self, box: ScriptReplay, tickets: Tickets) -> None:
+        self.box = box
+        self.daemon = box.daemon
+        self.tickets = tickets
+        self.plays: list[dict[str, Any]] = []  # this round's play lines' payloads, in order
+        self.questions = 0  # questions the scripted phone answered
+        self.asked = 0  # questions the camera asked (some it answered itself, once clear)
+        self.waited = 0  # cards that waited behind a question
+        self.rounds: list[list[dict[str, Any]]] = []  # each finished round's log
+
+    def line(self, number: int, text: str) -> None:
+        parsed = parse_line(text)
+        if parsed is None:
+            return
+        action, payload = parsed
+        self.box.line = number
+        if action == "table.play":
+            self._play(payload)
+            return
+        if action != "table.press":  # the round's end, a new round, a rule: all settled first
+            self.settle(everything=True)
+        if action == "table.start_round":
+            self._keep_round()
+        self.box.run(number, text)
+        if action == "table.start_round":
+            self.plays = []
+
+    def _play(self, payload: dict[str, Any]) -> None:
+        camera = self.daemon.camera
+        assert camera is not None
+        before = camera.decisions
+        self.plays.append(payload)
+        self.tickets.release()
+        deadline = time.monotonic() + DECISION_TIMEOUT_S
+        while camera.decisions == before:
+            if time.monotonic() > deadline or camera.status == "lost":
+                raise ActionError("no_read", "the camera saw no card played for this line")
+            time.sleep(0.002)
+        self.box.settle()
+        self.settle()
+
+    def settle(self, *, everything: bool = False) -> None:
+        """Answer the open question once :data:`ANSWER_AFTER` plays were read behind it (or
+        ``everything``: all of them), then mend what the camera could not know."""
+        hub = self.daemon.hub
+        while True:
+            state = hub.state()["camera"]
+            question = state["question"]
+            if question is None or (len(state["waiting"]) < ANSWER_AFTER and not everything):
+                break
+            landing = self._landing(question["id"])
+            payload = self.plays[landing] if landing is not None else None
+            if payload is None:
+                hub.dispatch("camera.dismiss", {"id": question["id"]})
+                self.box.settle()
+                continue
+            face = face_of(payload)
+            assert face is not None
+            answer: dict[str, Any] = {"id": question["id"], "kind": face[0], "colour": face[1]}
+            answer |= {k: payload[k] for k in ("target", "count") if k in payload}
+            hub.dispatch("camera.answer", answer)
+            self.questions += 1
+            self.box.settle()
+        counts = {c["seq"]: c["id"] for c in hub.state()["camera"]["counts"]}
+        lines = {line["seq"]: line for line in hub.state()["table"]["log"]}
+        for landing, payload in zip(self._history(), self.plays, strict=False):
+            line = lines.get(landing.seq) if landing.seq is not None else None
+            if line is None or line["payload"] == payload:
+                continue
+            if landing.seq in counts and "count" in payload:
+                hub.dispatch(
+                    "camera.answer", {"id": counts[landing.seq], "count": payload["count"]}
+                )
+                self.box.settle()
+                line = {s["seq"]: s for s in hub.state()["table"]["log"]}.get(landing.seq, line)
+            if line["payload"] != payload:  # what the camera cannot know, or read wrong
+                mend = {"seq": landing.seq, "action": "table.play", "payload": payload}
+                hub.dispatch("table.replace", mend)
+                self.box.settle()
+
+    def _history(self) -> list[Any]:
+        camera = self.daemon.camera
+        questions = camera.questions if camera is not None else None
+        return list(questions.history) if questions is not None else []
+
+    def _landing(self, number: int) -> int | None:
+        found = [i for i, landing in enumerate(self._history()) if landing.number == number]
+        return found[0] if found and found[0] < len(self.plays) else None
+
+    def _count_round(self) -> None:
+        history = self._history()
+        self.asked += sum(landing.asked for landing in history)
+        self.waited += sum(landing.waited for landing in history)
+
+    def _keep_round(self) -> None:
+        self._count_round()
+        lines = self.box.round_log()
+        if lines:
+            self.rounds.append(lines)
+
+    def final(self) -> dict[str, Any]:
+        self._count_round()
+        record = self.box.final()
+        counts = {"questions": self.questions, "asked": self.asked, "waited": self.waited}
+        return {**record, "rounds": [*self.rounds, record["log"]], **counts}
 
 
 # ---------------------------------------------------------------------- the command line
@@ -229,8 +374,9 @@ def run_script_file(config: Any, args: argparse.Namespace) -> int:
     lines = text.splitlines()
     lang = args.lang or config.table.language
     errors = 0
+    seed = choose_seed(config, args.seed)
     records = replay_script(
-        config, lines, seed=choose_seed(config, args.seed), lang=lang, state_dir=args.state_dir
+        config, lines, seed=seed, lang=lang, state_dir=args.state_dir, final=True
     )
     try:
         for item in records:
@@ -263,70 +409,35 @@ def run_camera_evening(config: Any, args: argparse.Namespace) -> int:
         print(f"uno-companion: {frames}: no such folder of frames", file=sys.stderr)
         return 2
     tickets = Tickets()
-    replay = ScriptReplay(
-        config,
-        seed=choose_seed(config, args.seed),
-        lang=args.lang or config.table.language,
-        trace=print_record,
-        state_dir=args.state_dir,
-        camera_source=f"folder:{frames}",
-        camera_gate=tickets.gate,
-    )
     try:
+        replay = ScriptReplay(
+            config,
+            seed=choose_seed(config, args.seed),
+            lang=args.lang or config.table.language,
+            trace=print_record,
+            state_dir=args.state_dir,
+            camera_source=f"folder:{frames}",
+            camera_gate=tickets.gate,
+        )
         replay.start()
     except StartupError as exc:
         print(f"uno-companion: {exc}", file=sys.stderr)
         return 2
+    evening = CameraEvening(replay, tickets)
     errors = 0
     try:
         for number, line in enumerate(text.splitlines(), start=1):
             try:
-                _replay_line(replay, tickets, number, line)
+                evening.line(number, line)
             except (ScriptError, ActionError) as exc:
                 errors += 1
                 report(LineError(number, line, str(exc)))
                 if args.strict:
                     return 1
+        evening.settle(everything=True)
+        print_record(evening.final())
     finally:
         tickets.closed.set()
         replay.close()
         sys.stdout.flush()
     return 1 if errors and args.strict else 0
-
-
-def _replay_line(replay: ScriptReplay, tickets: Tickets, number: int, line: str) -> None:
-    parsed = parse_line(line)
-    if parsed is None:
-        return
-    action, payload = parsed
-    if action != "table.play":
-        replay.run(number, line)
-        return
-    replay.line = number
-    daemon = replay.daemon
-    camera = daemon.camera
-    assert camera is not None
-    before = camera.decisions
-    tickets.release()
-    deadline = time.monotonic() + DECISION_TIMEOUT_S
-    while camera.decisions == before:
-        if time.monotonic() > deadline or camera.status == "lost":
-            raise ActionError("no_read", "the camera saw no card played for this line")
-        time.sleep(0.002)
-    replay.settle()
-    question = camera.question
-    if question is not None:  # the scripted phone answers with the script's card
-        answer = {"id": question["id"], "kind": vision_kind(payload)}
-        for key in ("colour", "target", "count"):
-            if key in payload:
-                answer[key] = payload[key]
-        daemon.hub.dispatch("camera.answer", answer)
-        replay.settle()
-        return
-    last = daemon.hub.state()["table"]["last_event"]
-    read = camera.last_read
-    if read is None or play_payload(read["kind"], read["colour"]) != payload:
-        # What the camera cannot know, or did not read right: a phone mends the log's line.
-        mend = {"seq": last["seq"], "action": "table.play", "payload": payload}
-        daemon.hub.dispatch("table.replace", mend)
-        replay.settle()

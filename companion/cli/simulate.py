@@ -2,8 +2,9 @@
 
 With ``--script FILE`` it runs a scripted session through the real daemon on mock pins, on a
 virtual clock, and writes one JSON object per handled event to standard output: the script's
-lines and the box's own events (see the README's "Script language"); bad lines are reported on
-standard error with their line number and the session goes on (``--strict`` stops at the first).
+lines and the box's own events (see the README's "Script language"), then the ``final`` line
+(the round's log as it ends); bad lines are reported on standard error with their line number
+and the session goes on (``--strict`` stops at the first).
 The table starts as configured, in a fresh state directory unless ``--state-dir`` names one.
 
 With ``--camera-frames DIR`` as well, the camera replays a folder of frames (``frames.json`` and

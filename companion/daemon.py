@@ -39,8 +39,10 @@ from companion.app.inputs import InputDoor, InputSource
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
 from companion.app.players import PlayerNames
+from companion.app.round_count import RoundCount
 from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
+from companion.app.stored_games import StoredGames
 from companion.app.table_memory import TableMemory
 from companion.app.voice import VoiceService
 from companion.config import Config, ConfigError, check_config
@@ -293,6 +295,8 @@ class Daemon:
             self.camera,
             Settings(self.config, store, language),
             evening,
+            RoundCount(store),
+            StoredGames(store),
             PlayerNames(store, evening),
             # Last: each event's line is written once the launcher and the voice were told.
             *([self.memory] if self.memory is not None else []),

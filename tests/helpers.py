@@ -122,7 +122,7 @@ def wired_box(state_dir: Path, players: list[str], seed: int, **storage: Any) ->
 
     engine = TableEngine(players, seed=seed)
     hub = Hub(engine)
-    scores = score_storage(engine, state_dir, **storage)
+    scores = score_storage(state_dir, **storage)
     scores.start()
     keeper = score_keeper(scores)
     scores.attach(hub)

@@ -36,7 +36,7 @@ MUTATIONS = ("none", "none", "surrogate", "control", "deep", "huge")
 def box(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, Any]]:
     state_dir: Path = tmp_path_factory.mktemp("fuzz")
     hub = make_hub()
-    scores = score_storage(hub.engine, state_dir, backups=2)
+    scores = score_storage(state_dir, backups=2)
     scores.start()
     keeper = score_keeper(scores)
     scores.attach(hub)

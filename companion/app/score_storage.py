@@ -4,8 +4,8 @@ The launcher never depends on the database. If it cannot be opened (disk full, f
 read-only, locked by another program, damaged), the box starts anyway: the table runs, the
 ``storage`` part of the state says what is wrong and lists the backups, and score actions answer
 with that reason. ``storage.restore`` puts a chosen backup in place (the file it replaces is kept
-beside it) and brings the scores back without a restart. The table's memory
-(:class:`TableMemory`) is written to the same database after every event.
+beside it) and brings the scores back without a restart. The table's memory is kept
+apart (:mod:`companion.app.table_memory`): a score backup restored leaves the table as it is.
 
 The opening and restoring themselves are the storage adapter's; the composition root hands them
 in, so this module imports no adapter. A restore reopens the database under the services: they
@@ -21,11 +21,9 @@ from typing import Any
 
 from companion.core.errors import StoreFault
 from companion.core.model import json_schema, option
-from companion.core.table import Outcome, TableEngine
 
 from .hub import Hub
 from .stores import Database
-from .table_memory import TableMemory
 
 log = logging.getLogger(__name__)
 
@@ -40,19 +38,16 @@ class RestorePayload:
 
 
 class ScoreStorage:
-    """Owns the score database's life: opened (or why not), restored from a backup, closed; and
-    the table's memory written to it. The services reach the database open now through it
-    (:meth:`database`, :attr:`storage`)."""
+    """Owns the score database's life: opened (or why not), restored from a backup, closed.
+    The services reach the database open now through it (:meth:`database`, :attr:`storage`)."""
 
     def __init__(
         self,
-        engine: TableEngine,
         *,
         open_storage: Callable[[], Database],
         restore_backup: Callable[[str], object],
         list_backups: Callable[[], list[dict[str, Any]]],
     ) -> None:
-        self._engine = engine
         self._open_storage = open_storage
         self._restore_backup = restore_backup
         self._list_backups = list_backups
@@ -60,21 +55,16 @@ class ScoreStorage:
         self._reopened: list[Callable[[], None]] = []
         self.storage: Database | None = None  # the database open now
         self.fault: StoreFault | None = None  # why the database could not be opened
-        self.memory: TableMemory | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        """Open the database and put the table back; call before the hub starts."""
+        """Open the database; call before the hub starts."""
         self._open()
-        if self.memory is not None:
-            self.memory.restore()
 
     def attach(self, hub: Hub) -> None:
-        """Journal the table after each event; register the ``storage`` status and the
-        ``storage.restore`` action."""
+        """Register the ``storage`` status and the ``storage.restore`` action."""
         self._hub = hub
-        hub.add_journal(self._journal)
         hub.register_status("storage", self.status)
         hub.register_action("storage.restore", json_schema(RestorePayload), self._restore, "score")
 
@@ -84,9 +74,7 @@ class ScoreStorage:
         self._reopened.append(callback)
 
     def close(self) -> None:
-        """Save the table one last time and close; call after the hub has stopped."""
-        if self.memory is not None:
-            self.memory.save()
+        """Close; call after the hub has stopped."""
         if self.storage is not None:
             self.storage.close()
             self.storage = None
@@ -102,19 +90,14 @@ class ScoreStorage:
             self.storage = self._open_storage()
         except StoreFault as exc:
             log.error("%s; the launcher works on, without scores", exc)
-            self.storage, self.fault, self.memory = None, exc, None
+            self.storage, self.fault = None, exc
             return
         self.fault = None
-        self.memory = TableMemory(self.storage, self._engine)
         self.storage.on_fault_change = self._fault_changed
 
     def _fault_changed(self) -> None:
         if self._hub is not None:
             self._hub.changed("storage")
-
-    def _journal(self, outcome: Outcome) -> None:
-        if self.memory is not None:
-            self.memory.journal(outcome)
 
     # ------------------------------------------------------------------ the page
 
@@ -128,7 +111,6 @@ class ScoreStorage:
             "key": fault.key if fault else None,
             "message": str(fault) if fault else None,
             "scores": self.storage is not None,
-            "table_saved": self.memory is not None and self.memory.failing is None,
         }
         try:
             status["backups"] = self._list_backups()
@@ -150,8 +132,6 @@ class ScoreStorage:
             self._tell_reopened()
             raise exc.refusal() from exc
         self._open()
-        if self.memory is not None:
-            self.memory.journal()  # the table now, into the restored database
         self._tell_reopened()
         if self.fault is not None:
             raise self.fault.refusal()

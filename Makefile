@@ -28,7 +28,13 @@ $(STAMP): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -e '.[dev,camera]'
 	touch $(STAMP)
 
-simulate: $(RUNTIME)
+# The camera's reader (OpenCV, numpy) comes with the camera extra, installed for --camera-frames.
+CAMERA := $(VENV)/.camera
+$(CAMERA): $(RUNTIME)
+	$(BIN)/python -m pip install --quiet -e '.[camera]'
+	touch $(CAMERA)
+
+simulate: $(RUNTIME) $(if $(findstring --camera-frames,$(ARGS)),$(CAMERA))
 	$(BIN)/uno-companion simulate $(ARGS)
 
 run: $(RUNTIME)

@@ -13,21 +13,16 @@ from typing import Any
 
 from playwright.sync_api import Page, Route
 
+from companion.app.camera.payloads import AnswerPayload
 from companion.app.hub import Hub
 from companion.core.actions import object_schema
+from companion.core.errors import ActionError
+from companion.core.model import json_schema
 from companion.vision.kinds import deck_faces
 
 _ID = {"type": "integer", "minimum": 0}
-_TEXT = {"type": "string", "maxLength": 40}
 SCHEMAS = {
-    "camera.answer": object_schema(
-        ["id", "kind"],
-        id=_ID,
-        kind=_TEXT,
-        colour=_TEXT,
-        target=_TEXT,
-        count={"type": "integer", "minimum": 1, "maximum": 108},
-    ),
+    "camera.answer": json_schema(AnswerPayload),  # the service's own schema
     "camera.dismiss": object_schema(["id"], id=_ID),
     "camera.enable": object_schema(["on"], on={"type": "boolean"}),
     "camera.teach_start": object_schema(["deck"], deck={"enum": ["extreme", "classic"]}),
@@ -64,11 +59,14 @@ class FakeCamera:
             "status": "ok",
             "last_read": None,
             "question": None,
+            "waiting": [],
+            "counts": [],
             "teach": None,
             "kept": 0,
             "sweeping": False,
         }
         self._deck: list[dict[str, str]] = []
+        self.taken = False  # the open question already answered elsewhere (not yet told)
         hub.register_status("camera", lambda: copy.deepcopy(self.state))
         for name, schema in SCHEMAS.items():
             hub.register_action(name, schema, functools.partial(self._act, name), "camera")
@@ -82,15 +80,26 @@ class FakeCamera:
 
         self.hub.call(change).result(timeout=5)
 
-    def ask(self, question_id: int, player: str, *candidates: tuple[str, str, float]) -> None:
-        """An unsure read: "Which card?" with these candidates."""
+    def ask(
+        self,
+        question_id: int,
+        player: str,
+        *candidates: tuple[str, str],
+        waiting: tuple[tuple[str | None, str], ...] = (),
+        needs: str = "card",
+    ) -> None:
+        """A question: "Which card?" with these candidates (none: a card laid it could not
+        read), the cards seen since waiting behind it; or whose Coup Extrême (``needs``)."""
         self.set(
             question={
                 "id": question_id,
-                "candidates": [{"kind": k, "colour": c, "confidence": p} for k, c, p in candidates],
+                "needs": needs,
+                "missed": needs == "card" and not candidates,
+                "candidates": [{"kind": k, "colour": c} for k, c in candidates],
                 "picture": f"/api/camera/pictures/{question_id}.jpg",
                 "player": player,
-            }
+            },
+            waiting=[{"kind": k, "colour": c} for k, c in waiting],
         )
 
     def card_learned(self) -> None:
@@ -108,11 +117,18 @@ class FakeCamera:
     def _act(self, name: str, payload: dict[str, Any]) -> None:
         self.sent.append((name, payload))
         state = self.state
+        if name in ("camera.answer", "camera.dismiss") and self.taken:
+            raise ActionError("answered", "that question was already answered", status=409)
+        counts = [c for c in state["counts"] if c["id"] != payload.get("id")]
+        if name in ("camera.answer", "camera.dismiss") and len(counts) < len(state["counts"]):
+            state["counts"] = counts
+            return
         if name == "camera.answer":
             question = state["question"]
             if question and question["id"] == payload["id"]:
                 card = {"kind": payload["kind"], "colour": payload.get("colour", "")}
                 state["question"] = None
+                state["waiting"] = []
                 state["kept"] += 1
                 state["last_read"] = {
                     **card,

@@ -11,7 +11,6 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from companion.core.events import Play
 from companion.daemon import Daemon
 from companion.vision.kinds import deck_faces
 
@@ -31,15 +30,37 @@ def test_which_card_is_asked_on_every_phone_and_one_tap_settles_it(
         cam.serve(phone)
     seat_four(api)
     player, display = phones
+    player.set_viewport_size(SIZES[0])  # 320 x 640
     expect(player.locator("#actor-name")).to_have_text("Chloé")
     display.click("#open-display")
-    cam.ask(1, "Chloé", ("7", "red", 0.62), ("1", "red", 0.21), ("7", "yellow", 0.08))
+    cam.ask(
+        1,
+        "Chloé",
+        ("7", "red"),
+        ("1", "red"),
+        ("7", "yellow"),
+        waiting=(("wild", ""), ("8", "green")),
+    )
     question, shown = player.locator("#cam-question"), display.locator("#display-cam-question")
     expect(question.locator(".cam-title")).to_have_text("Quelle carte\u00a0?")
     expect(question.locator(".cam-who")).to_have_text("Au tour de Chloé")
-    expect(question.locator(".cam-card")).to_have_text(["7 rouge62 %", "1 rouge21 %", "7 jaune8 %"])
+    # The cards seen since wait behind the question, named; no percentages to puzzle over.
+    expect(question.locator(".cam-waiting")).to_have_text(
+        "2 cartes en attente de la réponse\u00a0: Joker et 8 vert"
+    )
+    expect(question.locator(".cam-card")).to_have_text(["7 rouge", "1 rouge", "7 jaune"])
     expect(shown.locator(".cam-card")).to_have_count(3)
-    expect(question.locator("img.cam-seen")).to_have_attribute("src", "/api/camera/pictures/1.jpg")
+    expect(shown.locator(".cam-waiting")).to_contain_text("2 cartes en attente")
+    seen = question.locator("img.cam-seen")
+    expect(seen).to_have_attribute("src", "/api/camera/pictures/1.jpg")
+    # At 320 px the picture is as wide as the question (a 4 told from a 7); a tap enlarges it.
+    box = seen.bounding_box()
+    assert box and box["width"] >= 0.8 * 320 and box["height"] >= 100, box
+    question.locator(".cam-seen-button").click()
+    big = question.locator(".cam-seen-button.enlarged img").bounding_box()
+    assert big and big["width"] >= 319, big
+    question.locator(".cam-seen-button").click()
+    expect(question.locator(".cam-seen-button.enlarged")).to_have_count(0)
     # With the question up, HIT, who acts and the candidates stay on one screen.
     faults = turn_faults(player, "which-card", ("hit", "actor"))
     for size in SIZES:
@@ -49,6 +70,7 @@ def test_which_card_is_asked_on_every_phone_and_one_tap_settles_it(
         assert box and hit and box["y"] > 0 and box["y"] + box["height"] < hit["y"], (size, box)
     faults += check_screen(player, "whichcard-fr")  # thumb-sized, nothing wider, no raw key
     assert faults == [], "\n".join(faults)
+    player.set_viewport_size(SIZES[0])
     for size in SIZES if screenshot_schemes() else ():
         display.set_viewport_size({"width": size["height"], "height": size["width"]})
         shot(display, f"camera-display-{size['width']}", full_page=False)
@@ -57,43 +79,48 @@ def test_which_card_is_asked_on_every_phone_and_one_tap_settles_it(
     expect(question).to_be_hidden()
     expect(shown).to_be_hidden()
     assert cam.sent == [("camera.answer", {"id": 1, "kind": "7", "colour": "red"})]
-    # A card it did not offer: from the card pad (on the table display this time).
-    cam.ask(2, "Alice", ("skip", "blue", 0.4), ("reverse", "blue", 0.3))
-    shown.locator(".cam-other-card").click()
+    # A card laid it could not read: the title says so and the card pad is open at once.
+    cam.ask(2, "Alice")
+    expect(shown.locator(".cam-title")).to_have_text("Une carte a été posée\u00a0: laquelle\u00a0?")
     shown.locator('.cam-pad [data-colour="green"]').click()
     shown.locator('.cam-pad [data-value="4"]').click()
     expect(question).to_be_hidden()
-    cam.ask(3, "Alice", ("wild", "", 0.5), ("draw4", "", 0.3))
-    expect(question.locator(".cam-card").first).to_have_text("Joker50 %")
+    # A card it did not offer: from the card pad; or nothing was played.
+    cam.ask(3, "Alice", ("wild", ""), ("draw4", ""))
+    expect(question.locator(".cam-card").first).to_have_text("Joker")
     question.locator(".cam-nothing").click()
     expect(shown).to_be_hidden()
     assert cam.sent[1:] == [
         ("camera.answer", {"id": 2, "kind": "4", "colour": "green"}),
         ("camera.dismiss", {"id": 3}),
     ]
-    # The camera saw a Poser Tout: how many cards left the hand is asked, and mends the line.
-    daemon.post(Play("discard_all", "red"), "camera").result(timeout=5)
+    # Answered on another phone first: this one is told, and nothing is played twice.
+    cam.ask(4, "Bruno", ("5", "blue"))
+    cam.taken = True
+    question.locator(".cam-card").first.click()
+    expect(player.locator("#toast")).to_contain_text("déjà eu sa réponse")
+    cam.taken = False
+    cam.set(question=None, waiting=[])
+    # The camera saw a Poser Tout: how many cards left the hand is asked until answered.
+    cam.set(
+        counts=[{"id": 5, "seq": 9, "player": "Chloé", "picture": "/api/camera/pictures/5.jpg"}]
+    )
     ask = player.locator("#cam-asks")
+    expect(ask.locator(".cam-title")).to_have_text("Combien de cartes\u00a0?")
     expect(ask.locator(".cam-count-question")).to_contain_text("Poser Tout de Chloé")
     ask.locator('[data-count="3"]').click()
     expect(ask).to_be_hidden()
-    plays = [line for line in api.state()["table"]["log"] if line["event"] == "play"]
-    assert (plays[-1]["card"]["kind"], plays[-1]["payload"]["count"]) == ("discard_all", 3)
-    assert plays[-1]["source"] == "phone"
+    assert cam.sent[-1] == ("camera.answer", {"id": 5, "count": 3})
     # A Coup Extrême read: the turret sweeps, or a tap names the target.
-    coup = {"kind": "coup_extreme", "colour": "", "confidence": 0.99}
-    picture = "/api/camera/pictures/4.jpg"
-    cam.set(
-        question={"id": 4, "candidates": [coup], "picture": picture, "player": "Chloé"}
-        | {"needs": "target"},
-        sweeping=True,
-    )
+    cam.ask(6, "Chloé", ("coup_extreme", ""), needs="target")
+    cam.set(sweeping=True)
+    expect(question.locator(".cam-title")).to_have_text("Qui vise le Coup Extrême\u00a0?")
     picker = question.locator(".cam-target")
     expect(picker).to_contain_text("Coup Extrême de Chloé")
     expect(picker.locator("[data-target]")).to_have_count(3)  # not the attacker
     picker.locator('[data-target="Alice"]').click()
     expect(question).to_be_hidden()
-    assert cam.sent[-1] == ("camera.answer", {"id": 4, "kind": "coup_extreme", "target": "Alice"})
+    assert cam.sent[-1] == ("camera.answer", {"id": 6, "kind": "coup_extreme", "target": "Alice"})
 
 
 def test_the_camera_screen_shows_the_live_picture_and_teaches_a_deck(

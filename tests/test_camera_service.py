@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from companion.app import camera as camera_module
+from companion.app.camera import sweep as sweep_module
+from companion.app.camera import watch as watch_module
 from companion.app.hub import Announcement
 from companion.config import Config, ConfigError, load_config, parse_config
 from companion.core.errors import ActionError
@@ -47,6 +49,7 @@ class FakeCamera:
     corrected: list[tuple[str, str]] = field(default_factory=list)
     t_ms: int = 0
     unplugged_for_good: bool = False
+    released: int = 0  # times the camera's thread let go of it
 
     def show(self, sighting: Any = None, *, level: float = 120.0, step: int = 100) -> None:
         self.t_ms += step
@@ -72,7 +75,7 @@ class FakeCamera:
             yield frame
 
     def release(self) -> None:
-        pass
+        self.released += 1
 
     def look(self, frame: FakeFrame) -> Any:
         return frame.sighting
@@ -110,7 +113,7 @@ class FakeCamera:
 
 @pytest.fixture
 def camera_daemon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(camera_module, "FIRST_RETRY_S", 0.05)
+    monkeypatch.setattr(watch_module, "FIRST_RETRY_S", 0.05)
     made: list[Daemon] = []
     cameras: list[FakeCamera] = []
 
@@ -153,7 +156,7 @@ def test_a_sure_read_plays_for_the_active_player_and_the_turret_turns(camera_dae
     assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
     last = daemon.hub.state()["table"]["last_event"]
     assert last["source"] == "camera" and last["player"] == active
-    assert last["card"] == {"kind": "number", "colour": "red"}
+    assert last["card"] == {"kind": "number", "colour": "red", "value": 7}
     # The play is counted first, then the hub's listeners send the turret its turn.
     daemon.hub.call(lambda: None).result(timeout=10)
     assert daemon.hardware.wait_idle(timeout=10)
@@ -231,8 +234,11 @@ def test_switched_off_it_reads_nothing(camera_daemon):
     daemon = camera_daemon(camera)
     state = daemon.hub.dispatch("camera.enable", {"on": False})
     assert state["camera"]["enabled"] is False and state["camera"]["status"] == "off"
+    released = camera.released
     camera.show(FakeSighting("5", "yellow", 0.99, True))
-    assert wait_for(lambda: daemon.camera.status == "off")  # the camera's thread let go
+    # The status says off at once; the camera's thread lets go once it has seen the next frame.
+    assert wait_for(lambda: camera.released > released)
+    assert daemon.camera.status == "off"
     daemon.hub.dispatch("camera.enable", {"on": True})
     camera.show(FakeSighting("6", "yellow", 0.99, True))
     assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)
@@ -338,7 +344,7 @@ def test_a_mended_camera_read_keeps_its_picture(camera_daemon, tmp_path):
 
 
 def test_the_turret_sweeps_and_hit_picks_the_coup_extreme_target(camera_daemon, monkeypatch):
-    monkeypatch.setattr(camera_module, "SWEEP_STEP_S", 0.4)
+    monkeypatch.setattr(sweep_module, "SWEEP_STEP_S", 0.4)
     camera = FakeCamera()
     daemon = camera_daemon(camera)
     table = daemon.hub.state()["table"]
@@ -371,3 +377,35 @@ def test_a_frozen_picture_is_said_once_and_reads_wait_for_it_to_move(camera_daem
     camera.show()
     assert wait_for(lambda: camera_state(daemon)["status"] == "ok")
     assert daemon.hub.state()["table"]["events"] == 0 and daemon.heard.count("camera.frozen") == 1
+
+
+def test_a_box_without_the_camera_extra_says_the_one_command(tmp_path, monkeypatch):
+    from companion.daemon import StartupError
+
+    def no_opencv(self: Daemon, source: str, sections: Any) -> Any:
+        raise ImportError("No module named 'cv2'")
+
+    monkeypatch.setattr(Daemon, "_eye", no_opencv)
+    daemon = Daemon(Config(), options(tmp_path, camera_source="folder:/nowhere"))
+    with pytest.raises(StartupError) as error:
+        daemon.start()
+    assert "No module named 'cv2'" in str(error.value)
+    assert "pip install -e '.[camera]'" in str(error.value)
+
+
+def test_the_camera_status_is_one_small_state_machine():
+    from companion.app.camera.status import CameraStatus
+
+    status = CameraStatus()
+    assert status.fire("clear") == (False, None)  # off: only opening starts it
+    assert status.fire("open") == (True, None) and status.state == "starting"
+    assert status.fire("dark") == (True, "dark")  # a trouble is said...
+    assert status.fire("frozen") == (True, "frozen")
+    assert status.fire("dark") == (True, "dark")
+    assert status.fire("clear") == (True, None) and status.state == "ok"
+    assert status.fire("ended", say=False) == (True, None) and status.state == "lost"
+    assert status.fire("open") == (False, None)  # reopening stays lost until a frame comes
+    assert status.fire("clear") == (True, None)
+    assert status.fire("ended") == (True, "lost")
+    assert status.fire("ended") == (False, None)  # ...once until it is over
+    assert status.fire("switch_off") == (True, None) and status.state == "off"

@@ -104,7 +104,10 @@ def _watch(vision: Any, model: Any, folder: Path, as_json: bool) -> int:
             else:
                 read = decision.read
                 sure = "sure" if read.sure else "unsure"
-                print(f"{decision.t_ms} ms: {read.card} ({read.confidence:.0%}, {sure})")
+                if read.card is None:
+                    print(f"{decision.t_ms} ms: a card laid, not read (asked at the table)")
+                else:
+                    print(f"{decision.t_ms} ms: {read.card} ({read.confidence:.0%}, {sure})")
     except vision.SourceError as exc:
         return _fail(str(exc))
     return 0

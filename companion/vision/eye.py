@@ -31,11 +31,12 @@ TAUGHT_MODEL = "camera-model.npz"  # the family's deck, in the state directory
 
 @dataclass(frozen=True)
 class Sighting:
-    kind: str
+    kind: str | None  # None: a card laid that could not be read
     colour: str
     confidence: float
     sure: bool
     candidates: tuple[tuple[str, str, float], ...]
+    settles: bool = False  # the card laid unread before, come clear
 
 
 def round_folders(folder: Path) -> list[Path]:
@@ -146,14 +147,17 @@ class Eye:
     def look(self, frame: TimedFrame) -> Sighting | None:
         with self._lock:
             decision = self._watcher.feed(frame)
-        if decision is None or decision.read.card is None:
+        if decision is None:
             return None
         read = decision.read
+        if read.card is None:
+            return Sighting(None, "", 0.0, False, ())
         card = read.card
         assert card is not None
         candidates = [(card.kind, card.colour, read.confidence)]
         candidates += [(c.kind, c.colour, p) for c, p in read.candidates if c != card]
-        return Sighting(card.kind, card.colour, read.confidence, read.sure, tuple(candidates[:4]))
+        best = tuple(candidates[:4])
+        return Sighting(card.kind, card.colour, read.confidence, read.sure, best, decision.settles)
 
     def _thumbnail(self, frame: TimedFrame) -> np.ndarray:
         """The frame at 80 × 60, made once for the brightness and the fingerprint."""

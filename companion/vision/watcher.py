@@ -19,6 +19,7 @@ import numpy as np
 from .field import changed_share, field_mask
 from .kinds import Card
 from .model import Model, Read
+from .settle import Unread
 from .sources import TimedFrame
 from .types import Floats, Image
 
@@ -32,6 +33,7 @@ LAID_SHARE = 0.3  # a card just laid changed at least this share of the picture 
 HAND_EDGE_PIXELS = 4
 LIGHT_SHARE = 0.4
 STILL_HAND_MS = 5000
+SOFT = 2.0  # px of the shrunk picture: two pictures compared soft, so a blur is no change
 
 
 @dataclass(frozen=True)
@@ -42,9 +44,11 @@ class Decision:
     t_ms: int
     read: Read
     frame: Image | None = field(default=None, repr=False, compare=False)
+    settles: bool = False  # the card laid unread before, come clear (see .settle)
 
     def to_json(self) -> dict[str, object]:
-        return {"t_ms": self.t_ms, **self.read.to_json()}
+        settled = {"settles": True} if self.settles else {}
+        return {"t_ms": self.t_ms, **self.read.to_json(), **settled}
 
 
 def _shrink(image: np.ndarray) -> Floats:
@@ -89,15 +93,20 @@ class Watcher:
         self._armed = True  # the first still picture shows the pile as it starts
         self._starting = True
         self.reads = 0  # how many frames were read (the rest only compared)
+        self.unread = Unread()
 
     def feed(self, frame: TimedFrame) -> Decision | None:
         small = _shrink(frame.image)
         previous, self._previous = self._previous, small
-        if previous is None or _share_changed(small, previous) > MOVING_SHARE:
+        moved = previous is None or _share_changed(small, previous) > MOVING_SHARE
+        if moved:
             self._moved_at = frame.t_ms
             self._armed = True
+            self.unread.moved()
             return None
         if not self._armed or frame.t_ms - self._moved_at < self.settle_ms:
+            if self.unread.due(frame.t_ms):  # an unread change still this long: a card laid
+                return self._unread(frame)
             return None
         self._armed = False
         still = self._still
@@ -107,6 +116,7 @@ class Watcher:
             changed = _changed(small, still)
             share = np.count_nonzero(changed) / changed.size
             if share < CHANGED_SHARE:
+                self.unread.drop()  # what changed went away again: a hand, not a card
                 self._still = small  # nothing happened: follow slow drifts of the light
                 return None
             if (
@@ -120,7 +130,18 @@ class Watcher:
         read = self.model.read(frame.image, self.top, changed)
         starting, self._starting = self._starting, False
         if read.card is None or read.found is None:
-            return None  # a hand over the pile: wait for it to go
+            if starting:  # the pile as it starts, unread (soft, shaded): changes count from it
+                self._still = small
+            elif changed is not None and self.unread.card_sized(changed):
+                if self.unread.stayed():  # still there, still unread, after a movement
+                    self.unread.hold(frame.t_ms, small, changed, anew=True)
+                    return self._unread(frame)
+                self.unread.hold(frame.t_ms, small, changed)
+            return None  # a hand over the pile: wait for it to go (or a card unread)
+        held = self.unread.under_new_card()
+        if held is not None and _laid_on(small, held, read.found.hull, frame.image.shape[1]):
+            return self._unread(frame, again=True)  # a hand laid a card on the unread one
+        self.unread.drop()  # (or it is the unread card itself, come clear: read now)
         pose = _pose(read)
         before = self._pose if read.card == self.top else None
         if before is not None and (
@@ -136,14 +157,36 @@ class Watcher:
         width = frame.image.shape[1]
         if changed is not None and changed_share(changed, read.found.hull, width) < LAID_SHARE:
             return None  # a card that was there before, seen while a hand hides the top
-        self._still = small
+        self._still, last_pose = small, self._pose
         self.top, self._pose = read.card, pose
-        return None if starting else Decision(frame.t_ms, read, frame.image)
+        unread = self.unread.decided  # the pile as the unread card left it, if one was
+        self.unread.decided = None
+        settles = unread is not None and not _laid_on(small, unread, read.found.hull, width)
+        # The card just decided, read again where it lies (it came clear): not a new play.
+        settles = settles or (
+            last_pose is not None and not _moved(last_pose, pose) and self.unread.handless()
+        )
+        self.unread.decided_read()
+        return None if starting else Decision(frame.t_ms, read, frame.image, settles)
+
+    def _unread(self, frame: TimedFrame, *, again: bool = False) -> Decision:
+        """The card laid that could not be read, decided (the top read before stays the rules
+        prior); ``again``: the picture is looked at once more, for the card laid on it."""
+        self._still = self.unread.take(covered=again)
+        self._armed = again
+        return Decision(frame.t_ms, Read(None, 0.0, False), frame.image)
 
     def correct(self, card: Card) -> None:
         """The table settled what the top card is (an unsure read answered on a phone, a wrong
         one mended): the next read is ranked against it."""
         self.top = card
+
+
+def _laid_on(small: Floats, held: Floats, hull: Image, frame_width: int) -> bool:
+    """Whether the card read at ``hull`` was laid since the still picture ``held``: the picture
+    changed where it lies, even seen soft (the same card come clear only sharpens there)."""
+    soft = (cv2.GaussianBlur(small, (0, 0), SOFT), cv2.GaussianBlur(held, (0, 0), SOFT))
+    return changed_share(_changed(*soft), hull, frame_width) >= LAID_SHARE
 
 
 def _changed_around(changed: Image, hull: Image, frame_width: int) -> bool:

@@ -137,11 +137,38 @@ def entry_view(entry: Entry, actor: str | None = None) -> dict[str, Any]:
 
 
 def card_of(event: Event) -> dict[str, Any] | None:
-    """The card an event lays (a play, a round's first card): ``{"kind", "colour"}``."""
+    """The card an event lays (a play, a round's first card), whole: ``{"kind", "colour"}``
+    and, for a number card whose figure is known, ``"value"``."""
     if isinstance(event, Play):
-        return {"kind": event.card, "colour": event.colour}
+        card = {"kind": event.card, "colour": event.colour}
+        return card if event.value is None else {**card, "value": event.value}
     if isinstance(event, StartRound) and event.start_card is not None:
         return {"kind": event.start_card, "colour": event.colour}
     if isinstance(event, Replace | Insert):
         return card_of(event.event)
     return None
+
+
+def round_lines(log: RoundLog, seats: list[str]) -> list[dict[str, Any]]:
+    """Every line of the round's log as it stands after every mend, short: what, the whole
+    card, who, from where, and whether it no longer fits (``refused``)."""
+    lines = []
+    actors = log.actors if len(log.actors) == len(log.entries) else [None] * len(log.entries)
+    for entry, seat in zip(log.entries, actors, strict=True):
+        line = entry_view(entry, None if seat is None else seats[seat])
+        lines.append(
+            {
+                "seq": line["seq"],
+                "event": line["event"],
+                "card": line["card"],
+                "player": line["player"],
+                "source": line["source"],
+                "refused": entry.seq in log.refused,
+            }
+        )
+    return lines
+
+
+def final_record(t: Table, log: RoundLog) -> dict[str, Any]:
+    """The last JSON line of a session (``simulate``): the round's log as it ends."""
+    return {"event": "final", "log": round_lines(log, [seat.name for seat in t.state.seats])}

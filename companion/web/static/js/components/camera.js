@@ -1,21 +1,25 @@
-// The camera over the discard pile, where the table sees it: "Which card?" when a read was
-// unsure (on every phone's Table screen and on the table display: one tap settles it for all),
-// Poser Tout's count after the camera saw one (it sees only the top card), the turret's sweep for
-// a Coup Extrême's target, and a card read drawn as a card. The Camera screen (screens/camera.js)
-// has the live picture, on/off and the teach.
+// The camera over the discard pile, where the table sees it: the question the camera asks (on
+// every phone's Table screen and on the table display: one tap settles it for all) — which card it
+// was unsure of, which card was laid that it could not read, whose the Coup Extrême is (the turret
+// sweeps meanwhile) — with the cards seen since waiting behind it, named; Poser Tout's count,
+// asked beside the game until answered; and a card read drawn as a card. The Camera screen
+// (screens/camera.js) has the live picture, on/off and the teach.
 //
-// state.camera: {configured, enabled, status, last_read, question: {id, candidates, picture,
-// player} | null, teach, kept, sweeping}. Kinds are the camera's names: a digit is a number card.
+// state.camera: {configured, enabled, status, last_read, question: {id, needs: "card" | "target",
+// missed, candidates, picture, player} | null, waiting: [{kind, colour}], counts: [{id, seq,
+// player, picture}], teach, kept, sweeping}. Kinds are the camera's names: a digit is a number
+// card; a waiting card of kind null was laid but not read.
 
 import { el } from "../dom.js";
-import { elision } from "../message.js";
-import { act, camera, store, t, table } from "../store.js";
+import { elision, joined } from "../message.js";
+import { act, camera, store, t, table, tn } from "../store.js";
 import { cardLabel, cardName, colours, lowestNumber, playable } from "./deck.js";
 
-const local = { padFor: null, colour: "red", skipped: [] };
+const local = { padFor: null, colour: "red", enlarged: null };
 
 /** A read's words: "7 rouge", "Joker", "Poser Tout bleu" ("red 7", "Wild", "blue Discard All"). */
 export function readLabel(read) {
+  if (!read.kind) return t("cam_unread");
   return cardName(/^\d$/.test(read.kind) ? read.kind : cardLabel(read.kind), read.colour);
 }
 
@@ -39,7 +43,28 @@ function answer(question, read) {
     { revision: false });
 }
 
-/** "Which card?" in `box` (an empty element of the screen), or nothing when nobody is asked. */
+// The picture the camera took, as wide as the question (a 4 told from a 7 at 320 px); a tap
+// shows it on the whole screen, another puts it back.
+function seenPicture(question, box) {
+  const big = local.enlarged === question.id;
+  const button = el("button", { type: "button", class: "cam-seen-button" + (big ? " enlarged" : ""),
+    "aria-label": t(big ? "close" : "cam_enlarge"), "aria-expanded": String(big),
+    onclick: () => { local.enlarged = big ? null : question.id; renderQuestion(box); } });
+  button.append(el("img", { class: "cam-seen", src: question.picture, alt: t("cam_seen") }));
+  return button;
+}
+
+/** The cards seen since the question, waiting for its answer: "2 cartes en attente : …". */
+function waitingLine() {
+  const waiting = camera().waiting || [];
+  if (!waiting.length) return null;
+  const names = waiting.map((read) => (read.kind ? readLabel(read) : t("cam_unread")));
+  return el("p", { class: "cam-waiting" }, tn("cam_waiting", waiting.length,
+    { cards: joined(names, store.lang) }));
+}
+
+/** The camera's question in `box` (an empty element of the screen), or nothing when none is
+ * open. Its title says what is asked: which card, which card was laid, whose is the target. */
 export function renderQuestion(box) {
   const question = cameraHere() ? camera().question : null;
   box.hidden = !question;
@@ -50,29 +75,31 @@ export function renderQuestion(box) {
   if (local.padFor !== null && local.padFor !== question.id) local.padFor = null;
   const open = local.padFor === question.id;
   // Redrawn only when it changed: the picture is not fetched again at every press.
-  const key = [question.id, store.lang, open, local.colour, colours().join()].join("|");
+  const waiting = (camera().waiting || []).map((r) => r.kind + r.colour).join();
+  const key = [question.id, store.lang, open, local.colour, local.enlarged, waiting,
+    colours().join()].join("|");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.textContent = "";
-  const head = el("div", { class: "cam-head" });
+  const target = question.needs === "target";
+  const title = target ? "cam_target_title" : question.missed ? "cam_missed_card" : "cam_which_card";
   const words = el("div", { class: "cam-words" });
-  words.append(el("h2", { class: "cam-title" }, t("cam_which_card")));
+  words.append(el("h2", { class: "cam-title" }, t(title)));
   if (question.player) {
     words.append(el("p", { class: "cam-who" }, t("turn_of",
       { player: question.player, player_elision: elision(question.player) })));
   }
-  head.append(el("img", { class: "cam-seen", src: question.picture, alt: t("cam_seen"),
-    width: "96", height: "72" }), words);
-  if (question.needs === "target") {  // a Coup Extrême read: the table names its target
-    box.append(head, targetPicker(question));
+  const waitingNow = waitingLine();
+  if (waitingNow) words.append(waitingNow);
+  box.append(words, seenPicture(question, box));
+  if (target) {  // a Coup Extrême read: the table names its target
+    box.append(targetPicker(question));
     return;
   }
   const candidates = el("div", { class: "cam-candidates" });
   (question.candidates || []).slice(0, 3).forEach((read) => {
-    const face = cardFace(read, "button", { type: "button", "data-kind": read.kind,
-      "data-colour": read.colour, onclick: () => answer(question, read) });
-    face.append(el("span", { class: "cam-card-sure" }, percent(read.confidence)));
-    candidates.append(face);
+    candidates.append(cardFace(read, "button", { type: "button", "data-kind": read.kind,
+      "data-colour": read.colour, onclick: () => answer(question, read) }));
   });
   const row = el("div", { class: "row cam-other" });
   row.append(
@@ -83,8 +110,9 @@ export function renderQuestion(box) {
       local.padFor = null;
       act("camera.dismiss", { id: question.id }, { revision: false });
     } }, t("cam_nothing")));
-  box.append(head, candidates, row);
-  if (open) box.append(pad(question, box));
+  if (candidates.childElementCount) box.append(candidates);
+  box.append(row);
+  if (open || !candidates.childElementCount) box.append(pad(question, box));
 }
 
 // A Coup Extrême the camera read: the turret sweeps (HIT when it faces the target), or a tap on
@@ -131,16 +159,9 @@ function pad(question, box) {
   return out;
 }
 
-// The last card played, when the camera saw a Poser Tout there and nobody told its count here.
-function discardAllSeen() {
-  const plays = (table().log || []).filter((line) => line.event === "play");
-  const last = plays[plays.length - 1];
-  if (!last || last.source !== "camera" || !last.card || last.card.kind !== "discard_all") return null;
-  return local.skipped.includes(last.seq) ? null : last;
-}
-
-/** The camera's questions on a phone's Table screen besides "Which card?": Poser Tout's count
- * (optional: only the hand estimates move) and the turret's sweep for a Coup Extrême. */
+/** The camera's questions on a phone's Table screen besides the one above the pad: the turret's
+ * sweep for a Coup Extrême, and each Poser Tout's count (optional: only the hand estimates move;
+ * asked until answered, however many cards followed it). */
 export function renderCameraAsks(box) {
   box.textContent = "";
   if (!cameraHere()) {
@@ -148,19 +169,21 @@ export function renderCameraAsks(box) {
     return;
   }
   if (camera().sweeping) box.append(el("p", { class: "cam-sweep" }, t("cam_sweeping")));
-  const line = discardAllSeen();
-  if (line) {
-    const player = line.player || "";
-    box.append(el("p", { class: "cam-count-question" }, t("cam_count_question",
-      { player, player_elision: elision(player) })));
+  (camera().counts || []).forEach((count) => {
+    const player = count.player || "";
+    const ask = el("div", { class: "cam-count-ask", "data-id": String(count.id) });
+    ask.append(el("h2", { class: "cam-title" }, t("cam_count_title")),
+      el("p", { class: "cam-count-question" }, t("cam_count_question",
+        { player, player_elision: elision(player) })));
     const digits = el("div", { class: "digits cam-count" });
     for (let n = 1; n <= 10; n++) {
       digits.append(el("button", { type: "button", class: "digit", "data-count": String(n),
-        onclick: () => act("table.replace", { seq: line.seq, action: "table.play",
-          payload: { ...line.payload, count: n } }) }, String(n)));
+        onclick: () => act("camera.answer", { id: count.id, count: n }, { revision: false }) },
+      String(n)));
     }
-    box.append(digits, el("button", { type: "button", class: "secondary cam-count-skip",
-      onclick: () => { local.skipped.push(line.seq); renderCameraAsks(box); } }, t("cam_skip")));
-  }
+    ask.append(digits, el("button", { type: "button", class: "secondary cam-count-skip",
+      onclick: () => act("camera.dismiss", { id: count.id }, { revision: false }) }, t("cam_skip")));
+    box.append(ask);
+  });
   box.hidden = !box.childElementCount;
 }

@@ -39,8 +39,10 @@ from companion.app.inputs import InputDoor, InputSource
 from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
 from companion.app.players import PlayerNames
+from companion.app.round_count import RoundCount
 from companion.app.score_storage import ScoreStorage
 from companion.app.settings import Settings
+from companion.app.stored_games import StoredGames
 from companion.app.voice import VoiceService
 from companion.config import Config, ConfigError, check_config
 from companion.core.commands import Cue
@@ -281,6 +283,8 @@ class Daemon:
             self.camera,
             Settings(self.config, store, language),
             evening,
+            RoundCount(store),
+            StoredGames(store),
             PlayerNames(store, evening),
         ]
 

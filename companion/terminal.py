@@ -75,7 +75,8 @@ def render(
             marks.append("out")
         if player["uno"]:
             marks.append("UNO")
-        hand = f"{player['hand']:>3} cards"
+        count = player["hand"]
+        hand = f"{count:>3} {'card ' if count == 1 else 'cards'}"
         lines.append(f"  {player['seat'] + 1:>2}. {player['name']:<16}{hand}   {' '.join(marks)}")
     lines.append("")
     angle = device.get("turret_angle")
@@ -99,7 +100,8 @@ def render(
         lines.append(notice)
     lines += ["", message, HELP]
     if qr:
-        lines += ["", "Scan to open the page on a phone:", qr]
+        # The address again beside the code: in a short terminal the first line has scrolled away.
+        lines += ["", f"Scan to open the page on a phone, or go to {url or '?'}", qr]
     return "\n".join(lines)
 
 

@@ -90,12 +90,14 @@ class Dialogs:
         self.seen: list[str] = []
         self.accept = True
         self.reply: str | None = None  # what a prompt is answered (None: its default)
+        self.answers: list[bool] = []  # the next dialogs' answers, in turn, before `accept`
 
     def answer(self, dialog: Any) -> None:
         self.seen.append(dialog.message)
-        if self.accept and self.reply is not None:
+        accept = self.answers.pop(0) if self.answers else self.accept
+        if accept and self.reply is not None:
             dialog.accept(self.reply)
-        elif self.accept:
+        elif accept:
             dialog.accept()
         else:
             dialog.dismiss()
@@ -140,11 +142,16 @@ def api(daemon: Daemon) -> Api:
 
 def seat_four(api: Api, target: int = 300) -> Api:
     """Alice, Bruno, Zoé, Chloé seated, Zoé deals, an Extrême game to ``target``."""
-    api.act("table.setup", players=FOUR, dealer="Zoé")
+    return seat_game(api, FOUR, name="Soirée", target=target)
+
+
+def seat_game(api: Api, players: list[str], *, name: str, target: int) -> Api:
+    """``players`` seated, Zoé deals, an Extrême game named ``name`` to ``target``."""
+    api.act("table.setup", players=players, dealer="Zoé")
     api.act(
         "score.new_game",
-        name="Soirée",
-        players=FOUR,
+        name=name,
+        players=players,
         first_dealer="Zoé",
         ruleset="extreme",
         target=target,

@@ -107,12 +107,12 @@ def test_the_score_sheet_opens_in_a_french_spreadsheet_and_comes_back(
     assert data.startswith(b"\xef\xbb\xbf")  # the byte-order mark: "Chloé", not "ChloÃ©"
     # What a French spreadsheet opens in columns: French headers, ';' between columns.
     sheet = data.decode("utf-8-sig")
-    assert "manche;donneur;gagnant;côté;Alice;Bruno;Zoé;Chloé" in sheet.splitlines()
+    assert sheet.splitlines()[2].startswith("manche;donneur;gagnant;côté;Alice;Bruno;Zoé;Chloé;")
     page.set_input_files(
         "#import-file",
         files=[{"name": "feuille.csv", "mimeType": "text/csv", "buffer": sheet.encode()}],
     )
-    expect(page.locator("#toast")).to_have_text("Partie importée.")
+    expect(page.locator("#toast .toast-text")).to_have_text("Partie importée.")
     assert hands(api, 1) == {"Alice": 10, "Bruno": 20, "Chloé": 30, "Zoé": 0}
     # In English, the English sheet: the link follows the phone's language.
     tab(page, "device")
@@ -122,7 +122,7 @@ def test_the_score_sheet_opens_in_a_french_spreadsheet_and_comes_back(
     with page.expect_download() as download:
         page.click("#export")
     english = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
-    assert "round,dealer,winner,side,Alice,Bruno,Zoé,Chloé" in english
+    assert english[2].startswith("round,dealer,winner,side,Alice,Bruno,Zoé,Chloé,")
 
 
 def test_the_game_file_downloads_from_the_score_screen_and_comes_back(
@@ -135,14 +135,17 @@ def test_the_game_file_downloads_from_the_score_screen_and_comes_back(
     expect(page.locator("#export-json")).to_have_text("Exporter (fichier de partie)")
     with page.expect_download() as download:
         page.click("#export-json")
-    assert download.value.suggested_filename == "uno-game.json"
+    # Named after the game and its date.
+    assert (
+        download.value.suggested_filename == f"Soirée {api.state()['score']['game']['date']}.json"
+    )
     data = Path(download.value.path()).read_bytes()
     assert json.loads(data)["game"]["name"] == "Soirée"
     page.set_input_files(
         "#import-file",
         files=[{"name": "partie.json", "mimeType": "application/json", "buffer": data}],
     )
-    expect(page.locator("#toast")).to_have_text("Partie importée.")
+    expect(page.locator("#toast .toast-text")).to_have_text("Partie importée.")
     assert hands(api, 1) == {"Alice": 10, "Bruno": 20, "Zoé": 30, "Chloé": 0}
 
 
@@ -244,8 +247,16 @@ def test_a_phone_refused_a_live_stream_reads_the_state_and_says_live_updates_pau
     expect(notice).to_have_text("⏸ mises à jour en direct en pause", timeout=2_000)
     # A stream to spare again: the page takes it (it asks every 10 s) and the notice goes.
     page.unroute("**/api/events")
-    page.clock.run_for(10_100)
-    expect(notice).to_have_class("live on", timeout=2_000)
+    # The last refusal may reach the page late on a busy machine, its next try then set from
+    # that later moment: a few of the page's 10 s waits, each followed by a look.
+    for _ in range(3):
+        page.clock.run_for(10_100)
+        try:
+            expect(notice).to_have_class("live on", timeout=3_000)
+            break
+        except AssertionError:
+            continue
+    expect(notice).to_have_class("live on", timeout=1)
     expect(notice).to_have_text("● en direct")
     api.act("table.jam")
     expect(page.locator("#jam-note")).to_be_visible(timeout=1_500)  # live, not polled
@@ -306,7 +317,13 @@ def test_a_missing_sound_card_is_said_once(phone: Page, api: Api, voice_player: 
     page = phone
     page.click('#digits [data-value="5"]')  # a card played
     page.click("#reload")  # its cue fails on the box; the change after it tells every phone
-    expect(page.locator("#toast")).to_contain_text("La boîte n'a pas de carte son")
+    expect(page.locator("#toast")).to_have_text(
+        "La boîte n'a pas de carte son : voyez l'onglet Lanceur."
+    )
+    # Whole within the toast's two lines, at 320 px too: nothing cut with "…".
+    page.set_viewport_size({"width": 320, "height": 640})
+    cut = "(e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1"
+    assert not page.locator("#toast .toast-text").evaluate(cut)
     tab(page, "device")
     expect(page.locator("#sound-note")).to_contain_text("pas de carte son")
     page.evaluate("document.getElementById('toast').hidden = true")
@@ -368,10 +385,13 @@ def test_the_calls_where_they_happen_and_the_round_end_by_cards(
     page.click('#digits [data-value="5"]')  # Chloé plays her second last card, says nothing
     expect(page.locator("#actor-name")).to_have_text("Alice")
     expect(page.locator('[data-one-card="Chloé"]')).to_have_text("1 carte")
-    expect(page.locator("#contre-uno-ask")).to_have_text("Contre-UNO ? Chloé n'a pas dit UNO")
+    # Contre-UNO for her, just above HIT (quiet first: the grace to say UNO).
+    expect(page.locator('#calls [data-contre-uno="Chloé"]')).to_have_text(
+        "Contre-UNO\u00a0! (Chloé)"
+    )
     # The calls apply by default to who just played.
     expect(page.locator('#chips [data-player="Chloé"]')).to_have_attribute("aria-checked", "true")
-    page.click("#contre-uno-ask")
+    page.click('#calls [data-contre-uno="Chloé"]')
     expect(page.locator("#owed li").first).to_contain_text("Chloé")
     api.act("table.undo")
     # "Won the round" for Bruno, whom the box counts at 7 cards: asked; declined, nothing.
@@ -379,7 +399,8 @@ def test_the_calls_where_they_happen_and_the_round_end_by_cards(
     dialogs.accept = False
     page.click('#screen-table [data-act="table.round_won"]')
     assert dialogs.seen == [
-        "La boîte compte encore 7 cartes à Bruno : a-t-il vraiment fini ? Sa main passera à 0."
+        "La boîte compte encore 7 cartes à Bruno : est-ce vraiment la fin de la manche ?"
+        " Cette main passera à 0."
     ]
     assert api.state()["table"]["round_over"] is False
     dialogs.accept = True

@@ -263,11 +263,15 @@ def rounds_shown(page: Page) -> list[int]:
 def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api) -> None:
     api = four_players
     page = phone
-    tab(page, "device")
-    expect(page.locator("#sim-seats .seat-dot")).to_have_count(4)
+    # The other phones join from the top of the Set-up screen: the address and its QR code.
+    tab(page, "setup")
+    page.click("#share summary")
+    expect(page.locator("#qr")).to_be_in_viewport()
     expect(page.locator("#qr")).to_have_js_property("complete", True)
     assert page.evaluate("document.getElementById('qr').naturalWidth") > 0
     expect(page.locator("#urls")).to_contain_text(api.url)
+    tab(page, "device")
+    expect(page.locator("#sim-seats .seat-dot")).to_have_count(4)
     before = api.state()["device"]["cards_fired"]
     page.click("#test-fire")
     until_in_page(

@@ -26,6 +26,16 @@ def test_house_rules_decks_and_the_tables_questions(
     page.select_option("#rule-deck", "flip")
     expect(other.locator("#side")).to_have_text("Côté clair")  # the other phone, live
     assert api.state()["table"]["rules"]["deck"] == "flip"
+    # The score game counted Extrême cards: asked, a new game counts with the deck on the table
+    # (its round-end pad has Flip's cards); the Extrême game stays in the list.
+    expect(page.locator("#toast .toast-text")).to_contain_text("Nouvelle partie : ")
+    assert dialogs.seen == [
+        "La partie « Soirée » compte les mains avec les cartes de UNO Extrême. Commencer une"
+        " nouvelle partie comptée avec UNO Flip ? « Soirée » reste dans la liste des parties."
+    ]
+    score = api.state()["score"]
+    assert score["game"]["ruleset"]["key"] == "flip" and len(score["games"]) == 2
+    dialogs.seen.clear()
     shot(page, "house-rules")
     wide = page.evaluate(
         "[...document.querySelectorAll('#screen-rules *')]"
@@ -75,6 +85,7 @@ def test_house_rules_decks_and_the_tables_questions(
     assert api.state()["table"]["rules"]["deck"] == "emoji"
     # Accepted, it changes, and the message's Undo puts the deck back.
     dialogs.accept = True
+    dialogs.answers = [True, False]  # the change mid-round, yes; a new score game, no
     page.select_option("#rule-deck", "extreme")
     expect(other.locator('#cards [data-card="coup_extreme"]')).to_have_count(1)
     page.click("#toast .toast-action")

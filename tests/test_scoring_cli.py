@@ -61,14 +61,15 @@ def test_import_list_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     game_id = listing[1].split()[0]
     assert main([*state, "export", game_id, "--format", "csv"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
-        "sheet,,200,winner_takes,classic,",  # the settings an import needs: target, rules...
-        "round,dealer,winner,side,Ana,Bo",
-        "1,Ana,Ana,,0,17",
+        # the settings an import needs: target, rules... by their names
+        "sheet,,200,Winner scores the others' cards,Classic UNO,",
+        "round,dealer,winner,side,Ana,Bo,Ana — points,Ana — total,Bo — points,Bo — total",
+        "1,Ana,Ana,,0,17,17,17,0,0",
     ]
     assert main([*state, "export", game_id, "--format", "csv", "--lang", "fr"]) == 0
     assert capsys.readouterr().out.splitlines()[2:] == [
-        "manche;donneur;gagnant;côté;Ana;Bo",
-        "1;Ana;Ana;;0;17",
+        "manche;donneur;gagnant;côté;Ana;Bo;Ana — points;Ana — total;Bo — points;Bo — total",
+        "1;Ana;Ana;;0;17;17;17;0;0",
     ]
     out = tmp_path / "out.json"
     assert main([*state, "export", game_id, "-o", str(out)]) == 0

@@ -85,14 +85,44 @@ def test_csv_export_then_import_gives_the_same_standings() -> None:
     b.record_round({"Ana": H.empty(), "Bo": H.of_cards({"n9": 1}), "Cy": H.of_points(12)})
     b.record_round({"Cy": H.empty(), "Bo": H.of_points(30), "Ana": H.of_points(0)})
     text = game_to_csv(b)
+    # The hands left, then each one's points this round and running total; readable names.
     assert text.splitlines()[1:] == [
-        "Sheet,,500,winner_takes,classic,",
-        "round,dealer,winner,side,Ana,Bo,Cy",
-        "1,Bo,Ana,,0,9,12",
-        "2,Cy,Cy,,0,30,0",
+        "Sheet,,500,Winner scores the others' cards,Classic UNO,",
+        "round,dealer,winner,side,Ana,Bo,Cy,Ana — points,Ana — total,Bo — points,Bo — total,"
+        "Cy — points,Cy — total",
+        "1,Bo,Ana,,0,9,12,21,21,0,0,0,0",
+        "2,Cy,Cy,,0,30,0,0,21,0,0,30,30",
     ]
     again = game_from_csv(text, name="Sheet", ruleset=builtin_ruleset("classic"))
     assert again.standings() == b.standings()
+    assert again.setup.mode == "winner_takes" and again.setup.ruleset.key == "classic"
+    french = game_to_csv(b, "fr")
+    assert (
+        french.splitlines()[1]
+        == "Sheet;;500;Le gagnant marque les points des autres;UNO classique;"
+    )
+    assert game_from_csv(french, name="?", ruleset=builtin_ruleset("extreme")).standings() == (
+        b.standings()
+    )
+
+
+@pytest.mark.parametrize(
+    "sheet",
+    [
+        # as the box wrote them before the scores and the readable names
+        "\ufeffgame,date,target,mode,ruleset,teams\nSheet,,500,winner_takes,classic,\n"
+        "round,dealer,winner,side,Ana,Bo,Cy\n1,Bo,Ana,,0,9,12\n2,Cy,Cy,,0,30,0\n",
+        "\ufeffpartie;date;objectif;mode;règles;équipes\nSheet;;500;winner_takes;classic;\n"
+        "manche;donneur;gagnant;côté;Ana;Bo;Cy\n1;Bo;Ana;;0;9;12\n2;Cy;Cy;;0;30;0\n",
+        "round,dealer,winner,side,Ana,Bo,Cy\n1,Bo,Ana,,0,9,12\n2,Cy,Cy,,0,30,0\n",
+    ],
+)
+def test_every_sheet_the_box_wrote_before_still_comes_back(sheet: str) -> None:
+    b = ScoreBook(GameSetup("Sheet", PLAYERS, builtin_ruleset("classic"), first_dealer="Bo"))
+    b.record_round({"Ana": H.empty(), "Bo": H.of_points(9), "Cy": H.of_points(12)})
+    b.record_round({"Cy": H.empty(), "Bo": H.of_points(30), "Ana": H.of_points(0)})
+    again = game_from_csv(sheet, name="Sheet", ruleset=builtin_ruleset("classic"))
+    assert again.standings() == b.standings() and again.setup.players == PLAYERS
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -105,8 +135,8 @@ def test_a_sheet_of_a_custom_ruleset_comes_back_on_a_box_without_it(lang: str) -
     again = game_from_csv(text, name="?", ruleset=builtin_ruleset("classic"))
     assert again.setup.ruleset == house and again.setup.target == 200
     assert again.standings() == b.standings()
-    # a built-in ruleset is written by its key only
-    assert ",classic," in game_to_csv(
+    # a built-in ruleset is written by its name only
+    assert ",Classic UNO," in game_to_csv(
         ScoreBook(GameSetup("S", PLAYERS, builtin_ruleset("classic")))
     )
     broken = text.replace('"key"', '"clé"', 1)

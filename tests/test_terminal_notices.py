@@ -29,7 +29,19 @@ def test_the_screen_shows_the_page_qr_code() -> None:
     size = segno.make("http://192.168.1.23:8080/", error="m", micro=False).symbol_size(border=2)
     assert len(qr.splitlines()) == (size[1] + 1) // 2  # two modules per line of text
     screen = render(STATE, [], "http://192.168.1.23:8080/", "", qr)
-    assert "Scan to open the page on a phone:" in screen and qr in screen
+    # The address beside the code: in an 80 x 24 terminal the first line has scrolled away.
+    below = screen.split(qr)[0].splitlines()[-1]
+    assert below == "Scan to open the page on a phone, or go to http://192.168.1.23:8080/"
+
+
+def test_a_hand_of_one_is_one_card() -> None:
+    seats = [
+        {"name": n, "seat": i, "hand": h, "eliminated": False, "uno": h == 1}
+        for i, (n, h) in enumerate([("Ana", 1), ("Bo", 7)])
+    ]
+    screen = render({**STATE, "table": {**STATE["table"], "players": seats}}, [], None, "")
+    assert "Ana               1 card " in screen and "Bo                7 cards" in screen
+    assert "1 cards" not in screen
 
 
 def test_a_missing_sound_card_is_said_on_the_screen() -> None:

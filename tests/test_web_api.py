@@ -291,10 +291,12 @@ def test_chart_and_export_follow_the_rounds(client: FlaskClient) -> None:
     csv_text = client.get("/api/export.csv?lang=en").get_data(True)
     # A byte-order mark first, so a spreadsheet reads the accents; the sheet score.import reads.
     assert csv_text.splitlines()[0] == "\ufeffgame,date,target,mode,ruleset,teams"
-    assert csv_text.splitlines()[2] == "round,dealer,winner,side,Alice,Bruno,Chloé,David"
-    assert csv_text.splitlines()[3].startswith("1,") and csv_text.splitlines()[3].endswith(
-        ",0,12,30,4"
-    )
+    header, first = csv_text.splitlines()[2].split(","), csv_text.splitlines()[3].split(",")
+    # The hands left, then each one's points this round and running total.
+    assert header[:8] == ["round", "dealer", "winner", "side", "Alice", "Bruno", "Chloé", "David"]
+    assert header[8:10] == ["Alice — points", "Alice — total"] and len(header) == 16
+    assert first[0] == "1" and first[4:8] == ["0", "12", "30", "4"]
+    assert len(first) == len(header)
 
 
 def test_chart_lines_never_share_a_colour_while_the_palette_has_one_free() -> None:

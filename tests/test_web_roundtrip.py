@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from flask.testing import FlaskClient
@@ -108,7 +109,14 @@ def test_the_game_file_export_comes_back_the_same(table: tuple[Hub, FlaskClient]
     original = same_game(before, client)
     answer = client.get("/api/export.json")
     assert answer.status_code == 200 and answer.mimetype == "application/json"
-    assert answer.headers["Content-Disposition"] == 'attachment; filename="uno-game.json"'
+    # Named after the game and its date; an ASCII name too for browsers of old.
+    # ("Soirée =1+1": what a file name cannot hold becomes "-").
+    stem = f"Soirée -1-1 {before['game']['date']}"
+    assert before["game"]["name"] == "Soirée =1+1"
+    assert answer.headers["Content-Disposition"] == (
+        f'attachment; filename="Soiree -1-1 {before["game"]["date"]}.json";'
+        f" filename*=UTF-8''{quote(stem)}.json"
+    )
     text = answer.get_data(True)
     assert json.loads(text)["format"] == "uno-companion/game"
     answer = post(client, "score.import", {"format": "json", "text": text}, lang="en")

@@ -73,6 +73,14 @@ class RulesOptions:
         choices=("next", "second"),
     )
     uno_reminder: bool = option(True, "remind a player whose hand is estimated at one card")
+    contre_uno_grace: int = option(
+        3,
+        "seconds the phones leave a player to say UNO before offering Contre-UNO plainly: 000 "
+        "§VI asks for UNO 'immédiatement' and allows Contre-UNO until the next player plays (a "
+        "short grace, 3); 001 wants it said before the card touches the pile (0)",
+        min=0,
+        max=30,
+    )
     challenge: bool = option(
         False,
         "the player hit by a +4 (a Wild Draw Two or Draw Colour in Flip) may challenge it "

@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import quote
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
@@ -376,7 +378,7 @@ def create_api() -> Blueprint:
         text = ctx.hub.run_long(lambda: scoreview.export_csv(sheet, lang, ctx.hub.stand_aside))
         response = Response(text.encode("utf-8"), mimetype="text/csv")
         response.headers["Content-Type"] = "text/csv; charset=utf-8"
-        response.headers["Content-Disposition"] = 'attachment; filename="uno-score.csv"'
+        response.headers["Content-Disposition"] = attachment(scoreview.export_name(sheet, "csv"))
         return response
 
     @api.get("/export.json")
@@ -391,10 +393,19 @@ def create_api() -> Blueprint:
         # Every entry of the game's log: the hub's long work, off this thread.
         text = ctx.hub.run_long(lambda: game_to_json(book, pause=ctx.hub.stand_aside))
         response = Response(text.encode("utf-8"), mimetype="application/json")
-        response.headers["Content-Disposition"] = 'attachment; filename="uno-game.json"'
+        name = scoreview.export_name({"game": book.setup.to_dict()}, "json")
+        response.headers["Content-Disposition"] = attachment(name)
         return response
 
     return api
+
+
+def attachment(filename: str) -> str:
+    """A Content-Disposition naming the download (RFC 6266): the name as written for browsers
+    that read UTF-8 names, an ASCII one for the others."""
+    ascii_name = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode()
+    ascii_name = ascii_name.replace('"', "").replace("\\", "") or "uno"
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
 def _once(ctx: WebContext, run: Callable[[], Response], again: Callable[[], Response]) -> Response:

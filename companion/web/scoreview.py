@@ -23,6 +23,22 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _party_points(value: Any) -> dict[str, int]:
+    """A round's points by party (``credited`` or ``totals``), numbers only."""
+    return {str(k): _int(v) for k, v in _mapping(value).items()}
+
+
+def export_name(score: Mapping[str, Any], ext: str) -> str:
+    """The export's file name: the game's name and date ("Soirée du 12-2026-11-26.csv"), with
+    what a file name cannot hold taken out."""
+    game = _mapping(score.get("game"))
+    name = " ".join(str(game.get("name") or "uno").split())
+    date = str(game.get("date") or "")
+    stem = f"{name} {date}".strip() if date and date not in name else name
+    safe = "".join(c if c.isalnum() or c in " -_.,&()'" else "-" for c in stem).strip(" .-")
+    return f"{(safe or 'uno')[:80]}.{ext}"
+
+
 def players_of(score: Mapping[str, Any]) -> list[str]:
     players = _mapping(score.get("game")).get("players") or score.get("players") or []
     return [p for p in players if isinstance(p, str)]
@@ -102,6 +118,8 @@ def export_csv(score: Mapping[str, Any], lang: str = "en", pause: Pause = None) 
                 str(entry.get("winner") or ""),
                 str(entry.get("side") or ""),
                 {p: points.get(p) for p in players if p in points},
+                _party_points(entry.get("credited")),
+                _party_points(entry.get("totals")),
             )
         )
     return sheet_to_csv(_mapping(score.get("game")), rounds, lang, pause)

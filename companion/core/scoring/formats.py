@@ -231,11 +231,17 @@ CSV_WORDS: Mapping[str, Mapping[str, str]] = {
         "game": "game", "date": "date", "target": "target", "mode": "mode",
         "ruleset": "ruleset", "teams": "teams",
         "round": "round", "dealer": "dealer", "winner": "winner", "side": "side",
+        "scored": "points", "total": "total",
+        "mode_winner_takes": "Winner scores the others' cards",
+        "mode_lowest_wins": "Lowest total wins", "mode_defi": "Défi (elimination)",
     },
     "fr": {
         "game": "partie", "date": "date", "target": "objectif", "mode": "mode",
         "ruleset": "règles", "teams": "équipes",
         "round": "manche", "dealer": "donneur", "winner": "gagnant", "side": "côté",
+        "scored": "points", "total": "total",
+        "mode_winner_takes": "Le gagnant marque les points des autres",
+        "mode_lowest_wins": "Le plus petit total gagne", "mode_defi": "Défi (élimination)",
     },
 }  # fmt: skip
 CSV_SEPARATORS: Mapping[str, str] = {"en": ",", "fr": ";"}
@@ -244,6 +250,8 @@ CSV_SETTINGS = ("game", "date", "target", "mode", "ruleset", "teams")
 # import takes that quote off again.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 TEAM_SEPARATOR = " / "
+# A party's columns after the hands: "Zoé — points" (scored this round), "Zoé — total".
+SCORE_COLUMN = " — "
 
 
 class SheetRound(NamedTuple):
@@ -254,6 +262,8 @@ class SheetRound(NamedTuple):
     winner: str
     side: str
     points: Mapping[str, int | None]
+    credited: Mapping[str, int] = {}  # party: points scored this round
+    totals: Mapping[str, int] = {}  # party: its total after this round
 
 
 def sheet_to_csv(
@@ -271,44 +281,88 @@ def sheet_to_csv(
     ruleset = game.get("ruleset")
     teams = TEAM_SEPARATOR.join(" & ".join(map(str, team)) for team in game.get("teams") or ())
     writer.writerow([words[k] for k in CSV_SETTINGS])
+    mode = str(game.get("mode", ""))
     writer.writerow(
         [
             _guarded(game.get("name", "")),
             game.get("date", ""),
             game.get("target", ""),
-            game.get("mode", ""),
-            _ruleset_cell(ruleset),
+            words.get("mode_" + mode, mode),
+            _ruleset_cell(ruleset, lang),
             _guarded(teams),
         ]
     )
-    writer.writerow([*(words[k] for k in CSV_FIXED), *map(_guarded, players)])
+    parties = [" & ".join(map(str, team)) for team in game.get("teams") or ()] or players
+    scores = [f"{party}{SCORE_COLUMN}{words[w]}" for party in parties for w in ("scored", "total")]
+    writer.writerow(
+        [*(words[k] for k in CSV_FIXED), *map(_guarded, players), *map(_guarded, scores)]
+    )
     for count, line in enumerate(rounds, start=1):
         if pause is not None and count % PAUSE_EVERY == 0:
             pause()
         cells = ["" if line.points.get(p) is None else str(line.points[p]) for p in players]
+        scored = [
+            str(value.get(party, "")) for party in parties for value in (line.credited, line.totals)
+        ]
         writer.writerow(
-            [line.number, _guarded(line.dealer), _guarded(line.winner), _guarded(line.side), *cells]
+            [
+                line.number,
+                _guarded(line.dealer),
+                _guarded(line.winner),
+                _guarded(line.side),
+                *cells,
+                *scored,
+            ]
         )
     return out.getvalue()
 
 
 def game_to_csv(book: ScoreBook, lang: str = "en") -> str:
     rounds = (
-        SheetRound(v.number, v.dealer, v.winner, v.side, {p: pts for p, _, pts in v.hands})
+        SheetRound(
+            v.number,
+            v.dealer,
+            v.winner,
+            v.side,
+            {p: pts for p, _, pts in v.hands},
+            dict(v.credited),
+            dict(v.totals),
+        )
         for v in book.history()
     )
     return sheet_to_csv(book.setup.to_dict(), rounds, lang)
 
 
-def _ruleset_cell(ruleset: object) -> str:
-    """A built-in ruleset by its key; a custom one whole, as JSON, so the sheet comes back on a
-    box that does not have it."""
+def _ruleset_cell(ruleset: object, lang: str = "en") -> str:
+    """A built-in ruleset by its name in ``lang``; a custom one whole, as JSON, so the sheet comes
+    back on a box that does not have it."""
     if not isinstance(ruleset, Mapping):
         return str(ruleset or "")
     key = str(ruleset.get("key", ""))
-    if not key or any(r.key == key for r in builtin_rulesets()):
-        return key
+    builtin = next((r for r in builtin_rulesets() if r.key == key), None)
+    if not key or builtin is not None:
+        return builtin.name(lang) if builtin is not None else key
     return json.dumps(ruleset, ensure_ascii=False, separators=(",", ":"))
+
+
+def _ruleset_named(cell: str, rulesets: Sequence[Ruleset]) -> Ruleset:
+    """The ruleset a sheet names: by key (older sheets), or by its name in either language."""
+    folded = cell.casefold()
+    for ruleset in [*rulesets, *builtin_rulesets()]:
+        if folded in (ruleset.name_fr.casefold(), ruleset.name_en.casefold()):
+            return ruleset
+    return find_ruleset(cell, rulesets)
+
+
+def _mode_named(cell: str) -> str:
+    """The counting mode a sheet names: by key (older sheets), or by its words in either
+    language."""
+    folded = cell.strip().casefold()
+    for words in CSV_WORDS.values():
+        for key, text in words.items():
+            if key.startswith("mode_") and text.casefold() == folded:
+                return key.removeprefix("mode_")
+    return cell.strip()
 
 
 def _guarded(value: object) -> str:
@@ -409,14 +463,14 @@ def game_from_csv(
         name = _unguarded(settings.get("game", "")) or name
         date = settings.get("date", date)
         target = _sheet_number(settings.get("target"), target)
-        mode = settings.get("mode") or mode
+        mode = _mode_named(settings.get("mode") or "") or mode
         written_rules = settings.get("ruleset", "").strip()
         if written_rules:
             try:
                 ruleset = (
                     ruleset_from_json(written_rules)  # a custom ruleset, written whole
                     if written_rules.startswith("{")
-                    else find_ruleset(written_rules, rulesets)
+                    else _ruleset_named(written_rules, rulesets)
                 )
             except ScoringError as error:
                 raise ScoringError("import_csv_header", problem=str(error)) from error
@@ -432,7 +486,16 @@ def game_from_csv(
             problem=f"must start with {','.join(CSV_FIXED)} (or {';'.join(_words('fr', CSV_FIXED))}"
             "), then the players, in columns separated by ',' or ';'",
         )
-    players = tuple(header[len(CSV_FIXED) :])
+    # The players' hands, then (sheets written since scores were added) each party's points and
+    # total, which the import derives again from the hands.
+    hand_columns = header[len(CSV_FIXED) :]
+    scored_words = {w[k] for w in CSV_WORDS.values() for k in ("scored", "total")}
+    ends = [
+        i
+        for i, cell in enumerate(hand_columns)
+        if SCORE_COLUMN in cell and cell.rsplit(SCORE_COLUMN, 1)[1].casefold() in scored_words
+    ]
+    players = tuple(hand_columns[: ends[0]] if ends else hand_columns)
     try:
         check_new_names(players)
     except ScoringError as error:
@@ -473,7 +536,8 @@ def game_from_csv(
                 problem=f"round is {_shown(number)}, expected {expected_round}",
             )
         hands: dict[str, HandEntry] = {}
-        for player, cell in zip(players, cells[len(CSV_FIXED) :], strict=True):
+        hand_cells = cells[len(CSV_FIXED) : len(CSV_FIXED) + len(players)]
+        for player, cell in zip(players, hand_cells, strict=True):
             if cell == "":
                 continue
             if not cell.isdigit():

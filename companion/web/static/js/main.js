@@ -90,7 +90,7 @@ function renderAll() {
   // The box has no sound card: said once, whichever screen is open (the device screen says why).
   if ((device().voice || {}).sound_problem && !soundNoticeSaid) {
     soundNoticeSaid = true;
-    toast(t("no_sound_card"));
+    toast(t("no_sound_card_toast"));  // short: whole within the toast's two lines
   }
   const happened = store.happened;
   if (happened && happened.revision !== heard) {

@@ -7,13 +7,15 @@ const cues = [];
 window.__cues = cues;
 const PHONE_SOUND = "uno-phone-sound";
 let audio = null;
-let steps = null;  // {ding: [[hz, s], ...], ..., suspense: [run at level 0, 0.1, ... 1]}
+let steps = null;
+const stateListeners = [];  // {ding: [[hz, s], ...], ..., suspense: [run at level 0, 0.1, ... 1]}
 
 function context() {
   if (!audio) {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return null;
     audio = new Ctx();
+    audio.addEventListener("statechange", () => stateListeners.forEach((fn) => fn()));
   }
   if (audio.state === "suspended") audio.resume().catch(() => {});
   return audio;
@@ -75,6 +77,10 @@ export const sound = {
     this.set(on);
   },
   restorePhone() { this.set(localStorage.getItem(PHONE_SOUND) === "1"); },
+  /** Whether sound is on and the browser lets it play (it refuses until the page is tapped). */
+  audible() { return this.enabled && Boolean(audio) && audio.state === "running"; },
+  /** Call `fn()` when the browser starts or stops the page's sound. */
+  onState(fn) { stateListeners.push(fn); },
 };
 
 /** Sounds for what happened at the table (store.happened) at the launcher's suspense level. */

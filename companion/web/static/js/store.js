@@ -103,6 +103,8 @@ export const device = () => (store.state && store.state.device) || {};
 export const evening = () => (store.state && store.state.evening) || {};
 /** The camera over the discard pile (absent, or `configured: false`, when the box has none). */
 export const camera = () => (store.state && store.state.camera) || {};
+/** The round's count: the hands left at a round's end, one draft for every phone. */
+export const count = () => (store.state && store.state.count) || {};
 /** The score game's standings; `finished` once someone passed the target. */
 export const standings = () => score().standings || {};
 /** Names of the players still in the round, in seat order. */
@@ -345,6 +347,7 @@ async function poll() {
   if (r && r.ok) {
     try { state = await r.json(); } catch (e) { state = null; }  // cut short: read next time
   }
+  if (polling === null) return;  // the stream came back while the answer was read
   if (state) {
     setConnection("paused");
     render(state);

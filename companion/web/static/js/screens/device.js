@@ -43,11 +43,6 @@ const markup = `
 <label><span data-i18n="voice_language"></span> <select id="voice-language"></select></label>
 <h3 data-i18n="calibration"></h3>
 <ol id="calibration" class="seats"></ol>
-<div class="card">
-  <h3 data-i18n="share"></h3>
-  <p id="urls"></p>
-  <img id="qr" src="/api/qr.svg" alt="" width="180" height="180">
-</div>
 <div class="card" id="pin-card">
   <button type="button" id="logout" class="secondary" hidden data-i18n="logout"></button>
 </div>`;
@@ -140,9 +135,6 @@ function renderSession() {
   if (!session) return;
   $("logout").hidden = !(session.pin_required && session.authenticated);
   $("pin-card").hidden = !session.pin_required;
-  const urls = $("urls");
-  urls.textContent = "";
-  session.urls.forEach((u) => { urls.append(el("a", { href: u }, u), el("br")); });
 }
 
 function renderCalibration(list, angles, [low, high]) {

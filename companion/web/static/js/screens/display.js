@@ -8,12 +8,13 @@ import { paint } from "../components/colours.js";
 import { gameOver, renderActor } from "../components/flow.js";
 import { renderQuestion } from "../components/camera.js";
 import { sound } from "../sound.js";
-import { firingText } from "./table.js";
+import { firingText, renderLastCard } from "./table.js";
 
 const MUTED = "uno-display-muted";
 let shownRevision = -1;
 let lastPress = null;  // the press the banner tells about
 let awake = null;  // the screen wake lock, while the display is shown
+let pressRound = null;  // the round and game of that press: a new one puts the banner away
 
 const markup = `
 <div class="display">
@@ -23,6 +24,8 @@ const markup = `
     <span id="display-what" class="display-what"></span>
   </div>
   <div class="display-side">
+    <p id="display-warn" class="display-warn" role="status"></p>
+    <p id="display-last" class="last-card display-last" hidden></p>
     <div id="display-direction" class="display-direction" aria-live="polite"></div>
     <ul id="display-owed" class="owed"></ul>
     <div><span data-i18n="magazine"></span> <strong id="display-magazine"></strong></div>
@@ -48,6 +51,9 @@ function render() {
   } else {
     renderActor($("display-name"), $("display-what"));
   }
+  fitName($("display-name"));
+  renderWarnings(tb);
+  renderLastCard($("display-last"));
   $("display-direction").textContent = tb.direction === "right" ? "↻ " + t("direction_right")
     : "↺ " + t("direction_left");
   const owed = $("display-owed");
@@ -63,13 +69,44 @@ function render() {
   if (recent(happened) && happened.pressed && happened.revision !== shownRevision) {
     shownRevision = happened.revision;
     lastPress = happened;
+    pressRound = roundOf(tb);
     paint($("display-fired"), happened.to);
     replay($("display-fired"), "pop");
   }
   // Redrawn every time: the last press stays on show, in the table's language of the moment.
-  if (lastPress) $("display-fired").textContent = firingText(lastPress);
-  $("display-sound").setAttribute("aria-pressed", String(sound.enabled));
+  if (lastPress && pressRound !== roundOf(tb)) lastPress = null;  // a new round or game
+  $("display-fired").textContent = lastPress ? firingText(lastPress) : "";
+  // Sound as the browser plays it: on but refused until a tap says so, and the tap starts it.
+  const blocked = sound.enabled && !sound.audible();
+  $("display-sound").setAttribute("aria-pressed", String(sound.audible()));
+  $("display-sound").textContent = blocked ? t("sound_blocked") : t("sound");
   renderQuestion($("display-cam-question"));
+}
+
+const roundOf = (tb) => (store.state.score && (store.state.score.game || {}).id) + "|" + tb.round;
+
+// The table's warnings, read from every seat: the round is over for someone, a player down to
+// one card (and whether they said UNO).
+function renderWarnings(tb) {
+  const lines = [];
+  if (tb.round_may_be_over && !tb.round_over) lines.push(t("went_out", { player: tb.round_may_be_over }));
+  if (!tb.round_over) {
+    (tb.players || []).filter((p) => p.hand === 1 && !p.eliminated).forEach((p) => {
+      lines.push(t(p.uno ? "display_one_card" : "display_no_uno", { player: p.name }));
+    });
+  }
+  $("display-warn").textContent = lines.join(" · ");
+  $("display-warn").hidden = !lines.length;
+}
+
+// A name breaks between words only: a long one is set smaller until it fits its column.
+function fitName(node) {
+  node.style.fontSize = "";
+  let size = parseFloat(getComputedStyle(node).fontSize);
+  while (node.scrollWidth > node.clientWidth + 1 && size > 20) {
+    size *= 0.9;
+    node.style.fontSize = size + "px";
+  }
 }
 
 function shown() {
@@ -88,7 +125,10 @@ function hidden() {
 }
 
 function wire(showScreen) {
+  sound.onState(() => { if (document.body.classList.contains("table-display")) render(); });
   $("display-sound").addEventListener("click", () => {
+    // On but refused by the browser: this tap starts it, it does not turn it off.
+    if (sound.enabled && !sound.audible()) { sound.set(true); render(); return; }
     sound.set(!sound.enabled);
     localStorage.setItem(MUTED, sound.enabled ? "0" : "1");
     render();

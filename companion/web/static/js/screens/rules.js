@@ -4,8 +4,8 @@
 // opened from the Table screen's "House rules" button or the address #rules.
 
 import { $, el, toast } from "../dom.js";
-import { act, label, store, t, table } from "../store.js";
-import { roundInProgress } from "../components/flow.js";
+import { act, label, score, store, t, table } from "../store.js";
+import { autoGameName, gameName, offerUndoNewGame, roundInProgress } from "../components/flow.js";
 import { rules } from "../components/deck.js";
 
 const markup = `
@@ -15,6 +15,30 @@ const markup = `
 <button type="button" id="rules-back" class="secondary" data-i18n="back_to_table"></button>`;
 
 function fields() { return (store.cards && store.cards.rules) || []; }
+
+// The score game counts with its ruleset's cards: a game scored with another deck's rules would
+// keep the other deck's keys on the round-end pad. Asked: a new game counted with the deck now on
+// the table (the game before stays in the list; the message offers Undo). True when started.
+async function followDeck(deck) {
+  const game = score().game;
+  const rulesets = (score().rulesets || []).map((r) => r.key);
+  const decks = new Set(((store.cards && store.cards.cards) || []).flatMap((c) => c.decks));
+  const counted = game && game.ruleset && game.ruleset.key;
+  if (!counted || counted === deck || !decks.has(counted) || !rulesets.includes(deck)) return false;
+  const named = (key) => {
+    const r = (score().rulesets || []).find((x) => x.key === key) || {};
+    return (store.lang === "en" ? r.name_en : r.name_fr) || key;
+  };
+  if (!confirm(t("confirm_follow_deck", { name: gameName(game), counted: named(counted),
+    deck: named(deck) }))) return false;
+  const before = game.id;
+  const players = game.players;
+  const ok = await act("score.new_game", { name: autoGameName(players), players,
+    first_dealer: game.first_dealer, ruleset: deck, mode: game.mode, target: game.target,
+    teams: (game.teams || []).length ? "across" : "none" }, { revision: false });
+  if (ok) offerUndoNewGame(t("new_game_started", { name: gameName(score().game) }), before);
+  return ok;
+}
 
 function input(field, value) {
   const id = "rule-" + field.name;
@@ -26,7 +50,9 @@ function input(field, value) {
       render();
       return;
     }
-    if (await act("table.rules", { [field.name]: v }) && midRound) {
+    if (!(await act("table.rules", { [field.name]: v }))) return;
+    if (field.name === "deck" && await followDeck(v)) return;
+    if (midRound) {
       toast(t("deck_changed"), "ok", { label: t("undo"), run: () => act("table.undo", {}) });
     }
   };

@@ -11,14 +11,15 @@
 import { $, el, fill, toast } from "../dom.js";
 import { act, players, request, score, standings, store, t, table } from "../store.js";
 import {
-  countedPoints, gameName, gameOver, roundRecorded, scoreKinds, standingsList,
+  autoGameName, countedPoints, gameName, gameOver, offerUndoNewGame, roundRecorded, scoreKinds,
+  setAside, standingsList,
 } from "../components/flow.js";
 import { gameSettings } from "./setup.js";
 
 // The entry being typed: hands by player ({counts} or {points}), the round being edited, the score
 // revision the entry started from, the chosen winner.
 const entry = { hands: {}, player: null, editing: null, revision: null, winner: null,
-  another: false };
+  another: false, raw: false };
 
 const markup = `
 <div id="storage-problem" class="card" role="alert" hidden>
@@ -87,6 +88,10 @@ const markup = `
     <dl id="stats" class="stats"></dl>
   </div>
   <button type="button" id="new-game-again" class="secondary" data-i18n="new_game"></button>
+</div>
+<div class="card" id="games-card" hidden>
+  <h3 data-i18n="stored_games"></h3>
+  <ul id="games" class="games"></ul>
 </div>`;
 
 const HAND_CARDS = "cards";  // payload field of a hand given as card counts
@@ -172,7 +177,8 @@ function startEntry() {
 }
 
 function resetEntry() {
-  Object.assign(entry, { hands: {}, editing: null, revision: null, winner: null, another: false });
+  Object.assign(entry, { hands: {}, editing: null, revision: null, winner: null, another: false,
+    raw: false });
 }
 
 function tapKind(kind) {
@@ -200,6 +206,7 @@ function renderStorage() {
 
 function render() {
   renderStorage();
+  renderGames();
   const sc = score();
   const hasGame = Boolean(sc.game);
   $("no-game").hidden = hasGame;
@@ -260,11 +267,14 @@ function renderEntry() {
       onclick: () => { entry.player = p; render(); } }, p + " · " + handPoints(p)));
   });
   const current = entry.hands[entry.player];
-  const raw = Boolean(current && "points" in current);
+  // "Points directs" stays ticked from one player to the next until it is unticked.
+  const raw = current ? "points" in current : entry.raw;
   $("raw-points").checked = raw;
   $("kind-pad").hidden = raw;
   $("points-label").hidden = !raw;
-  if (raw && document.activeElement !== $("points-input")) $("points-input").value = current.points;
+  if (raw && document.activeElement !== $("points-input")) {
+    $("points-input").value = current ? current.points : "";
+  }
   const pad = $("kind-pad");
   pad.textContent = "";
   const counts = (current || {}).counts || {};
@@ -283,12 +293,16 @@ function renderEntry() {
   const guess = entry.winner || (names.includes(tableWinner) ? tableWinner : null)
     || (emptyHands.length === 1 ? emptyHands[0] : "");
   fill($("winner"), ["", ...names], guess, (v) => v || "—");
-  const summary = $("entry-summary");
-  summary.textContent = "";
-  names.forEach((p) => summary.append(el("li", {}, p + " : " + handPoints(p))));
+  renderSummary(names);
   $("entry-title").textContent = entry.editing ? t("edit_round_n", { round: entry.editing })
     : t("enter_round");
   $("cancel-edit").hidden = !entry.editing;
+}
+
+function renderSummary(names) {
+  const summary = $("entry-summary");
+  summary.textContent = "";
+  names.forEach((p) => summary.append(el("li", {}, p + " : " + handPoints(p))));
 }
 
 function renderHistory() {
@@ -387,27 +401,92 @@ async function saveRound() {
   }
 }
 
+// An import adds a game and opens it; the game open before stays in the list (Undo opens it).
 async function importFile(e) {
   const file = e.target.files[0];
   e.target.value = "";
   if (!file) return;
+  const aside = setAside();
+  if (aside && !confirm(t("confirm_import", { what: aside }))) return;
+  const before = gameId();
   const text = await file.text();
   const format = /\.json$/i.test(file.name) ? "json" : "csv";
-  if (await act("score.import", { format, text }, { revision: false })) toast(t("imported"), "ok");
+  if (await act("score.import", { format, text }, { revision: false })) {
+    offerUndoNewGame(t("imported"), before);
+  }
 }
 
-function newGame() {
-  const payload = Object.assign({ name: $("game-name").value || t("default_game_name"),
-    players: players(), first_dealer: table().dealer }, gameSettings());
-  act("score.new_game", payload, { revision: false }).then((ok) => { if (ok) resetEntry(); });
+// A new game is added and opened: the confirm says what is set aside, the toast offers Undo.
+async function newGame() {
+  const typed = $("game-name").value.trim();
+  const defaults = (store.session || {}).default_game_names || [];
+  const name = !typed || defaults.includes(typed) ? autoGameName(players()) : typed;
+  const payload = Object.assign({ name, players: players(), first_dealer: table().dealer },
+    gameSettings());
+  const before = gameId();
+  if (await act("score.new_game", payload, { revision: false })) {
+    resetEntry();
+    offerUndoNewGame(t("new_game_started", { name }), before);
+  }
+}
+
+/** The stored games, newest first: open one, rename it, delete it (Undo brings it back). */
+function renderGames() {
+  const kept = (store.state && store.state.games_kept) || {};
+  const deleted = kept.deleted || [];
+  const games = (score().games || []).filter((g) => !deleted.includes(g.id)).slice().reverse();
+  $("games-card").hidden = !games.length;
+  const list = $("games");
+  const key = JSON.stringify([games, kept.names, gameId(), store.lang]);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.textContent = "";
+  games.forEach((g) => {
+    const name = gameName(g);
+    const open = g.id === gameId();
+    const li = el("li", { class: "game" + (open ? " open" : ""), "data-game": g.id });
+    li.append(el("span", { class: "game-name" }, name),
+      el("span", { class: "muted game-what" }, [g.date, (g.players || []).join(", ")].filter(Boolean).join(" · ")));
+    const actions = el("span", { class: "round-actions" });
+    if (open) actions.append(el("span", { class: "badge open-badge" }, t("game_open")));
+    else {
+      actions.append(el("button", { type: "button", class: "small", "data-open-game": g.id,
+        "aria-label": t("open_game_named", { name }),
+        onclick: () => act("score.open_game", { game: g.id }, { revision: false }) }, t("open_game")));
+    }
+    actions.append(el("button", { type: "button", class: "small secondary", "data-rename-game": g.id,
+      "aria-label": t("rename_game_named", { name }),
+      onclick: () => {
+        const given = prompt(t("rename_game_prompt"), name);
+        if (given && given.trim() && given.trim() !== name) {
+          act("score.rename_game", { game: g.id, name: given.trim().slice(0, 80) }, { revision: false });
+        }
+      } }, t("rename")));
+    if (!open) {
+      actions.append(el("button", { type: "button", class: "small secondary", "data-delete-game": g.id,
+        "aria-label": t("delete_game_named", { name }),
+        onclick: async () => {
+          if (await act("score.delete_game", { game: g.id }, { revision: false })) {
+            toast(t("game_deleted", { name }), "ok", { label: t("undo"),
+              run: () => act("score.restore_game", { game: g.id }, { revision: false }) });
+          }
+        } }, "✕"));
+    }
+    li.append(actions);
+    list.append(li);
+  });
 }
 
 function wire() {
   $("new-game").addEventListener("click", newGame);
-  $("new-game-again").addEventListener("click", () => { if (confirm(t("confirm_new_game"))) newGame(); });
+  $("new-game-again").addEventListener("click", () => {
+    const aside = setAside();
+    if (!aside || confirm(t("confirm_new_game_named", { what: aside }))) newGame();
+  });
   $("raw-points").addEventListener("change", (e) => {
     const p = entry.player; if (!p) return;
     startEntry();
+    entry.raw = e.target.checked;
     entry.hands[p] = e.target.checked ? { points: handPoints(p) } : { counts: {} };
     render();
   });
@@ -417,6 +496,7 @@ function wire() {
     entry.hands[p] = { points: Math.max(0, Math.floor(Number(e.target.value) || 0)) };
     const chip = document.querySelector('[data-entry="' + CSS.escape(p) + '"]');
     if (chip) chip.textContent = p + " · " + handPoints(p);
+    renderSummary(scorePlayers());  // the summary follows each figure typed
   });
   $("save-round").addEventListener("click", saveRound);
   $("entry-another").addEventListener("click", () => { entry.another = true; render(); });

@@ -3,7 +3,8 @@
 
 import { $, el, fill, toast } from "../dom.js";
 import { act, hasAction, label, score, settings, store, t, table } from "../store.js";
-import { gameName, roundInProgress } from "../components/flow.js";
+import { autoGameName, gameName, renderMe, roundInProgress } from "../components/flow.js";
+import { setMe } from "../components/me.js";
 import { rules } from "../components/deck.js";
 import { colourOf, freeColour, PALETTE_SIZE } from "../components/colours.js";
 
@@ -14,6 +15,11 @@ const GAME_FIELDS = ["ruleset", "counting", "target", "teams"];
 
 const markup = `
 <h2 data-i18n="setup"></h2>
+<details class="card share" id="share">
+  <summary data-i18n="share"></summary>
+  <p id="urls"></p>
+  <img id="qr" src="/api/qr.svg" alt="" width="180" height="180">
+</details>
 <p class="muted" data-i18n="drag_hint"></p>
 <ol id="seat-list" class="seats"></ol>
 <div class="row">
@@ -26,6 +32,7 @@ const markup = `
 <label><span data-i18n="target"></span> <input id="target" type="number" inputmode="numeric" min="1" max="100000"></label>
 <label class="switch"><input type="checkbox" id="teams"> <span data-i18n="teams"></span></label>
 <label><span data-i18n="phone_language"></span> <select id="language" class="language"></select></label>
+<label><span data-i18n="me_label"></span> <select id="me-setup" class="me-select"></select></label>
 <label><span data-i18n="profile"></span> <select id="profile"></select></label>
 <button type="button" id="apply-setup" class="primary" data-i18n="apply_setup"></button>`;
 
@@ -36,7 +43,19 @@ export function gameSettings() {
     teams: $("teams").checked ? "across" : "none" };
 }
 
+// The other phones join from here: the page's address and its QR code, first on the screen.
+function renderShare() {
+  const urls = $("urls");
+  const wanted = ((store.session || {}).urls || []).join(" ");
+  if (urls.dataset.set === wanted) return;
+  urls.dataset.set = wanted;
+  urls.textContent = "";
+  (store.session.urls || []).forEach((u) => { urls.append(el("a", { href: u }, u), el("br")); });
+}
+
 function render() {
+  renderShare();
+  renderMe($("me-setup"));
   if (seats.dirty) return;
   seats.names = (table().players || []).map((p) => p.name);
   seats.colours = Object.fromEntries(seats.names.map((n) => [n, colourOf(n)]));
@@ -189,7 +208,7 @@ async function apply() {
   if (profile && profile !== settings().profile
       && !(await act("settings.update", { profile }, { revision: false }))) return;
   if (plan.newGame) {
-    const payload = Object.assign({ name: t("default_game_name"), players: seats.names,
+    const payload = Object.assign({ name: autoGameName(seats.names), players: seats.names,
       first_dealer: plan.dealer }, plan.want);
     if (!(await act("score.new_game", payload, { revision: false }))) return;
   }
@@ -202,12 +221,15 @@ async function apply() {
     // The table's changes, last first: the new deck, then the new seats.
     for (const done of [plan.deck, plan.reseat]) if (done) await act("table.undo", {});
     if (plan.newGame && before.game) {
+      const made = score().game && score().game.id;
       await act("score.open_game", { game: before.game }, { revision: false });
+      if (made && made !== before.game) await act("score.delete_game", { game: made }, { revision: false });
     }
   } });
 }
 
 function wire() {
+  $("me-setup").addEventListener("change", (e) => setMe(e.target.value));
   GAME_FIELDS.forEach((id) => {
     $(id).addEventListener("change", () => { $(id).dataset.touched = "1"; });
   });

@@ -13,9 +13,10 @@ import {
   actor, gameOver, renderActor, renderFlow, roundOverMarkup, wireFlow,
 } from "../components/flow.js";
 import { animateFire } from "./device.js";
-import { card, cardLabel, colours, lowestNumber, playable, rules } from "../components/deck.js";
+import { card, cardLabel, cardName, colours, lowestNumber, playable, rules } from "../components/deck.js";
 import { renderRoundLog, roundLogMarkup, wireRoundLog } from "../components/roundlog.js";
 import { cameraHere, renderCameraAsks, renderQuestion } from "../components/camera.js";
+import { callsMarkup, endRound, renderCalls } from "../components/calls.js";
 
 const local = { chosen: null, colour: "red", lastRevision: -1, bannerTimer: 0, banner: null, lacked: [],
   asked: null };
@@ -38,6 +39,7 @@ const markup = `
     <span id="round-info" class="muted"></span>
     <span id="side" class="side" hidden></span>
   </div>
+  <p id="last-card" class="last-card" hidden></p>
   <p id="jam-note" class="warn" role="alert" hidden></p>
   <div id="fired-banner" class="fired" role="alert" hidden></div>
 </div>
@@ -84,6 +86,7 @@ ${roundOverMarkup}
 ${roundLogMarkup}
 </div>
 </div>
+${callsMarkup}
 <button id="hit" class="hit" type="button"><span class="hit-word" data-i18n="hit"></span>
   <span id="hit-who" class="hit-who"></span></button>`;
 
@@ -96,7 +99,9 @@ function defaultPlayer() {
   if (names.includes(last)) return last;
   const at = names.indexOf(tb.active);
   if (at < 0) return tb.active;
-  const step = tb.direction === "right" ? 1 : -1;
+  // Play goes to the next seat "left" (seat + 1): who played before the active player sits one
+  // seat back against the play (a round's start: the dealer, never the next player).
+  const step = tb.direction === "left" ? 1 : -1;
   return names[(at - step + names.length) % names.length];
 }
 
@@ -107,6 +112,7 @@ async function call(name, player) {
   const seat = (table().players || []).find((p) => p.name === player);
   if (name === "table.round_won" && seat && seat.hand > 1
       && !confirm(t("confirm_win", { player, count: seat.hand }))) return;
+  if (name === "table.round_won") { await endRound(player); return; }
   if (await act(name, { player })) $("table-scroll").scrollTop = 0;
 }
 
@@ -153,10 +159,9 @@ function render() {
   $("table-undo").hidden = gameOver();
   // Game over: nobody's turn any more, nothing to press.
   $("status").hidden = gameOver();
-  $("hit").hidden = gameOver();
   if (tb.round_over || gameOver()) $("fired-banner").hidden = true;
   renderActor($("actor-name"), $("actor-what"));
-  $("hit-who").textContent = actor().won ? "" : actor().player || "";
+  $("hit-who").textContent = actor().won || actor().out ? "" : actor().player || "";
   turnOf($("turn-of"), tb.active || "—");
   // Whose turn is said apart only while someone else owes presses first.
   $("turn-of").classList.toggle("sr", !(tb.owed || []).length);
@@ -192,6 +197,8 @@ function render() {
     showFiring(happened);
   }
   renderChips(tb);
+  renderCalls($("calls"), render);
+  renderLastCard($("last-card"));
   renderColours();
   renderCardButtons();
   renderAsks(tb);
@@ -200,11 +207,35 @@ function render() {
   if (local.banner && !$("fired-banner").hidden) $("fired-banner").textContent = firingText(local.banner);
   // No press while the launcher cannot fire (empty or jammed): reload first.
   $("hit").disabled = Boolean(store.session && !store.session.remote_press
-    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam)
-    || (Boolean(tb.round_over) && !(tb.owed || []).length);  // over, nothing owed: nothing to press
+    && device().simulated === false) || Boolean(tb.needs_reload || tb.jam);
+  // Over, nothing owed: nothing to press; the count gets HIT's room and the status's small print.
+  const counting = Boolean(tb.round_over) && !(tb.owed || []).length;
+  $("hit").hidden = gameOver() || counting;
+  $("status").classList.toggle("over", counting);
+  // A round that ends or begins shows from its top (the count, the pad).
+  const phase = String(tb.round) + Boolean(tb.round_over);
+  if (phase !== local.phase) {
+    local.phase = phase;
+    $("table-scroll").scrollTop = 0;
+  }
   $("table-undo").disabled = !tb.can_undo;
   // Once a round is over, the round-over panel leads to the next one (when there is a score game).
   $("start-round").hidden = gameOver() || (Boolean(tb.round_over) && Boolean(score().game));
+}
+
+/** The last card played and, for a wild, the colour named: "Dernière carte : Joker → bleu". */
+export function renderLastCard(node) {
+  const last = table().last_card;
+  node.hidden = !last || !last.card || Boolean(table().round_over);
+  if (node.hidden) return;
+  const c = card(last.card);
+  const what = last.card === "number" ? String(last.value ?? "") : cardLabel(last.card);
+  const wild = Boolean(c && c.colour);
+  const text = wild && last.colour
+    ? t("last_card_named", { card: what, colour: t("colour_" + last.colour) })
+    : t("last_card", { card: cardName(what, last.colour) });
+  node.textContent = last.player ? text + " — " + last.player : text;
+  node.dataset.colour = last.colour || "";
 }
 
 // The camera's "Which card?" comes first in the pad, above the cards, HIT still under it.
@@ -390,13 +421,6 @@ function renderAsks(tb) {
       el("button", { type: "button", id: "challenge-innocent", class: "secondary",
         onclick: () => act("table.challenge", { guilty: false }) }, t("challenge_innocent")));
     asks.append(el("p", {}, t("challenge_question", { player: head.player, culprit: lastBy })), row);
-  }
-  // Someone is down to one card without having said UNO: the table may call it (or not).
-  const forgot = tb.contre_uno_window;
-  const seat = (tb.players || []).find((p) => p.name === forgot);
-  if (forgot && seat && seat.hand === 1 && !seat.uno) {
-    asks.append(el("button", { type: "button", id: "contre-uno-ask", class: "primary",
-      onclick: () => call("table.contre_uno", forgot) }, t("contre_uno_ask", { player: forgot })));
   }
   if (tb.mimic) {
     asks.append(el("button", { type: "button", id: "mimic-broken",

@@ -382,12 +382,14 @@ def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
         table = engine.snapshot()
         backups = hub.state()["storage"]["backups"]
         assert [b["name"] for b in backups][:2] == ["scores.1.sqlite3", "scores.2.sqlite3"]
-        state = hub.dispatch("storage.restore", {"backup": "scores.1.sqlite3"})
+        restore = {"backup": "scores.1.sqlite3", "confirm": True, "revision": hub.revision}
+        state = hub.dispatch("storage.restore", restore)
+        restore["revision"] = hub.revision
         assert state["storage"]["ok"] and state["score"]["revision"] == 0
         assert state["table"] == table  # the table is not part of what is restored
         assert list(tmp_path.glob("scores.sqlite3.damaged-*"))  # the replaced file is kept
         try:
-            hub.dispatch("storage.restore", {"backup": "../../etc/passwd"})
+            hub.dispatch("storage.restore", {**restore, "backup": "../../etc/passwd"})
         except ActionError as exc:
             assert exc.status == 404 and exc.key == "storage.no_backup"
         else:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.core.actions import object_schema
-from companion.core.errors import StoreFault
+from companion.core.errors import ActionError, StoreFault
 from companion.core.table import Outcome, TableEngine
 
 from .hub import Hub
@@ -28,7 +28,12 @@ from .table_memory import TableMemory
 log = logging.getLogger(__name__)
 
 RESTORE_SCHEMA = object_schema(
-    ["backup"], backup={"type": "string", "minLength": 1, "maxLength": 80}
+    ["backup"],
+    backup={"type": "string", "minLength": 1, "maxLength": 80},
+    # A database in good health is replaced only on purpose: confirmed, with the state's
+    # revision the phone saw (what it would lose).
+    confirm={"type": "boolean"},
+    revision={"type": "integer", "minimum": 0},
 )
 
 
@@ -129,6 +134,22 @@ class ScoreStorage:
         """Put backup ``payload["backup"]`` in place of the database, keep the table as it is
         now, and bring the scores back from it."""
         name = payload["backup"]
+        healthy = self.storage is not None and self.storage.fault is None
+        if healthy and (payload.get("confirm") is not True or payload.get("revision") is None):
+            raise ActionError(
+                "storage.restore_healthy",
+                "the score database is in good health: restoring a backup needs confirm and "
+                "the revision",
+                {"revision": self._hub.revision},
+                status=409,
+            )
+        if healthy and payload.get("revision") != self._hub.revision:
+            raise ActionError(
+                "stale",
+                "someone else changed this first: look again and retry",
+                {"revision": self._hub.revision},
+                status=409,
+            )
         if self.storage is not None:
             self.storage.close()
             self.storage = None

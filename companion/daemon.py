@@ -4,8 +4,8 @@ This is the composition root, Mopidy-style: it builds every part and starts them
 then takes them down in exactly the reverse order (see ``docs/architecture.md``):
 
 1. the configuration, every section checked before anything is built;
-2. the outputs and stores: the score database (the table put back), the launcher's hardware,
-   the voice; built, but driven by nobody yet;
+2. the outputs and stores: the score database, the table's memory (the table put back), the
+   launcher's hardware, the voice; built, but driven by nobody yet;
 3. the services attach to the hub: their actions, statuses and listeners;
 4. the hub starts: from now on one thread owns the engine;
 5. the input sources start, each with the door (:class:`~companion.app.inputs.InputDoor`): the
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from companion.app.box_buttons import POWEROFF, HoldWatcher, LongPresses
+from companion.app.box_buttons import POWEROFF, LongPresses
 from companion.app.camera import Camera, CameraService, Pictures
 from companion.app.device_actions import DeviceActions
 from companion.app.evening import EveningService
@@ -40,9 +40,12 @@ from companion.app.motion import MotionWatcher
 from companion.app.notifier import SystemdNotifier
 from companion.app.players import PlayerNames
 from companion.app.round_count import RoundCount
+from companion.app.saved_settings import SavedSettings
 from companion.app.score_storage import ScoreStorage
+from companion.app.scorekeeper import ScoreKeeper
 from companion.app.settings import Settings
 from companion.app.stored_games import StoredGames
+from companion.app.table_memory import TableMemory
 from companion.app.voice import VoiceService
 from companion.config import Config, ConfigError, check_config
 from companion.core.commands import Cue
@@ -102,20 +105,23 @@ def table_engine(
     )
 
 
-def score_storage(
-    hub: Hub, engine: TableEngine, state_dir: Path, **open_options: Any
-) -> ScoreStorage:
+def score_storage(state_dir: Path, **open_options: Any) -> ScoreStorage:
     """The score storage kept in ``state_dir`` (not started); ``open_options`` go to
     :meth:`companion.storage.Storage.open`."""
     from companion import storage
 
     return ScoreStorage(
-        hub,
-        engine,
         open_storage=lambda: storage.Storage.open(state_dir, **open_options),
         restore_backup=lambda name: storage.restore_named_backup(state_dir, name),
         list_backups=lambda: storage.describe_backups(state_dir),
     )
+
+
+def score_keeper(scores: ScoreStorage) -> ScoreKeeper:
+    """The score keeper over ``scores``' database, reading it again after a restore."""
+    keeper = ScoreKeeper(scores.database)
+    scores.on_reopen(keeper.reopened)
+    return keeper
 
 
 CAMERA_EXTRA = "install it with: .venv/bin/pip install -e '.[camera]' (or make simulate)"
@@ -137,6 +143,8 @@ class Daemon:
         self.hub = Hub(engine, check_thread=options.check_thread)
         self.door = InputDoor(self.hub)  # the one way in for every input source
         self.scores: ScoreStorage | None = None
+        self.keeper: ScoreKeeper | None = None
+        self.memory: TableMemory | None = None
         self.pin_factory: Closable | None = None
         self.hardware: LauncherHardware | None = None
         self.devices: DeviceActions | None = None
@@ -156,11 +164,6 @@ class Daemon:
     def url(self) -> str | None:
         return self.urls[0] if self.urls else None
 
-    @property
-    def hold_watcher(self) -> HoldWatcher | None:
-        """What watches the long presses (tests drive its ``tick``)."""
-        return self.long_presses.watcher if self.long_presses is not None else None
-
     # ------------------------------------------------------------------ start and stop
 
     def start(self) -> Daemon:
@@ -170,6 +173,7 @@ class Daemon:
             sections = self._checked_sections()
             # Outputs and stores: built, not yet driven.
             self.scores = self._output(self._score_storage())
+            self.memory = self._output(self._table_memory())
             self.hardware = self._hardware(sections)
             self.voice = self._output(self._voice(sections)) if self.options.voice else None
             # Services: registered on the hub before it runs.
@@ -227,9 +231,20 @@ class Daemon:
         return self.config
 
     def _score_storage(self) -> ScoreStorage:
-        scores = score_storage(self.hub, self.hub.engine, self.options.state_dir)
-        scores.start()  # the database opened, the table put back: before the hub starts
+        scores = score_storage(self.options.state_dir)
+        scores.start()  # the database opened: before the hub starts
         return scores
+
+    def _table_memory(self) -> TableMemory:
+        """The table's memory, the table put back from it: before the hub starts."""
+        from companion.storage.table_log import TableLog
+
+        state_dir, scores = self.options.state_dir, self.scores
+        # Older boxes kept the table in the score database's settings: read from there once.
+        settings = SavedSettings(lambda: scores.storage if scores is not None else None)
+        memory = TableMemory(lambda: TableLog.open(state_dir), self.hub.engine, settings)
+        memory.restore()
+        return memory
 
     def _hardware(self, sections: Config) -> LauncherHardware:
         from companion.devices import BackendUnavailable, LauncherHardware, make_pin_factory
@@ -261,7 +276,9 @@ class Daemon:
 
     def _services(self, sections: Config) -> list[Service]:
         assert self.hardware is not None and self.scores is not None
-        store = self.scores
+        scores = self.scores
+        store = SavedSettings(lambda: scores.storage)  # the settings of the database open now
+        self.keeper = score_keeper(scores)
         from companion.devices.turret import default_seat_angles
 
         turret = self.hardware.turret
@@ -273,7 +290,7 @@ class Daemon:
         )
         self.voice_service = VoiceService(self.voice) if self.voice is not None else None
         language = self.voice_service.set_language if self.voice_service else None
-        services: list[Service] = [self.devices]
+        services: list[Service] = [scores, self.keeper, self.devices]
         if self.voice_service is not None:
             services.append(self.voice_service)
         evening = EveningService(store)
@@ -285,7 +302,9 @@ class Daemon:
             evening,
             RoundCount(store),
             StoredGames(store),
-            PlayerNames(store, evening),
+            PlayerNames(self.keeper, evening),
+            # Last: each event's line is written once the launcher and the voice were told.
+            *([self.memory] if self.memory is not None else []),
         ]
 
     def _input_sources(self, sections: Config) -> list[InputSource]:

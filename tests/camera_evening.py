@@ -17,8 +17,7 @@ from pathlib import Path
 
 import cv2
 
-from companion.core.actions import table_event
-from companion.core.script import parse_line
+from companion.core.script import script_event
 from companion.core.table import TableEngine
 from companion.vision import render
 from companion.vision.kinds import Card, deck_faces, may_follow
@@ -61,7 +60,7 @@ def evening(seed: int, rounds: int, plays: int = 6) -> Evening:
 
     def do(text: str) -> dict[str, object]:
         lines.append(text)
-        return engine.handle(table_event(*parse_line(text)), "script").snapshot  # type: ignore[misc]
+        return engine.handle(script_event(text), "script").snapshot  # type: ignore[arg-type]
 
     def settle(snap: dict[str, object]) -> dict[str, object]:
         while snap["owed"]:

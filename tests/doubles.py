@@ -10,30 +10,11 @@ import threading
 import time
 from collections.abc import Callable
 
+# The devices' virtual clock, beside the tests' other clocks.
+from companion.devices.clock import VirtualClock as VirtualClock
 from companion.speech.engine import Synthesis
 
 ECHO_ENGINE = f"{__name__}:echo_engine"
-
-
-class VirtualClock:
-    """Virtual time for the devices' :class:`~companion.devices.Clock`: a wait returns at once
-    and moves time on. Each thread has its own timeline, as each lane (motion, buzzer) is a
-    sequence of its own: the gaps between a lane's pin changes are exact, whatever else runs.
-    Patch ``gpiozero.pins.mock.monotonic`` with :meth:`monotonic` to time mock pin histories
-    on it (the ``virtual_clock`` fixture does)."""
-
-    def __init__(self, start: float = 100.0) -> None:
-        self._start = start
-        self._local = threading.local()
-
-    def monotonic(self) -> float:
-        return getattr(self._local, "now", self._start)
-
-    def wait(self, waiter: Callable[[float], bool], seconds: float) -> bool:
-        if waiter(0.0):  # interrupted already (stop set, a new sound queued)
-            return True
-        self._local.now = self.monotonic() + max(0.0, seconds)
-        return False
 
 
 class ScaledClock:

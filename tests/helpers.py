@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 # Debian's Chromium headless shell (package chromium-headless-shell, same sources and version as
 # the chromium package): Chromium's own headless browser, the one Playwright runs for headless
@@ -104,17 +104,30 @@ def python_child(script: str, *args: str) -> subprocess.Popen[str]:
     )
 
 
-def wired_box(state_dir: Path, players: list[str], seed: int, **storage: Any) -> Any:
-    """The engine, hub and score storage as the daemon wires them (the storage started)."""
+class WiredBox(NamedTuple):
+    """The parts of a box :func:`wired_box` wires."""
+
+    engine: Any
+    hub: Any
+    scores: Any
+    keeper: Any
+
+
+def wired_box(state_dir: Path, players: list[str], seed: int, **storage: Any) -> WiredBox:
+    """The engine, hub, score storage and score keeper as the daemon wires them (the storage
+    started, both attached to the hub)."""
     from companion.app.hub import Hub
     from companion.core.table import TableEngine
-    from companion.daemon import score_storage
+    from companion.daemon import score_keeper, score_storage
 
     engine = TableEngine(players, seed=seed)
     hub = Hub(engine)
-    scores = score_storage(hub, engine, state_dir, **storage)
+    scores = score_storage(state_dir, **storage)
     scores.start()
-    return engine, hub, scores
+    keeper = score_keeper(scores)
+    scores.attach(hub)
+    keeper.attach(hub)
+    return WiredBox(engine, hub, scores, keeper)
 
 
 def hardware_section(raw: dict[str, Any]) -> Any:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
 
-from companion.core.actions import table_event
 from companion.core.commands import Say
 from companion.core.errors import ActionError
 from companion.core.events import Event, Play, SetHand
 from companion.core.options import LauncherOptions, ProfileOptions, RulesOptions
-from companion.core.script import parse_line
+from companion.core.script import ScriptError, script_event
+from companion.core.session import LineError, trace_record
 from companion.core.table import Outcome, TableEngine
 
 FOUR = ["Alice", "Bruno", "Chloé", "David"]
@@ -67,8 +68,26 @@ def run(engine: TableEngine, *lines: str) -> Outcome:
     """Handle each script line in turn; the last outcome."""
     outcome = None
     for line in lines:
-        parsed = parse_line(line)
-        assert parsed is not None, line
-        outcome = engine.handle(table_event(*parsed))
+        event = script_event(line)
+        assert event is not None, line
+        outcome = engine.handle(event)
     assert outcome is not None
     return outcome
+
+
+def traced(
+    lines: Iterable[str], engine: TableEngine, render: Callable[[Say], str]
+) -> Iterator[dict[str, Any] | LineError]:
+    """A script's trace from the engine alone (the rules' own properties, thousands of times
+    over); ``simulate --script`` runs scripts through the whole daemon."""
+    for number, text in enumerate(lines, start=1):
+        try:
+            event = script_event(text)
+            if event is None:
+                continue
+            record = trace_record(engine.handle(event), render)
+        except (ScriptError, ActionError) as exc:
+            yield LineError(number, text, str(exc))
+            continue
+        record["line"] = number
+        yield record

@@ -11,10 +11,10 @@ import pytest
 
 from companion.app.inputs import ButtonPress, ScriptLine
 from companion.core.errors import ActionError
-from companion.core.session import run_script
 from companion.core.table import TableEngine
 from companion.daemon import Daemon
 from tests.helpers import wait_for
+from tests.tables import run
 from tests.test_camera_service import FakeCamera, FakeSighting, camera_daemon, camera_state
 from tests.test_daemon import press
 
@@ -59,8 +59,7 @@ def plays(daemon: Daemon) -> list[tuple[Any, ...]]:
 def typed(*lines: str) -> list[tuple[Any, ...]]:
     engine = TableEngine(list(PLAYERS), seed=5)
     script = [f"players {' '.join(PLAYERS)}", "start 3 yellow", *lines]
-    for item in run_script(script, engine, lambda say: say.key):
-        assert isinstance(item, dict), item
+    run(engine, *script)
     return [
         (line["card"]["kind"], line["card"]["colour"], line["card"].get("value"), line["player"])
         for line in engine.snapshot()["log"]

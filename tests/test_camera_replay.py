@@ -12,27 +12,23 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import main
-from companion.core.session import run_script
-from companion.core.table import TableEngine
-from companion.core.table.view import final_record
-from tests.camera_evening import PLAYERS, evening, film
+from companion.cli.replay import replay_script
+from companion.config import Config
+from tests.camera_evening import evening, film
 
 COMPARED = ("active", "direction", "facing", "owed", "hands", "round", "phase", "winner")
 
 
 def typed(lines: list[str], seed: int) -> list[dict[str, Any]]:
-    engine = TableEngine(list(PLAYERS), seed=seed)
-    records = [r for r in run_script(lines, engine, lambda say: say.key) if isinstance(r, dict)]
-    return [*records, final_record(engine, engine.log)]
+    """The same evening typed: the script through the daemon, as ``simulate --script``, then
+    the ``final`` record."""
+    records = replay_script(Config(), lines, seed=seed, lang="en", final=True)
+    return [r for r in records if isinstance(r, dict)]
 
 
 def same_log(log: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """A round's log as the table plays it: what, the whole card, who (not where from)."""
-    return [
-        (line["event"], line["card"], line["player"], line["refused"])
-        for line in log
-        if line["source"] != "box"  # the card sensor's own reports: a typed evening has none
-    ]
+    return [(line["event"], line["card"], line["player"], line["refused"]) for line in log]
 
 
 def replayed(tmp_path: Path, lines: list[str], frames: Path, capsys: Any, seed: int) -> Any:

@@ -49,6 +49,7 @@ class FakeCamera:
     corrected: list[tuple[str, str]] = field(default_factory=list)
     t_ms: int = 0
     unplugged_for_good: bool = False
+    released: int = 0  # times the camera's thread let go of it
 
     def show(self, sighting: Any = None, *, level: float = 120.0, step: int = 100) -> None:
         self.t_ms += step
@@ -74,7 +75,7 @@ class FakeCamera:
             yield frame
 
     def release(self) -> None:
-        pass
+        self.released += 1
 
     def look(self, frame: FakeFrame) -> Any:
         return frame.sighting
@@ -233,8 +234,11 @@ def test_switched_off_it_reads_nothing(camera_daemon):
     daemon = camera_daemon(camera)
     state = daemon.hub.dispatch("camera.enable", {"on": False})
     assert state["camera"]["enabled"] is False and state["camera"]["status"] == "off"
+    released = camera.released
     camera.show(FakeSighting("5", "yellow", 0.99, True))
-    assert wait_for(lambda: daemon.camera.status == "off")  # the camera's thread let go
+    # The status says off at once; the camera's thread lets go once it has seen the next frame.
+    assert wait_for(lambda: camera.released > released)
+    assert daemon.camera.status == "off"
     daemon.hub.dispatch("camera.enable", {"on": True})
     camera.show(FakeSighting("6", "yellow", 0.99, True))
     assert wait_for(lambda: daemon.hub.state()["table"]["events"] == 1)

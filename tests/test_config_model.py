@@ -300,7 +300,7 @@ def test_the_query_strings_are_their_declarations():
 
 
 def test_the_services_payloads_are_declared_with_their_help(tmp_path: Path):
-    """The table's, the devices' and the evening's actions, as a running box registers them."""
+    """Every service's actions, as a running box registers them."""
     from companion.app.voice import VoiceSwitch, VoiceVolume
     from companion.daemon import Daemon, DaemonOptions
 
@@ -311,9 +311,15 @@ def test_the_services_payloads_are_declared_with_their_help(tmp_path: Path):
     finally:
         daemon.stop()
     declared = {
-        n: s for n, s in schemas.items() if n.split(".")[0] in ("table", "device", "evening")
+        n: s
+        for n, s in schemas.items()
+        if n.split(".")[0]
+        in ("table", "device", "evening", "score", "settings", "players", "storage")
     }
     assert {"table.play", "device.face", "device.test_fire", "evening.record"} <= set(declared)
+    assert {"score.correct_round", "settings.update", "players.rename", "storage.restore"} <= set(
+        declared
+    )
     for name, schema in [*declared.items(), ("page.colours", schemas["page.colours"])]:
         assert all(p.get("description") for p in schema["properties"].values()), name
     assert schemas["device.test_fire"]["properties"]["cards"] == {

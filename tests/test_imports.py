@@ -195,15 +195,8 @@ TESTS = PACKAGE.parent / "tests"
 KNOWN_TEST_READS = {
     "tests/bench/camera.py reads ._last_change",  # gpiozero's mock pin: when it last changed
     "tests/bench/daemon.py reads ._last_change",
-    "tests/bench/scoring.py reads ._changes",
     "tests/test_devices_mash.py reads ._pending",
     "tests/test_devices_pwm.py reads ._PERIOD_NS",
-    "tests/test_score_paging.py reads ._changes",
-    "tests/test_scoring_import.py reads ._add",
-    "tests/test_scoring_import.py reads ._books",
-    "tests/test_scoring_import.py reads ._db",
-    "tests/test_speech_worker.py reads ._sleep",
-    "tests/test_storage_sqlite.py reads ._db",
 }
 
 

@@ -23,7 +23,7 @@ from companion.app.longwork import (
     URGENT_WAIT_S,
     LongWork,
 )
-from companion.core.payload import _nfc
+from companion.core.payload import nfc
 from companion.web import chart, scoreview
 from companion.web.bodies import LONG
 from tests.test_web_api import csrf, make_app, make_hub
@@ -136,10 +136,10 @@ def test_a_long_text_is_put_in_normal_form_a_piece_at_a_time_as_in_one(seed: int
     rng = random.Random(seed)
     alphabet = 'aeiouAZ ;,"\n' + "\u0301\u0300\u0308\u0327\u0338" + "éÅ\u1100\u1161\u11a8"
     text = "".join(rng.choice(alphabet) for _ in range(300_000))
-    assert _nfc(text) == unicodedata.normalize("NFC", text)
+    assert nfc(text) == unicodedata.normalize("NFC", text)
     # a text with no ASCII at all is one piece
     accents = "\u00e9\u0308" * 70_000
-    assert _nfc(accents) == unicodedata.normalize("NFC", accents)
+    assert nfc(accents) == unicodedata.normalize("NFC", accents)
 
 
 def test_long_work_stands_aside_while_the_table_works_and_not_forever() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.app.backoff import restart_delay
+from companion.app.restarts import restart_delay
 from companion.cli.calibrate import save_seat_angles_in_database
 from companion.devices.backends import BackendProbe, backend_alive
 
@@ -152,9 +152,11 @@ def test_daemon_watches_the_shutdown_button_on_gpio3(
     try:
         daemon.pin_factory.pin(3).drive_low()  # held down...
         now = time.monotonic()
+        assert daemon.long_presses is not None and daemon.long_presses.watcher is not None
+        watcher = daemon.long_presses.watcher
         with caplog.at_level(logging.WARNING):
-            daemon.hold_watcher.tick(now)
-            daemon.hold_watcher.tick(now + 3.1)  # ...for three seconds
+            watcher.tick(now)
+            watcher.tick(now + 3.1)  # ...for three seconds
         assert "shutdown button held" in caplog.text
         daemon.pin_factory.pin(3).drive_high()
     finally:

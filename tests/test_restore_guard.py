@@ -14,7 +14,7 @@ PLAYERS = ["Alice", "Bruno", "Chloé"]
 
 
 def test_a_healthy_database_is_not_replaced_by_one_stray_request(tmp_path: Path) -> None:
-    _engine, hub, scores = wired_box(tmp_path, PLAYERS, 1, backups=3)
+    _engine, hub, scores, _keeper = wired_box(tmp_path, PLAYERS, 1, backups=3)
     try:
         with hub.running():
             hub.dispatch("score.new_game", {"ruleset": "extreme", "name": "Vendredi"})

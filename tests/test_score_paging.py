@@ -16,8 +16,9 @@ from flask.testing import FlaskClient
 from companion.app.hub import Hub
 from companion.core.scoring import ScoreBook
 from companion.web import chart
+from tests.helpers import wired_box
 from tests.test_scoring_import import long_game
-from tests.test_storage_faults import box, post
+from tests.test_storage_faults import PLAYERS, post
 from tests.test_web_api import make_app
 
 ROUNDS = 5_000
@@ -26,11 +27,10 @@ STATE_BOUND = 64 * 1024  # bytes of JSON, for a game of any length
 
 def box_with(state_dir: Path, rounds: int) -> tuple[Hub, Any, ScoreBook]:
     """A box with a game of ``rounds`` rounds stored and open, and the game."""
-    hub, scores = box(state_dir)
+    _, hub, scores, keeper = wired_box(state_dir, PLAYERS, 2, busy_timeout=0.2)
     book = long_game(rounds)
-    keeper = scores.keeper
     # As a game file's import opens its game, without reading a file first.
-    hub.call(lambda: keeper.open_imported(keeper.stored(book, keeper._changes))).result()
+    hub.call(lambda: keeper.open_imported(keeper.stored(book, keeper.changes))).result()
     hub.changed("score")
     return hub, scores, book
 

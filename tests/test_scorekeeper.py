@@ -25,7 +25,8 @@ HANDS = {
 def setup(tmp_path: Path):
     storage = Storage.open(tmp_path)
     hub = Hub(TableEngine(["Alice", "Bruno", "Chloé", "David"], seed=1))
-    keeper = ScoreKeeper(storage, hub)
+    keeper = ScoreKeeper(lambda: storage)
+    keeper.attach(hub)
     with hub.running():
         yield hub, keeper, storage, tmp_path
     storage.close()
@@ -117,7 +118,8 @@ def test_current_game_reopens_after_restart(setup):
         "score.record_round",
         {"hands": HANDS | {"Bruno": {"points": 9}, "Chloé": {"points": 1}}, "winner": "Alice"},
     )
-    again = ScoreKeeper(storage, Hub(TableEngine(["a", "b"], seed=1)))
+    again = ScoreKeeper(lambda: storage)
+    again.attach(Hub(TableEngine(["a", "b"], seed=1)))
     assert again.game_id == keeper.game_id and again.book.revision == 1
 
 
@@ -166,3 +168,13 @@ def test_undoing_an_elimination_brings_the_player_back(setup):
     hub.dispatch("score.undo", {})
 
     wait_for(lambda: not chloe_out(hub), timeout=5, what="Chloé back at the table")
+
+
+def test_the_keeper_joins_the_hub_only_when_attached(tmp_path: Path) -> None:
+    with Storage.open(tmp_path, backups=0) as storage:
+        hub = Hub(TableEngine(["Alice", "Bruno"], seed=1))
+        keeper = ScoreKeeper(lambda: storage)
+        assert not any(name.startswith("score.") for name in hub.action_schemas())
+        keeper.attach(hub)
+        assert "score.record_round" in hub.action_schemas()
+        assert hub.state()["score"]["game"] is None

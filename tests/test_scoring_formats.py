@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -127,7 +128,13 @@ def test_every_sheet_the_box_wrote_before_still_comes_back(sheet: str) -> None:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_sheet_of_a_custom_ruleset_comes_back_on_a_box_without_it(lang: str) -> None:
-    house = builtin_ruleset("classic").copy_as("maison", "Règles de la maison", "House rules")
+    house = replace(
+        builtin_ruleset("classic"),
+        key="maison",
+        name_fr="Règles de la maison",
+        name_en="House rules",
+        builtin=False,
+    )
     b = ScoreBook(GameSetup("Maison", PLAYERS, house, target=200))
     b.record_round({"Ana": H.empty(), "Bo": H.of_points(30), "Cy": H.of_points(12)})
     text = game_to_csv(b, lang)

@@ -4,8 +4,10 @@ its file is read and stored in pieces, off the hub thread, and a half-stored gam
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +25,10 @@ from companion.core.scoring import (
 )
 from companion.core.scoring import tally as tally_module
 from companion.core.scoring.book import RoundView
-from companion.core.scoring.formats import _json_in_pieces, game_from_json, game_to_json
+from companion.core.scoring.formats import game_from_json, game_to_json, json_in_pieces
 from companion.core.scoring.stats import RoundsTally, compute_stats
 from companion.core.table import TableEngine
-from companion.storage import Storage, StorageError
+from companion.storage import DB_NAME, Storage, StorageError
 from companion.storage.sqlite import BookCache
 
 PLAYERS = ("Ana", "Bo", "Cy")
@@ -37,7 +39,9 @@ def keeper(tmp_path: Path) -> Iterator[tuple[Hub, ScoreKeeper, Storage]]:
     """A score keeper on a hub (not started: actions run inline until a test starts it)."""
     storage = Storage.open(tmp_path, backups=0)
     hub = Hub(TableEngine(list(PLAYERS), seed=1))
-    yield hub, ScoreKeeper(storage, hub), storage
+    keeper = ScoreKeeper(lambda: storage)
+    keeper.attach(hub)
+    yield hub, keeper, storage
     storage.close()
 
 
@@ -114,10 +118,10 @@ def test_the_file_read_in_pieces_is_what_json_reads(text: str) -> None:
         expected: Any = json.loads(text)
     except json.JSONDecodeError as error:
         with pytest.raises(json.JSONDecodeError) as caught:
-            _json_in_pieces(text, None)
+            json_in_pieces(text, None)
         assert caught.value.lineno == error.lineno
         return
-    assert _json_in_pieces(text, lambda: None) == expected
+    assert json_in_pieces(text, lambda: None) == expected
 
 
 def test_a_file_nested_thousands_deep_is_refused_as_too_deep() -> None:
@@ -143,29 +147,33 @@ def test_an_import_that_fails_half_way_leaves_nothing(
         with pytest.raises(StorageError):
             storage.import_game(game, pause=failing_pause)
         assert storage.list_games() == []
-        assert storage._db.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
+        assert count(tmp_path, "SELECT count(*) FROM entries") == 0
 
 
 def test_a_game_left_half_stored_by_a_crash_is_removed_at_the_next_start(tmp_path: Path) -> None:
     game = long_game(600)
     with Storage.open(tmp_path, backups=0) as storage:
         kept = storage.import_game(long_game(2))
-        storage._db.execute(  # what a crash between two pieces leaves
-            "INSERT INTO games (id, name, created_at, setup_json, revision) "
-            "VALUES ('half', 'half', '', '{}', -1)"
-        )
-        storage._db.execute(
-            "INSERT INTO entries VALUES ('half', 1, ?, '')",
-            (json.dumps(game.entries[0].to_dict()),),
-        )
+        with closing(sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)) as db:
+            db.execute(  # what a crash between two pieces leaves
+                "INSERT INTO games (id, name, created_at, setup_json, revision) "
+                "VALUES ('half', 'half', '', '{}', -1)"
+            )
+            db.execute(
+                "INSERT INTO entries VALUES ('half', 1, ?, '')",
+                (json.dumps(game.entries[0].to_dict()),),
+            )
         assert [g.game_id for g in storage.list_games()] == [kept]
     with Storage.open(tmp_path, backups=0) as storage:
-        assert storage._db.execute("SELECT count(*) FROM games").fetchone()[0] == 1
-        assert (
-            storage._db.execute("SELECT count(*) FROM entries WHERE game_id = 'half'").fetchone()[0]
-            == 0
-        )
+        assert count(tmp_path, "SELECT count(*) FROM games") == 1
+        assert count(tmp_path, "SELECT count(*) FROM entries WHERE game_id = 'half'") == 0
         assert storage.load_game(kept).revision == 2
+
+
+def count(state_dir: Path, query: str) -> int:
+    """A count read from the score database by a connection of its own."""
+    with closing(sqlite3.connect(state_dir / DB_NAME)) as db:
+        return int(db.execute(query).fetchone()[0])
 
 
 def test_the_table_answers_while_a_game_file_is_read(
@@ -263,10 +271,14 @@ def test_statistics_go_through_a_long_game_once(
     hub, _, storage = keeper
     hub.dispatch("score.import", {"text": game_to_json(long_game(300))})
     tallied: list[int] = []
-    real = RoundsTally._add
-    monkeypatch.setattr(
-        RoundsTally, "_add", lambda self, view: tallied.append(view.number) or real(self, view)
-    )
+    real = RoundsTally.sync
+
+    def sync(tally: RoundsTally, views: Any, pause: Any = None) -> None:
+        before = tally.tallied
+        real(tally, views, pause)
+        tallied.extend(range(before + 1, tally.tallied + 1))
+
+    monkeypatch.setattr(RoundsTally, "sync", sync)
     hub.dispatch("score.new_game", {"players": list(PLAYERS)})
     hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
     for _ in range(3):
@@ -308,12 +320,13 @@ def test_a_change_to_an_old_round_replays_the_rounds_from_the_mark_before_it_onc
 
 
 def test_the_storage_keeps_a_bounded_number_of_rounds_read_and_the_statistics_stay_whole(
-    keeper: tuple[Hub, ScoreKeeper, Storage], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Three long games imported, room for one read at a time: each game is read again only
     when its statistics are not known yet; tonight's rounds do not read them again."""
-    hub, _, storage = keeper
-    storage._books.budget = 800  # a 700-round game at a time
+    storage = Storage.open(tmp_path, backups=0, kept_entries=800)  # a 700-round game at a time
+    hub = Hub(TableEngine(list(PLAYERS), seed=1))
+    ScoreKeeper(lambda: storage).attach(hub)
     let_go: list[int] = []  # the objects of each game let go of, freed a piece at a time
     monkeypatch.setattr(
         hub.long_work, "let_go", lambda parts: let_go.append(sum(len(p) for p in parts))
@@ -321,7 +334,7 @@ def test_the_storage_keeps_a_bounded_number_of_rounds_read_and_the_statistics_st
     for _ in range(3):
         hub.dispatch("score.import", {"text": game_to_json(long_game(700))})
     games = storage.list_games()
-    assert [game.game_id in storage._books for game in games] == [False, False, True]
+    assert [storage.is_read(game.game_id) for game in games] == [False, False, True]
     assert let_go.count(3 * 700) == 2  # two games' log, rounds and views
     read: list[str] = []
     real = Storage.read_game
@@ -333,6 +346,7 @@ def test_the_storage_keeps_a_bounded_number_of_rounds_read_and_the_statistics_st
     everything = compute_stats(every_game(storage))  # every game read again: the same
     assert stats["players"] == [p.to_dict() for p in everything.players]
     assert stats["players"][0]["rounds"] == 3 * 700 + 1
+    storage.close()
 
 
 def test_the_book_cache_lets_the_least_recently_read_go_first() -> None:

@@ -10,8 +10,6 @@ import random
 
 import pytest
 
-from companion.app import scorekeeper
-from companion.app.scorekeeper import History
 from companion.core.scoring import (
     GameSetup,
     HandEntry,
@@ -20,8 +18,10 @@ from companion.core.scoring import (
     builtin_ruleset,
     teams_across,
 )
+from companion.core.scoring import history as history_module
 from companion.core.scoring import stats as stats_module
 from companion.core.scoring import tally as tally_module
+from companion.core.scoring.history import History
 from companion.core.scoring.stats import RoundsTally, game_tally
 
 PLAYERS = ("Ana", "Bo", "Cy", "Di")
@@ -66,7 +66,7 @@ def test_changes_worked_out_from_marks_equal_the_whole_game_again(
     for module, name in (
         (tally_module, "MARK_EVERY"),
         (stats_module, "TALLY_MARK_EVERY"),
-        (scorekeeper, "HISTORY_MARK_EVERY"),
+        (history_module, "HISTORY_MARK_EVERY"),
     ):
         monkeypatch.setattr(module, name, 8)
     setup = GameSetup(

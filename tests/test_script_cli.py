@@ -40,20 +40,24 @@ def simulate(*args: str, stdin: str | None = None) -> subprocess.CompletedProces
 
 
 def test_script_from_stdin_traces_every_event():
+    """Run through the daemon on mock pins: every line's record, and after each firing the
+    box's own record (the beam counted the cards), on the line that fired them."""
     result = simulate("--script", "-", "--seed", "4", stdin=EXAMPLE)
     assert result.returncode == 0, result.stderr
-    records = [json.loads(line) for line in result.stdout.splitlines()]
-    final = records.pop()  # the round's log as it ends, each line's card whole
+    every = [json.loads(line) for line in result.stdout.splitlines()]
+    final = every.pop()  # the round's log as it ends, each line's card whole
     assert final["event"] == "final"
     assert next(line["card"] for line in final["log"] if line["event"] == "play") == {
         "kind": "number",
         "colour": "red",
         "value": 7,
     }
-    assert {line["source"] for line in final["log"]} == {"script"}
+    # The script's lines, and the beam's counts after each firing (the box's own lines).
+    assert {line["source"] for line in final["log"]} == {"script", "box"}
+    records = [r for r in every if r["source"] != "box"]
     assert len(records) == 10  # 11 event lines, one of them bad
     required = {"event", "active", "direction", "facing", "owed", "fired", "magazine", "say"}
-    assert all(required <= set(r) for r in records)
+    assert all(required <= set(r) for r in every)
     assert "sounds" in records[0]
     hit2 = records[2]
     assert hit2["owed"] == [{"player": "David", "presses": 2, "reason": "hit2"}]
@@ -67,6 +71,14 @@ def test_script_from_stdin_traces_every_event():
     assert records[1]["card"] == {"kind": "number", "colour": "red", "value": 7}
     assert records[3]["card"] is None and {r["source"] for r in records} == {"script"}
     assert [r["seq"] for r in records[1:4]] == [1, 2, 3]
+    # The box counted each firing right after it: a line of the log of its own.
+    fired = [r for r in every if r["ejections"]]
+    counted = [r for r in every if r["source"] == "box"]
+    assert fired and [r["event"] for r in counted] == ["cards_seen"] * len(fired)
+    for press, count in zip(fired, counted, strict=True):
+        assert every.index(count) == every.index(press) + 1
+        assert count["line"] == press["line"] and count["seq"] == press["seq"] + 1
+        assert count["hands"] == press["hands"]  # the beam saw what the launcher meant
 
 
 def test_a_script_mends_a_line_of_the_round_log():
@@ -98,7 +110,9 @@ def test_same_seed_same_output_and_english(tmp_path: Path):
 def test_strict_stops_at_first_bad_line():
     result = simulate("--script", "-", "--strict", stdin="players A B\npress\nfly away\npress\n")
     assert result.returncode == 1
-    assert len(result.stdout.splitlines()) == 2
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["line"] for r in records if r["source"] == "script"] == [1, 2]
+    assert {r["line"] for r in records} == {1, 2}
     assert "line 3: unknown command 'fly'" in result.stderr
 
 

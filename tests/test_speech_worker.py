@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import pytest
 
+from companion.core.backoff import backoff
 from companion.core.commands import Priority
 from companion.speech import SpeechConfig, SpeechWorker
 from companion.speech.engine import Synthesis, SynthesisCache
@@ -192,13 +193,12 @@ def test_an_engine_error_on_one_line_is_not_a_restart(make_worker):
 def test_engine_that_dies_at_start_is_retried_with_growing_pauses(monkeypatch):
     """Pauses of 0.25, 0.5, 1 s… between starts: never a tight loop of failing starts."""
     pauses: list[float] = []
-    wait = SpeechWorker._sleep
 
-    def recorded(worker: SpeechWorker, seconds: float) -> bool:
-        pauses.append(seconds)
-        return wait(worker, 0.0)  # the pause is checked, not waited: no real seconds pass
+    def recorded(failures: int, first: float, longest: float) -> float:
+        pauses.append(backoff(failures, first, longest))
+        return 0.0  # the pause is checked, not waited: no real seconds pass
 
-    monkeypatch.setattr(SpeechWorker, "_sleep", recorded)
+    monkeypatch.setattr("companion.speech.worker.backoff", recorded)
     worker = SpeechWorker(FAST, Recorder(), engine_factory=f"{__name__}:dies_at_start")
     try:
         wait_for(lambda: worker.stats().restarts >= 4)

@@ -25,6 +25,7 @@ from companion.storage import (
     StorageReadOnly,
     classify,
 )
+from companion.storage.sqlite import connect_file
 from tests.helpers import wired_box
 from tests.test_web_api import csrf, make_app
 
@@ -32,10 +33,18 @@ PLAYERS = ["Alice", "Bruno", "Chloé", "David"]
 HANDS = {"Alice": {"points": 0}, "Bruno": {"points": 12}, "Chloé": {"points": 3}}
 
 
-def box(state_dir: Path) -> tuple[Hub, ScoreStorage]:
-    """The hub and score storage as the daemon wires them."""
-    _, hub, scores = wired_box(state_dir, PLAYERS, 2, busy_timeout=0.2)
+def box(state_dir: Path, **options: Any) -> tuple[Hub, ScoreStorage]:
+    """The hub and score storage as the daemon wires them (``options``: the storage's)."""
+    _, hub, scores, _ = wired_box(state_dir, PLAYERS, 2, busy_timeout=0.2, **options)
     return hub, scores
+
+
+class Connections(list[sqlite3.Connection]):
+    """A storage's ``connect``: the real connection, each one kept to look into."""
+
+    def __call__(self, path: Path, busy_timeout: float) -> sqlite3.Connection:
+        self.append(connect_file(path, busy_timeout))
+        return self[-1]
 
 
 @pytest.fixture
@@ -59,9 +68,10 @@ def post(client: Any, name: str, payload: dict[str, Any], lang: str = "en") -> A
 
 
 def test_a_full_disk_answers_507_and_the_launcher_works_on(evening: Path) -> None:
-    hub, scores = box(evening)
+    connections = Connections()
+    hub, scores = box(evening, connect=connections)
     client = make_app(hub).test_client()
-    db = scores.storage._db  # SQLite's own "database or disk is full", at the next page
+    db = connections[0]  # SQLite's own "database or disk is full", at the next page
     pages = db.execute("PRAGMA page_count").fetchone()[0]
     db.execute(f"PRAGMA max_page_count = {pages}")
     big = {"hands": {**HANDS, "Bruno": {"points": 12}}, "winner": "Alice"}
@@ -83,20 +93,17 @@ def test_a_full_disk_answers_507_and_the_launcher_works_on(evening: Path) -> Non
     scores.close()
 
 
-def test_a_read_only_folder_shows_its_scores_read_only(
-    evening: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_read_only_folder_shows_its_scores_read_only(evening: Path) -> None:
     def read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
         # What SQLite does when the card or the folder cannot be written.
         uri = f"file:{path}?mode=ro"
         return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
 
-    monkeypatch.setattr(Storage, "_connect", staticmethod(read_only))
-    with Storage.open(evening, backups=0) as storage:
+    with Storage.open(evening, backups=0, connect=read_only) as storage:
         assert isinstance(storage.read_only, StorageReadOnly)
         assert "read-only" in str(storage.fault) and "restore" not in str(storage.fault)
         assert storage.list_games()[0].revision == 2
-    hub, scores = box(evening)
+    hub, scores = box(evening, connect=read_only)
     client = make_app(hub).test_client()
     state = client.get("/api/state").get_json()
     assert state["storage"]["problem"] == "read_only" and state["storage"]["scores"] is True
@@ -114,9 +121,10 @@ class _WriteProtected:
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
+        self.protected = False
 
     def execute(self, sql: str, *args: Any) -> Any:
-        if sql.startswith(("INSERT", "UPDATE", "DELETE")):
+        if self.protected and sql.startswith(("INSERT", "UPDATE", "DELETE")):
             error = sqlite3.OperationalError("disk I/O error")
             error.sqlite_errorcode = 778  # type: ignore[attr-defined]  # SQLITE_IOERR_WRITE
             raise error
@@ -129,18 +137,24 @@ class _WriteProtected:
 def test_a_folder_write_protected_while_running_is_called_read_only(
     evening: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hub, scores = box(evening)
+    folder: list[_WriteProtected] = []
+
+    def connect(path: Path, busy_timeout: float) -> Any:
+        folder.append(_WriteProtected(connect_file(path, busy_timeout)))
+        return folder[-1]
+
+    hub, scores = box(evening, connect=connect)
     client = make_app(hub).test_client()
-    scores.storage._db = _WriteProtected(scores.storage._db)
-    monkeypatch.setattr("companion.storage.sqlite._cannot_write", lambda path: True)
+    folder[0].protected = True
+    monkeypatch.setattr("companion.storage.faults.cannot_write", lambda path: True)
     refused = post(client, "score.record_round", {"hands": HANDS, "winner": "Alice"})
     assert refused.status_code == 503 and refused.get_json()["error"]["key"] == "storage.read_only"
     state = client.get("/api/state").get_json()
     assert state["storage"]["problem"] == "read_only" and state["score"]["standings"]["rounds"] == 2
-    monkeypatch.setattr("companion.storage.sqlite._cannot_write", lambda path: False)
+    monkeypatch.setattr("companion.storage.faults.cannot_write", lambda path: False)
     other = post(client, "score.record_round", {"hands": HANDS, "winner": "Alice"})
     assert other.get_json()["error"]["key"] == "storage.unusable"  # a fault of no known cause
-    scores.storage._db = scores.storage._db._db
+    folder[0].protected = False
     scores.close()
 
 
@@ -180,8 +194,16 @@ def test_a_damaged_database_leaves_the_launcher_working_and_a_backup_restores_it
     state = client.get("/api/state").get_json()
     assert state["storage"]["problem"] == "damaged" and state["storage"]["backups"]
     assert post(client, "table.play", {"card": "skip"}).status_code == 200
-    refused = post(client, "score.record_round", {"hands": HANDS})
-    assert refused.status_code == 503 and refused.get_json()["error"]["key"] == "storage.damaged"
+    for action, payload in [
+        ("score.record_round", {"hands": HANDS}),
+        ("score.new_game", {}),
+        ("score.announce", {}),
+        ("score.import", {"text": "{}"}),
+    ]:
+        refused = post(client, action, payload)
+        assert refused.status_code == 503, action
+        assert refused.get_json()["error"]["key"] == "storage.damaged", action
+    assert state["score"] == {"game": None, "games": [], "available": False}
     name = state["storage"]["backups"][0]["name"]
     restored = post(client, "storage.restore", {"backup": name})
     assert restored.status_code == 200, restored.get_json()
@@ -218,9 +240,15 @@ def test_the_daemon_starts_on_a_damaged_database_and_the_launcher_fires(evening:
     daemon = Daemon(Config(), options).start()
     try:
         state = daemon.hub.state()
-        assert state["storage"]["problem"] == "damaged" and not state["storage"]["table_saved"]
+        assert state["storage"]["problem"] == "damaged"
+        assert state["table_memory"]["saved"]  # the table is kept in a file of its own
         assert daemon.post(Press()).result(timeout=5).event == "press"
         daemon.hub.dispatch("table.reload", {"cards": 50})
         assert daemon.hub.state()["table"]["magazine"] == 50
     finally:
         daemon.stop()
+    again = Daemon(Config(), options).start()
+    try:
+        assert again.hub.state()["table"]["magazine"] == 50
+    finally:
+        again.stop()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
+from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,7 +29,9 @@ from companion.storage import (
     StorageCorrupt,
     StorageError,
     UnknownGame,
+    restore_backup,
 )
+from companion.storage.sqlite import connect_file
 
 H = HandEntry
 PLAYERS = ("Ana", "Bo")
@@ -37,13 +42,20 @@ def setup(name: str = "g") -> GameSetup:
 
 
 def test_a_game_survives_reopening_and_pragmas_are_set(tmp_path: Path) -> None:
-    with Storage.open(tmp_path) as storage:
+    connections: list[sqlite3.Connection] = []
+
+    def connect(path: Path, busy_timeout: float) -> sqlite3.Connection:
+        connections.append(connect_file(path, busy_timeout))
+        return connections[-1]
+
+    with Storage.open(tmp_path, connect=connect) as storage:
         game_id = storage.create_game(setup())
         book = storage.load_game(game_id)
         entry = book.new_record({"Ana": H.empty(), "Bo": H.of_cards({"wild": 1})})
         assert storage.append_entry(game_id, entry, expected_revision=0) == 1
-        assert storage._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert storage._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        [db] = connections
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert not (tmp_path / f"{DB_NAME}-wal").exists() or (
         (tmp_path / f"{DB_NAME}-wal").stat().st_size == 0
     )  # checkpointed on close
@@ -52,7 +64,8 @@ def test_a_game_survives_reopening_and_pragmas_are_set(tmp_path: Path) -> None:
         assert book.standings().total("Ana") == 50 and book.setup.game_id == game_id
         [summary] = storage.list_games()
         assert (summary.name, summary.revision, summary.ruleset) == ("g", 1, "classic")
-        assert storage._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    with closing(sqlite3.connect(tmp_path / DB_NAME)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
 
 
 def test_stale_writes_and_invalid_entries_are_refused_and_store_nothing(tmp_path: Path) -> None:
@@ -72,8 +85,11 @@ def test_stale_writes_and_invalid_entries_are_refused_and_store_nothing(tmp_path
         with pytest.raises(UnknownGame):
             storage.load_game("nope")
         assert storage.load_game(game_id).revision == 1
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            storage._db.execute("UPDATE entries SET entry_json = '{}'")
+        with (
+            closing(sqlite3.connect(tmp_path / DB_NAME)) as other,
+            pytest.raises(sqlite3.DatabaseError, match="append-only"),
+        ):
+            other.execute("UPDATE entries SET entry_json = '{}'")
 
 
 def test_concurrent_appends_from_threads_are_serialised(tmp_path: Path) -> None:
@@ -103,11 +119,15 @@ def test_settings_and_custom_rulesets(tmp_path: Path) -> None:
         storage.settings_put("seats", {"Ana": 30, "Bo": 150})
         storage.settings_put("magazine", 41)
         storage.settings_put("magazine", 40)
-        house = builtin_ruleset("extreme").copy_as("maison", "Maison")
-        storage.save_ruleset(house)
-        with pytest.raises(ScoringError) as refused:
-            storage.save_ruleset(builtin_ruleset("flip"))
-        assert refused.value.key == "ruleset_builtin"
+    # A house ruleset the database holds (the rulesets table of the schema).
+    house = replace(builtin_ruleset("extreme"), key="maison", name_fr="Maison", builtin=False)
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    with db:
+        db.execute(
+            "INSERT INTO rulesets (key, ruleset_json, updated_at) VALUES (?, ?, ?)",
+            ("maison", json.dumps(house.to_dict()), "2026-11-26T00:00:00Z"),
+        )
+    db.close()
     with Storage.open(tmp_path) as storage:
         assert storage.settings_get("seats") == {"Ana": 30, "Bo": 150}
         assert storage.settings_get("magazine") == 40
@@ -146,7 +166,7 @@ def test_backups_rotate_and_a_damaged_database_is_reported_then_restored(tmp_pat
     with pytest.raises(StorageCorrupt) as damaged:
         Storage.open(tmp_path)
     assert str(tmp_path / "backups" / "scores.1.sqlite3") in str(damaged.value)
-    aside = Storage.restore_backup(tmp_path, damaged.value.backups[0])
+    aside = restore_backup(tmp_path, damaged.value.backups[0])
     assert aside.exists()
     with Storage.open(tmp_path) as storage:
         assert [g.name for g in storage.list_games()] == ["keep me"]

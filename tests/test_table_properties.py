@@ -41,8 +41,8 @@ from companion.core.events import (
     Undo,
 )
 from companion.core.options import DECKS, LauncherOptions, RulesOptions
-from companion.core.session import run_script
 from companion.core.table import TableEngine
+from tests.tables import traced
 
 NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile", "Farid"]
 ALL_OPTIONS = RulesOptions(
@@ -263,7 +263,7 @@ def test_same_seed_and_script_same_trace(lines, seed):
 
     def trace() -> list[object]:
         engine = TableEngine(["x", "y"], seed=seed)
-        return list(run_script(script, engine, lambda say: say.key))
+        return list(traced(script, engine, lambda say: say.key))
 
     assert trace() == trace()
 
@@ -273,7 +273,7 @@ def test_different_seeds_differ():
 
     def fired(seed: int) -> list[int]:
         engine = TableEngine(["x", "y"], seed=seed)
-        return [r["fired"] for r in run_script(script, engine, lambda s: "") if isinstance(r, dict)]
+        return [r["fired"] for r in traced(script, engine, lambda s: "") if isinstance(r, dict)]
 
     assert fired(1) != fired(2)
     assert fired(1) == fired(1)
@@ -319,7 +319,7 @@ def test_say_keys_exist_in_catalog():
         "eliminate Bruno",
         "eliminate Chloé",
     ]
-    list(run_script(script, engine, lambda say: seen.add(say.key) or ""))
+    list(traced(script, engine, lambda say: seen.add(say.key) or ""))
     assert len(seen) >= 15
     # Also every literal key in the engine's source, including those this script did not reach.
     rooms = Path(table_module.__file__).parent.glob("*.py")

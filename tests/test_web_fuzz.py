@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.generation import GenerationMode
 
-from companion.daemon import score_storage
+from companion.daemon import score_keeper, score_storage
 from companion.web.openapi import openapi_document
 from tests.test_web_api import make_app, make_hub
 
@@ -36,8 +36,11 @@ MUTATIONS = ("none", "none", "surrogate", "control", "deep", "huge")
 def box(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, Any]]:
     state_dir: Path = tmp_path_factory.mktemp("fuzz")
     hub = make_hub()
-    scores = score_storage(hub, hub.engine, state_dir, backups=2)
+    scores = score_storage(state_dir, backups=2)
     scores.start()
+    keeper = score_keeper(scores)
+    scores.attach(hub)
+    keeper.attach(hub)
     app = make_app(hub)
     schema = schemathesis.openapi.from_dict(openapi_document(app, hub.action_schemas()))
     operations = [result.ok() for result in schema.get_all_operations()]

@@ -46,6 +46,7 @@ class ActionRegistry:
         self._long_work = long_work
         self._timeout = timeout
         self.actions: dict[str, RegisteredAction] = {}
+        self.durables: list[Callable[[], None]] = []  # wait until what was written is on disk
         self.source: Source = OUTSIDE_ACTIONS  # the running action's (hub thread)
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -88,19 +89,23 @@ class ActionRegistry:
             check_revision()  # before the long work, not only after it
             clean = registered.prepare(clean)
 
-        def work() -> None:
+        def work() -> bool:
             check_revision()
             outer, self.source = self.source, source
+            before = self._view.revision
             try:
                 registered.handler(clean)
             finally:
                 self.source = outer
+            return self._view.revision != before  # a change a journal may have written
 
         future = self._loop.call(work)
         try:
-            future.result(timeout=self._timeout)
+            changed = future.result(timeout=self._timeout)
         except TimeoutError:
             if future.cancel():  # not started: nothing was changed
                 raise ActionError("busy", "the box is busy: try again", status=503) from None
-            future.result()  # started: finish it, so the answer tells what happened
+            changed = future.result()  # started: finish it, so the answer tells what happened
+        for durable in self.durables if changed else ():  # the answer promises what it wrote
+            durable()
         return self._view.state()

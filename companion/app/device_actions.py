@@ -25,7 +25,7 @@ from companion.core.model import json_schema, option
 from .hub import Hub
 from .inputs import BoxReport, ButtonPress, InputDoor, PhoneAction
 from .listeners import CommandsTo, OnEvent
-from .table_memory import SettingsStore
+from .stores import SettingsStore
 
 log = logging.getLogger(__name__)
 

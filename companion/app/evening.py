@@ -22,7 +22,7 @@ from companion.core.model import json_schema, option
 from companion.core.scoring.evening import MAX_POINTS, SIZES, Evening
 
 from .hub import Hub
-from .table_memory import SettingsStore
+from .stores import SettingsStore
 
 log = logging.getLogger(__name__)
 

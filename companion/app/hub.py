@@ -183,7 +183,7 @@ class Hub:
         except ActionError as error:
             self._fanout.refused(error, source)
             raise
-        self._fanout.journal(outcome)  # on disk before anything moves or anyone is told
+        self._fanout.journal(outcome)  # the table as the event left it, before anyone acts
         self._fanout.tell(outcome)
         self.changed("table")
         # Made here, on the hub thread, once the outputs are under way: whoever reads the
@@ -270,9 +270,16 @@ class Hub:
         self._register(lambda: self._fanout.refusal_listeners.append(listener))
 
     def add_journal(self, journal: Journal) -> None:
-        """``journal(outcome)`` runs after each accepted table event, before any listener: what
-        it stores is durable before the launcher moves or a phone sees the change."""
+        """``journal(outcome)`` runs after each accepted table event, before any listener: it
+        notes the table as the event left it; an action's answer waits until what it wrote is
+        on disk (:meth:`add_durable`)."""
         self._register(lambda: self._fanout.journals.append(journal))
+
+    def add_durable(self, wait: Callable[[], None]) -> None:
+        """``wait()`` runs on the caller's thread before an action that changed something is
+        answered, and returns once what was written for it is on disk (the journals write
+        without waiting for the disk)."""
+        self._register(lambda: self._actions.durables.append(wait))
 
     # ------------------------------------------------------------------ the state
 

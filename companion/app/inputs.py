@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from companion.core.actions import table_event
 from companion.core.commands import Command
 from companion.core.events import CardKind, CardsSeen, Colour, Event, Jam, Play, Press, Source
-from companion.core.script import parse_line
+from companion.core.script import script_event
 
 # What each of the launcher's buttons means at the table (the box and the terminal share it).
 BUTTON_EVENTS: dict[str, Event] = {
@@ -94,8 +94,8 @@ def table_input(notice: Notice) -> tuple[Event, Source] | None:
         case PhoneAction(name, payload):
             return table_event(name, dict(payload)), "phone"
         case ScriptLine(text):
-            parsed = parse_line(text)
-            return None if parsed is None else (table_event(*parsed), "script")
+            event = script_event(text)
+            return None if event is None else (event, "script")
         case CardRead(card, colour, value, sure, target):
             return (Play(card, colour, value=value, target=target), "camera") if sure else None
     raise TypeError(f"not a notice: {notice!r}")

@@ -4,13 +4,13 @@ and the same colour on every phone. One action, ``players.rename {player, name}`
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.core.actions import object_schema
 from companion.core.errors import ActionError
 from companion.core.events import Rename
 from companion.core.limits import MAX_NAME
+from companion.core.model import json_schema, option
 from companion.core.names import check_name, shown_key
 from companion.core.scoring import ScoreBook
 
@@ -18,9 +18,15 @@ from .hub import Hub
 
 if TYPE_CHECKING:
     from .evening import EveningService
-    from .score_storage import ScoreStorage
+    from .scorekeeper import ScoreKeeper
 
-_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
+
+@dataclass(frozen=True, kw_only=True)
+class RenamePayload:
+    """A player renamed in place: the same seat, scores and colour."""
+
+    player: str = option(help="the name now", min_length=1, max_length=MAX_NAME)
+    name: str = option(help="the new name", min_length=1, max_length=MAX_NAME)
 
 
 def renamed_book(book: ScoreBook, old: str, new: str) -> ScoreBook:
@@ -54,16 +60,16 @@ def renamed_book(book: ScoreBook, old: str, new: str) -> ScoreBook:
 class PlayerNames:
     """Registers ``players.rename`` on the hub."""
 
-    def __init__(self, scores: ScoreStorage | None, evening: EveningService) -> None:
+    def __init__(self, keeper: ScoreKeeper | None, evening: EveningService) -> None:
         self._hub: Hub | None = None
-        self._scores = scores
+        self._keeper = keeper
         self._evening = evening
 
     def attach(self, hub: Hub) -> None:
         self._hub = hub
         hub.register_action(
             "players.rename",
-            object_schema(["player", "name"], player=_NAME, name=_NAME),
+            json_schema(RenamePayload),
             self.rename,
             "table",
         )
@@ -72,7 +78,7 @@ class PlayerNames:
         assert self._hub is not None, "attach() first"
         old, new = payload["player"], payload["name"].strip()
         seated = [p["name"] for p in self._hub.engine.snapshot()["players"]]
-        keeper = self._scores.keeper if self._scores is not None else None
+        keeper = self._keeper
         book = keeper.book if keeper is not None else None
         scored = list(book.setup.players) if book is not None else []
         if old not in seated and old not in scored:

@@ -20,7 +20,7 @@ from companion.core.limits import MAX_HAND, MAX_NAME
 from companion.core.model import json_schema, option
 
 from .hub import Hub
-from .table_memory import SettingsStore
+from .stores import SettingsStore
 
 log = logging.getLogger(__name__)
 

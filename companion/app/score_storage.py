@@ -4,111 +4,107 @@ The launcher never depends on the database. If it cannot be opened (disk full, f
 read-only, locked by another program, damaged), the box starts anyway: the table runs, the
 ``storage`` part of the state says what is wrong and lists the backups, and score actions answer
 with that reason. ``storage.restore`` puts a chosen backup in place (the file it replaces is kept
-beside it) and brings the scores back without a restart. The table's memory
-(:class:`TableMemory`) is written to the same database after every event.
+beside it) and brings the scores back without a restart. The table's memory is kept
+apart (:mod:`companion.app.table_memory`): a score backup restored leaves the table as it is.
 
 The opening and restoring themselves are the storage adapter's; the composition root hands them
-in, so this module imports no adapter.
+in, so this module imports no adapter. A restore reopens the database under the services: they
+are told (:meth:`ScoreStorage.on_reopen`) and reach the new one, nobody is rebuilt.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from companion.core.actions import object_schema
 from companion.core.errors import ActionError, StoreFault
-from companion.core.table import Outcome, TableEngine
+from companion.core.model import json_schema, option
 
 from .hub import Hub
-from .scorekeeper import SCORE_ACTION_SCHEMAS, ScoreKeeper
-from .table_memory import TableMemory
+from .stores import Database
 
 log = logging.getLogger(__name__)
 
-RESTORE_SCHEMA = object_schema(
-    ["backup"],
-    backup={"type": "string", "minLength": 1, "maxLength": 80},
-    # A database in good health is replaced only on purpose: confirmed, with the state's
-    # revision the phone saw (what it would lose).
-    confirm={"type": "boolean"},
-    revision={"type": "integer", "minimum": 0},
-)
+
+@dataclass(frozen=True, kw_only=True)
+class RestorePayload:
+    """A backup put back in place of the score database (the table stays as it is).
+
+    A database in good health is replaced only on purpose: ``confirm`` and the state's
+    ``revision`` the phone saw (what it would lose)."""
+
+    backup: str = option(
+        help="the backup's file name, as the storage status lists it", min_length=1, max_length=80
+    )
+    confirm: bool = option(False, "replace a database in good health (not needed when damaged)")
+    revision: int | None = option(
+        None, "the state's revision the phone saw (needed with confirm)", min=0
+    )
 
 
 class ScoreStorage:
-    """Owns the open database (if any), the score keeper and the table's memory.
-
-    Doubles as the settings store of the other services: it forwards to whichever database is
-    open now, and keeps nothing when none is (the settings then last until the next stop).
-    """
+    """Owns the score database's life: opened (or why not), restored from a backup, closed.
+    The services reach the database open now through it (:meth:`database`, :attr:`storage`)."""
 
     def __init__(
         self,
-        hub: Hub,
-        engine: TableEngine,
         *,
-        open_storage: Callable[[], Any],
+        open_storage: Callable[[], Database],
         restore_backup: Callable[[str], object],
         list_backups: Callable[[], list[dict[str, Any]]],
     ) -> None:
-        self._hub = hub
-        self._engine = engine
         self._open_storage = open_storage
         self._restore_backup = restore_backup
         self._list_backups = list_backups
-        self.storage: Any = None
+        self._hub: Hub | None = None
+        self._reopened: list[Callable[[], None]] = []
+        self.storage: Database | None = None  # the database open now
         self.fault: StoreFault | None = None  # why the database could not be opened
-        self.keeper: ScoreKeeper | None = None
-        self.memory: TableMemory | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        """Open the database and put the table back; call before the hub starts."""
+        """Open the database; call before the hub starts."""
         self._open()
-        if self.memory is not None:
-            self.memory.restore()
-        self._hub.add_journal(self._journal)
-        self._hub.register_status("storage", self.status)
-        self._hub.register_action("storage.restore", RESTORE_SCHEMA, self._restore, "score")
-        self._attach_scores()
+
+    def attach(self, hub: Hub) -> None:
+        """Register the ``storage`` status and the ``storage.restore`` action."""
+        self._hub = hub
+        hub.register_status("storage", self.status)
+        hub.register_action("storage.restore", json_schema(RestorePayload), self._restore, "score")
+
+    def on_reopen(self, callback: Callable[[], None]) -> None:
+        """``callback()`` after a restore reopened the database (or failed to), on the hub
+        thread: whoever held something of the old one reads it again."""
+        self._reopened.append(callback)
 
     def close(self) -> None:
-        """Save the table one last time and close; call after the hub has stopped."""
-        if self.memory is not None:
-            self.memory.save()
+        """Close; call after the hub has stopped."""
         if self.storage is not None:
             self.storage.close()
             self.storage = None
+
+    def database(self) -> Database:
+        """The database open now; the :class:`StoreFault` saying why not when none is."""
+        if self.storage is None:
+            raise self.fault or StoreFault("the score database is not open")
+        return self.storage
 
     def _open(self) -> None:
         try:
             self.storage = self._open_storage()
         except StoreFault as exc:
             log.error("%s; the launcher works on, without scores", exc)
-            self.storage, self.fault, self.memory = None, exc, None
+            self.storage, self.fault = None, exc
             return
         self.fault = None
-        self.memory = TableMemory(self.storage, self._engine)
-        self.storage.on_fault_change = lambda: self._hub.changed("storage")
+        self.storage.on_fault_change = self._fault_changed
 
-    def _attach_scores(self) -> None:
-        if self.storage is not None:
-            self.keeper = ScoreKeeper(self.storage, self._hub)
-            return
-        self.keeper = None
-        for name, schema in SCORE_ACTION_SCHEMAS.items():
-            self._hub.register_action(name, schema, self._unavailable, "score")
-        self._hub.register_status("score", lambda: {"game": None, "games": [], "available": False})
-
-    def _journal(self, outcome: Outcome) -> None:
-        if self.memory is not None:
-            self.memory.journal(outcome)
-
-    def _unavailable(self, payload: dict[str, Any]) -> None:
-        raise (self.fault or StoreFault("the score database is not open")).refusal()
+    def _fault_changed(self) -> None:
+        if self._hub is not None:
+            self._hub.changed("storage")
 
     # ------------------------------------------------------------------ the page
 
@@ -122,7 +118,6 @@ class ScoreStorage:
             "key": fault.key if fault else None,
             "message": str(fault) if fault else None,
             "scores": self.storage is not None,
-            "table_saved": self.memory is not None and self.memory.failing is None,
         }
         try:
             status["backups"] = self._list_backups()
@@ -134,6 +129,7 @@ class ScoreStorage:
         """Put backup ``payload["backup"]`` in place of the database, keep the table as it is
         now, and bring the scores back from it."""
         name = payload["backup"]
+        assert self._hub is not None  # (an action: attached)
         healthy = self.storage is not None and self.storage.fault is None
         if healthy and (payload.get("confirm") is not True or payload.get("revision") is None):
             raise ActionError(
@@ -157,31 +153,14 @@ class ScoreStorage:
             self._restore_backup(name)
         except StoreFault as exc:
             self._open()  # the old database, untouched, or the same fault as before
-            self._attach_scores()
+            self._tell_reopened()
             raise exc.refusal() from exc
         self._open()
-        if self.memory is not None:
-            self.memory.journal()  # the table now, into the restored database
-        self._attach_scores()
+        self._tell_reopened()
         if self.fault is not None:
             raise self.fault.refusal()
         log.info("scores restored from backup %s", name)
 
-    # ------------------------------------------------------------------ settings store
-
-    def settings_get(self, key: str) -> Any:
-        if self.storage is None:
-            return None
-        try:
-            return self.storage.settings_get(key)
-        except StoreFault as exc:
-            log.warning("setting %s not read: %s", key, exc)
-            return None
-
-    def settings_put(self, key: str, value: Any) -> None:
-        if self.storage is None:
-            return
-        try:
-            self.storage.settings_put(key, value)
-        except StoreFault as exc:
-            log.warning("setting %s not stored: %s", key, exc)
+    def _tell_reopened(self) -> None:
+        for callback in self._reopened:
+            callback()

@@ -9,23 +9,33 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.config import Config, check_consistency
-from companion.core.actions import object_schema
 from companion.core.errors import ActionError
 from companion.core.firing import BUILTIN_PROFILES, profile_from_options
 from companion.core.limits import MAX_NAME
+from companion.core.model import json_schema, option
 from companion.core.table import TableEngine
 from companion.i18n import LANGUAGES
 
 from .hub import Hub
-from .table_memory import SettingsStore
+from .stores import SettingsStore
 
 log = logging.getLogger(__name__)
 
 SETTINGS_KEY = "settings"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SettingsPayload:
+    """What the players change from the page: the table's language, the ejection profile."""
+
+    language: str | None = option(None, "the language the box speaks", choices=LANGUAGES)
+    profile: str | None = option(
+        None, "the launcher's ejection profile", min_length=1, max_length=MAX_NAME
+    )
 
 
 class Settings:
@@ -56,14 +66,7 @@ class Settings:
             except ActionError as exc:  # a custom profile removed from the config since
                 log.warning("saved settings ignored: %s", exc)
         hub.register_action(
-            "settings.update",
-            object_schema(
-                [],
-                language={"type": "string", "enum": list(LANGUAGES)},
-                profile={"type": "string", "minLength": 1, "maxLength": MAX_NAME},
-            ),
-            self.update,
-            "settings",
+            "settings.update", json_schema(SettingsPayload), self.update, "settings"
         )
 
     @property

@@ -16,7 +16,7 @@ from companion.core.errors import ActionError
 from companion.core.model import json_schema, option
 
 from .hub import Hub
-from .table_memory import SettingsStore
+from .stores import SettingsStore
 
 KEPT_KEY = "score.games_kept"
 MAX_GAME_NAME = 80

@@ -1,9 +1,10 @@
 """The hub's work loop: one queue, one thread, each piece of work run to completion in turn.
 
-A loop lives once: new (a loop never started runs each call at once, on the caller's thread:
-scripts and tests), running (one thread does all the work), stopping (what is queued is drained;
-only the loop's own thread may still queue follow-ups) and stopped (every call is refused with
-:class:`HubStopped`, never run on the caller's thread).
+A loop lives once, its phases and their moves one table (:class:`~.lifecycle.HubLifecycle`): new
+(a loop never started runs each call at once, on the caller's thread: scripts and tests), running
+(one thread does all the work), stopping (what is queued is drained; only the loop's own thread
+may still queue follow-ups) and stopped (every call is refused with :class:`HubStopped`, never
+run on the caller's thread).
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, Literal
+from typing import Any
 
 from companion.core.errors import ActionError
 
+from .lifecycle import HubLifecycle
+from .lifecycle import Phase as Phase  # the hub names it too
 from .longwork import LongWork
 from .threadguard import ThreadGuard
 
 log = logging.getLogger(__name__)
 
-Phase = Literal["new", "running", "stopping", "stopped"]
 TABLE_SWITCH_INTERVAL = 0.001  # seconds: while the loop runs, a thread waits this long at most
 
 
@@ -39,13 +41,17 @@ class WorkLoop:
     ``long_work`` stands aside while a piece of the loop's work runs."""
 
     def __init__(self, long_work: LongWork) -> None:
-        self.phase: Phase = "new"
-        self._phase_lock = threading.Lock()
+        self._lifecycle = HubLifecycle()
+        self._phase_lock = threading.Lock()  # held for every move and every look at the phase
         self._long_work = long_work
         self._work: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._usual_interval = sys.getswitchinterval()
         self.guard = ThreadGuard(lambda: self._thread, lambda: self.phase in ("new", "stopped"))
+
+    @property
+    def phase(self) -> Phase:
+        return self._lifecycle.phase
 
     def start(self) -> None:
         with self._phase_lock:
@@ -54,7 +60,7 @@ class WorkLoop:
             if self.phase != "new":
                 raise RuntimeError("a stopped hub does not start again")
             self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
-            self.phase = "running"
+            self._lifecycle.start()
             # A press crosses several threads (the web's, the hub's), each waiting its turn
             # for the interpreter while another computes: 5 ms each by default.
             self._usual_interval = sys.getswitchinterval()
@@ -64,10 +70,11 @@ class WorkLoop:
     def stop(self, timeout: float = 5.0) -> None:
         """Refuse new work, run what is queued, then end the thread."""
         with self._phase_lock:
-            if self.phase in ("new", "stopped"):
-                self.phase = "stopped"
+            phase = self.phase
+            if phase in ("new", "running"):
+                self._lifecycle.stop()  # never started: stopped at once; running: stopping
+            if phase in ("new", "stopped"):
                 return
-            self.phase = "stopping"
             self._work.put(None)
         thread = self._thread
         assert thread is not None
@@ -82,7 +89,7 @@ class WorkLoop:
             if item is None:
                 with self._phase_lock:
                     if self._work.empty():  # drained: follow-ups of the last work ran too
-                        self.phase = "stopped"
+                        self._lifecycle.drained()
                         return
                     self._work.put(None)
                 continue

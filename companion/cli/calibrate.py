@@ -327,7 +327,7 @@ def save_seat_angles_in_database(state_dir: Path, angles: Sequence[float]) -> st
     returns a sentence for the user (what happened, or why not)."""
     from companion.app.device_actions import SEAT_ANGLES_KEY
     from companion.storage import Storage, StorageError
-    from companion.storage.sqlite import DB_NAME
+    from companion.storage.layout import DB_NAME
 
     if not (state_dir / DB_NAME).exists():
         return "no table database yet: the service will start with these angles"

@@ -116,11 +116,11 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
 
 
 def wait_after_quick_restarts() -> None:
-    """Under systemd, slow a crash loop down (see :mod:`companion.app.backoff`)."""
+    """Under systemd, slow a crash loop down (see :mod:`companion.app.restarts`)."""
     runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
     if not runtime:
         return
-    from companion.app.backoff import restart_delay
+    from companion.app.restarts import restart_delay
 
     delay = restart_delay(Path(runtime), time.time())
     if delay:

@@ -120,10 +120,7 @@ class FiringModel:
         if roll >= chance:
             return MISSED
         forced = chance >= 1.0 and self.presses_since_fire > 1
-        wanted = sum(self._rng.randint(lo, hi) for lo, hi in self.profile.cards)
-        if forced:
-            lo, hi = self.profile.forced_extra
-            wanted += self._rng.randint(lo, hi)
+        wanted = self._draw_cards(forced)
         self.presses_since_fire = 0
         cards = min(wanted, max(self.magazine, 0))
         self.magazine -= cards
@@ -133,6 +130,20 @@ class FiringModel:
         if firing is None:
             firing = self._outcomes[key] = Firing(True, cards, forced, wanted)
         return firing
+
+    def _draw_cards(self, forced: bool) -> int:
+        wanted = sum(self._rng.randint(lo, hi) for lo, hi in self.profile.cards)
+        if forced:
+            lo, hi = self.profile.forced_extra
+            wanted += self._rng.randint(lo, hi)
+        return wanted
+
+    def redraw(self, firing: Firing) -> None:
+        """Draw again what the live press that gave ``firing`` drew, using none of it: a table
+        put back from its log goes on with the random sequence where the live one was."""
+        self._rng.random()
+        if firing.fired:
+            self._draw_cards(firing.forced)
 
     def replay(self, firing: Firing) -> None:
         """A press whose outcome is already known (the log's fact): counted, never re-rolled."""

@@ -170,7 +170,7 @@ def _clean_string(value: str, schema: Mapping[str, Any], path: str, pause: Pause
                 {"field": shown(path), "code": code},
             )
     if not value.isascii():
-        value = _nfc(value, pause)
+        value = nfc(value, pause)
         problem = None if multiline else name_problem(value)
         if problem is not None:
             key, code = problem
@@ -190,7 +190,7 @@ def _clean_string(value: str, schema: Mapping[str, Any], path: str, pause: Pause
     return value
 
 
-def _nfc(value: str, pause: Pause = None) -> str:
+def nfc(value: str, pause: Pause = None) -> str:
     """``unicodedata.normalize("NFC", value)``, a piece at a time for a long text. A piece ends
     just before an ASCII character: none composes with what comes before it, nor is reordered
     with it, so the pieces normalize alone to the same text."""

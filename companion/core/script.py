@@ -30,7 +30,8 @@
 Line numbers are the ``seq`` of the round's log, which every trace record carries. Names with
 spaces are quoted ("Anne Marie"). Colours may be given in French (rouge, jaune,
 vert, bleu). :func:`parse_line` returns the same ``(action, payload)`` pair the phone page posts,
-so a script line and a tap are validated by the same code.
+so a script line and a tap are validated by the same code; :func:`script_event` is the table event
+a line stands for (the one place a line becomes an event).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from .events import ALL_COLOURS, CARD_KINDS
+from .actions import table_event
+from .events import ALL_COLOURS, CARD_KINDS, Event
 from .options import rules_schema
 
 COLOUR_ALIASES = {
@@ -218,6 +220,14 @@ def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
         "suggest, reload, seen, jam, hand, won, eliminate, reinstate, undo, redo, fix, insert, "
         "drop, colour-came, lacked, mimic-broken, challenge, rule)"
     )
+
+
+def script_event(line: str) -> Event | None:
+    """The table event ``line`` stands for, or None for a blank or comment line. Raises
+    :class:`ScriptError` for a line that does not parse and
+    :class:`~companion.core.errors.ActionError` for one whose payload the action refuses."""
+    parsed = parse_line(line)
+    return None if parsed is None else table_event(*parsed)
 
 
 def _rule_value(name: str, word: str) -> bool | int | str:

@@ -1,20 +1,17 @@
-"""Running a script through the engine: one trace record per event.
+"""A script session's trace: one JSON-ready record per handled event.
 
-Pure: it takes lines and gives records; reading files and printing JSON is the caller's job.
+Pure: it takes an outcome and gives a record; running the script through the daemon and printing
+JSON is :mod:`companion.cli.replay`'s job.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import table_event
 from .commands import Cue, Eject, Say, Turn
-from .errors import ActionError
-from .events import Event
-from .script import ScriptError, parse_line
-from .table import Outcome, TableEngine
+from .table import Outcome
 from .table.view import card_of
 
 MENDS = frozenset({"undo", "redo", "replace", "remove", "insert"})  # change the log, add no line
@@ -22,19 +19,20 @@ MENDS = frozenset({"undo", "redo", "replace", "remove", "insert"})  # change the
 
 @dataclass(frozen=True)
 class LineError:
+    """A script line that was not taken: its number, its text and why."""
+
     line: int
     text: str
     message: str
 
 
-def trace_record(
-    outcome: Outcome, render: Callable[[Say], str], event: Event | None = None
-) -> dict[str, Any]:
+def trace_record(outcome: Outcome, render: Callable[[Say], str]) -> dict[str, Any]:
     """The JSON object a script session writes for one handled event: what it was, the card it
     laid (``{"kind", "colour"}`` or null), where it came from, and the table it left."""
     snap = outcome.snapshot
     turns = [c for c in outcome.commands if isinstance(c, Turn)]
     last = snap["last_event"]
+    event = outcome.handled
     return {
         "event": outcome.event,
         "card": None if event is None else card_of(event),
@@ -61,22 +59,3 @@ def trace_record(
         "side": snap["side"],
         "winner": snap["winner"],
     }
-
-
-def run_script(
-    lines: Iterable[str], engine: TableEngine, render: Callable[[Say], str]
-) -> Iterator[dict[str, Any] | LineError]:
-    """Feed each line to ``engine``; yield a trace record, or a LineError for a bad line."""
-    for number, text in enumerate(lines, start=1):
-        try:
-            parsed = parse_line(text)
-            if parsed is None:
-                continue
-            event = table_event(*parsed)
-            outcome = engine.handle(event)
-        except (ScriptError, ActionError) as exc:
-            yield LineError(number, text.rstrip("\n"), str(exc))
-            continue
-        record = trace_record(outcome, render, event)
-        record["line"] = number
-        yield record

@@ -7,6 +7,7 @@ pin timings. The box uses :data:`SYSTEM_CLOCK`.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -37,3 +38,24 @@ class SystemClock:
 
 
 SYSTEM_CLOCK: Clock = SystemClock()
+
+
+class VirtualClock:
+    """Virtual time: a wait returns at once and moves time on. Each thread has its own
+    timeline, as each lane (motion, buzzer) is a sequence of its own: the gaps between a lane's
+    pin changes are exact, whatever else runs. Replays (``simulate --script``) and tests run the
+    launcher on it: a firing or a turn takes no real time."""
+
+    def __init__(self, start: float = 100.0) -> None:
+        self._start = start
+        self._local = threading.local()
+
+    def monotonic(self) -> float:
+        now: float = getattr(self._local, "now", self._start)
+        return now
+
+    def wait(self, waiter: Waiter, seconds: float) -> bool:
+        if waiter(0.0):  # interrupted already (stop set, a new sound queued)
+            return True
+        self._local.now = self.monotonic() + max(0.0, seconds)
+        return False

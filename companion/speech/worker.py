@@ -30,6 +30,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from companion.core.backoff import backoff
 from companion.core.commands import Priority
 
 from .config import SpeechConfig
@@ -257,7 +258,7 @@ class SpeechWorker:
         try:
             while True:
                 if engine is None:
-                    if failures and not self._sleep(min(MAX_BACKOFF, 0.25 * 2 ** (failures - 1))):
+                    if failures and not self._sleep(backoff(failures, 0.25, MAX_BACKOFF)):
                         return
                     engine, outcome = self._spawn(workdir)
                     if engine is None:

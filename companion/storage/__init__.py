@@ -1,26 +1,28 @@
 """Storage adapter: the score database (SQLite) of the state directory.
 
-See :mod:`companion.storage.sqlite` for how it keeps acknowledged scores safe.
+See :mod:`companion.storage.sqlite` for how it keeps acknowledged scores safe,
+:mod:`companion.storage.faults` for what can go wrong with it and
+:mod:`companion.storage.backups` for its backups.
 """
 
-from companion.storage.sqlite import (
-    DB_NAME,
-    MIGRATIONS,
-    GameSummary,
+from companion.storage.backups import (
+    check_backup,
+    describe_backups,
+    restore_backup,
+    restore_named_backup,
+)
+from companion.storage.faults import (
     NoSuchBackup,
-    Storage,
     StorageCorrupt,
     StorageError,
     StorageFull,
     StorageLocked,
     StorageReadOnly,
     UnknownGame,
-    backup_files,
-    check_backup,
     classify,
-    describe_backups,
-    restore_named_backup,
 )
+from companion.storage.layout import DB_NAME, backup_files
+from companion.storage.sqlite import MIGRATIONS, GameSummary, Storage
 
 __all__ = [
     "DB_NAME",
@@ -38,5 +40,6 @@ __all__ = [
     "check_backup",
     "classify",
     "describe_backups",
+    "restore_backup",
     "restore_named_backup",
 ]

@@ -5,12 +5,10 @@
 - One connection, one lock: every call is a short transaction taken under the lock, so threads
   of the web server can share one :class:`Storage` (one writer at a time).
 - ``PRAGMA quick_check`` at open; a damaged file raises :class:`StorageCorrupt` naming the
-  backups to restore with :meth:`Storage.restore_backup` (``uno-companion score restore``).
-- Faults are told apart, because the cure differs: :class:`StorageFull` (free some space),
-  :class:`StorageReadOnly` (the folder or file cannot be written: permissions, a read-only
-  card), :class:`StorageLocked` (another program holds the database) and :class:`StorageCorrupt`
-  (restore a backup). Only a damaged file calls for a backup: restoring one drops every round
-  since it was written.
+  backups to restore with :func:`~companion.storage.backups.restore_backup`
+  (``uno-companion score restore``).
+- Faults are told apart, because the cure differs (:mod:`companion.storage.faults`): only a
+  damaged file calls for a backup: restoring one drops every round since it was written.
 - A rotating set of backups (``backups/scores.1.sqlite3`` newest …) written with SQLite's online
   backup API at open and on :meth:`Storage.backup`.
 - The score log is append-only (a trigger refuses UPDATE of an entry); totals are never stored,
@@ -20,34 +18,24 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import os
-import shutil
 import sqlite3
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.core.errors import StoreFault
-from companion.core.scoring import (
-    GameSetup,
-    LogEntry,
-    Ruleset,
-    ScoreBook,
-    ScoringError,
-    StaleWrite,
-    builtin_rulesets,
-)
+from companion.core.scoring import GameSetup, LogEntry, Ruleset, ScoreBook, StaleWrite
 
-DB_NAME = "scores.sqlite3"
-BACKUP_DIR = "backups"
+from .faults import StorageCorrupt, StorageError, StorageReadOnly, UnknownGame, classify
+from .layout import BACKUP_DIR, DB_NAME, backup_files
+
 DEFAULT_BACKUPS = 5
 BOOK_CACHE_ENTRIES = 30_000  # log entries of the games kept read at once (see BookCache)
 IMPORT_CHUNK = 100  # log entries written per transaction by an import
@@ -84,120 +72,6 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
 )
-
-
-class StorageError(StoreFault):
-    """The score database can't be used; the message says why and what to do."""
-
-
-class StorageFull(StorageError):
-    """The disk (SD card) is full: nothing more can be stored until space is freed."""
-
-    key = "storage.full"
-    status = 507
-    problem = "full"
-
-
-class StorageReadOnly(StorageError):
-    """The state folder or the database file cannot be written."""
-
-    key = "storage.read_only"
-    problem = "read_only"
-
-
-class StorageLocked(StorageError):
-    """Another program holds the database (a second daemon, a ``score`` command running)."""
-
-    key = "storage.locked"
-    problem = "locked"
-
-
-class StorageCorrupt(StorageError):
-    """``quick_check`` failed (or the file is not a database). ``backups`` lists the backup files,
-    newest first; :meth:`Storage.restore_backup` puts one back."""
-
-    key = "storage.damaged"
-    problem = "damaged"
-
-    def __init__(self, path: Path, problem: str, backups: Sequence[Path]) -> None:
-        self.path = path
-        self.detail = problem
-        self.backups = tuple(backups)
-        hint = (
-            f"restore a backup with 'uno-companion score restore' (newest: {self.backups[0]})"
-            if self.backups
-            else "no backup exists; move the file aside to start afresh"
-        )
-        super().__init__(f"score database {path} is damaged ({problem}): {hint}")
-
-
-# SQLite's primary result codes (https://sqlite.org/rescode.html).
-_SQLITE_FULL = {13}
-_SQLITE_READONLY = {8}
-_SQLITE_LOCKED = {5, 6}  # BUSY, LOCKED
-_SQLITE_DAMAGED = {11, 26}  # CORRUPT, NOTADB
-_SQLITE_CANTOPEN = 14
-_SQLITE_IOERR = 10
-
-
-def classify(error: BaseException, path: Path) -> StorageError:
-    """The :class:`StorageError` a low-level error means for the database at ``path``."""
-    if isinstance(error, StorageError):
-        return error
-    what = f"score database {path}"
-    if isinstance(error, OSError):
-        if error.errno in (errno.ENOSPC, errno.EDQUOT):
-            return StorageFull(f"{what}: the disk is full ({error}); free some space")
-        if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-            return StorageReadOnly(f"{what}: cannot write in {path.parent} ({error})")
-        return StorageError(f"{what}: {error}")
-    code = getattr(error, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    if primary in _SQLITE_FULL or (primary == _SQLITE_IOERR and _disk_nearly_full(path)):
-        return StorageFull(f"{what}: the disk is full ({error}); free some space")
-    if primary in _SQLITE_READONLY or (
-        primary in (_SQLITE_CANTOPEN, _SQLITE_IOERR, None) and _cannot_write(path)
-    ):
-        # A folder or card made read-only while the box runs fails a write with an I/O error
-        # (EROFS): named by its cause, not as "unusable".
-        return StorageReadOnly(
-            f"{what} cannot be written ({error}): check the folder's permissions and that the "
-            "card is not read-only"
-        )
-    if primary in _SQLITE_LOCKED:
-        return StorageLocked(f"{what} is locked by another program ({error}): stop it and retry")
-    if primary in _SQLITE_DAMAGED:
-        return StorageCorrupt(path, str(error), backup_files(path.parent))
-    return StorageError(f"{what}: {error}")
-
-
-def _cannot_write(path: Path) -> bool:
-    """Whether the database's folder (or the file) is read-only: a read-only mount, or
-    permissions this process lacks."""
-    try:
-        if os.statvfs(path.parent).f_flag & os.ST_RDONLY:
-            return True
-    except OSError:
-        pass
-    return not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
-
-
-def _disk_nearly_full(path: Path) -> bool:
-    try:
-        return shutil.disk_usage(path.parent).free < 1024 * 1024
-    except OSError:
-        return False
-
-
-class NoSuchBackup(StorageError):
-    """No backup file of that name."""
-
-    key = "storage.no_backup"
-    status = 404
-
-
-class UnknownGame(StorageError, KeyError):
-    """No game with that id."""
 
 
 @dataclass(frozen=True)
@@ -254,6 +128,17 @@ class BookCache:
         return game_id in self._books
 
 
+Connect = Callable[[Path, float], sqlite3.Connection]
+
+
+def connect_file(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """The connection :meth:`Storage.open` uses: shared by threads under the storage's lock,
+    transactions begun explicitly."""
+    return sqlite3.connect(
+        path, check_same_thread=False, isolation_level=None, timeout=busy_timeout
+    )
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -261,12 +146,18 @@ def _now() -> str:
 class Storage:
     """The score database of one state directory. Build with :meth:`open`; :meth:`close` it."""
 
-    def __init__(self, connection: sqlite3.Connection, path: Path, backups: int) -> None:
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        path: Path,
+        backups: int,
+        kept_entries: int = BOOK_CACHE_ENTRIES,
+    ) -> None:
         self._db = connection
         self.path = path
         self.backup_count = backups
         self._lock = threading.Lock()
-        self._books = BookCache(BOOK_CACHE_ENTRIES, self._book_dropped)  # as the stored logs
+        self._books = BookCache(kept_entries, self._book_dropped)  # as the stored logs
         # Told of each game the cache lets go of: the daemon frees a long one a piece at a time.
         self.on_book_dropped: Callable[[ScoreBook], None] | None = None
         self.fault: StorageError | None = None  # the last write's fault; None once one succeeds
@@ -283,14 +174,19 @@ class Storage:
         *,
         backups: int = DEFAULT_BACKUPS,
         busy_timeout: float = 10.0,
+        kept_entries: int = BOOK_CACHE_ENTRIES,
+        connect: Connect | None = None,
     ) -> Storage:
         """Open (creating if needed) ``state_dir/scores.sqlite3``, check it, migrate it and
-        write a fresh backup. Raises a :class:`StorageError` saying which fault it met."""
+        write a fresh backup. Raises a :class:`StorageError` saying which fault it met.
+
+        ``kept_entries``: the log entries of the games kept read at once; ``connect(path,
+        busy_timeout)``: the connection to the file (:func:`connect_file`, or a test's)."""
         directory = Path(state_dir)
         path = directory / DB_NAME
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            db = cls._connect(path, busy_timeout)
+            db = (connect_file if connect is None else connect)(path, busy_timeout)
         except (OSError, sqlite3.Error) as error:
             raise classify(error, path) from error
         try:
@@ -305,12 +201,12 @@ class Storage:
             db.close()
             fault = classify(error, path)
             if isinstance(fault, StorageReadOnly) and path.exists():
-                return cls._open_read_only(path, fault)
+                return cls._open_read_only(path, fault, kept_entries)
             raise fault from error
         except BaseException:
             db.close()
             raise
-        storage = cls(db, path, backups)
+        storage = cls(db, path, backups, kept_entries)
         if backups > 0:
             try:
                 storage.backup()
@@ -320,7 +216,7 @@ class Storage:
         return storage
 
     @classmethod
-    def _open_read_only(cls, path: Path, fault: StorageReadOnly) -> Storage:
+    def _open_read_only(cls, path: Path, fault: StorageReadOnly, kept_entries: int) -> Storage:
         """The stored scores of a folder that cannot be written, to read only: the page shows
         them (with the fault), every write is refused with it, nothing is lost."""
         db: sqlite3.Connection | None = None
@@ -341,18 +237,12 @@ class Storage:
                 db = None
         if db is None:
             raise fault
-        storage = cls(db, path, 0)
+        storage = cls(db, path, 0, kept_entries)
         storage.read_only = StorageReadOnly(
             f"{fault}; the stored scores are shown read-only, nothing new is stored"
         )
         storage.fault = storage.read_only
         return storage
-
-    @staticmethod
-    def _connect(path: Path, busy_timeout: float) -> sqlite3.Connection:
-        return sqlite3.connect(
-            path, check_same_thread=False, isolation_level=None, timeout=busy_timeout
-        )
 
     @staticmethod
     def _check(db: sqlite3.Connection, path: Path) -> None:
@@ -496,28 +386,6 @@ class Storage:
         fresh.replace(newest)
         return newest
 
-    @staticmethod
-    def restore_backup(state_dir: str | os.PathLike[str], backup: str | os.PathLike[str]) -> Path:
-        """Move the database aside (``scores.sqlite3.damaged-N``) and put ``backup`` in its
-        place; the database must not be open. Nothing is deleted. Returns where the old file
-        went. The backup is checked first: a damaged backup is refused and nothing moves."""
-        directory = Path(state_dir)
-        path = directory / DB_NAME
-        check_backup(Path(backup))
-        number = 1
-        while (directory / f"{DB_NAME}.damaged-{number}").exists():
-            number += 1
-        aside = directory / f"{DB_NAME}.damaged-{number}"
-        if path.exists():
-            path.replace(aside)
-        for suffix in ("-wal", "-shm"):
-            extra = directory / f"{DB_NAME}{suffix}"
-            if extra.exists():
-                extra.replace(directory / f"{DB_NAME}.damaged-{number}{suffix}")
-        shutil.copyfile(backup, path)
-        return aside
-
-    # -- games ----------------------------------------------------------------------------------
     def create_game(self, setup: GameSetup, *, created_at: str | None = None) -> str:
         """Store a new game and return its id (``setup.game_id`` or a fresh one)."""
         return self.import_game(ScoreBook(setup), created_at=created_at)
@@ -644,6 +512,11 @@ class Storage:
         with self._lock:
             self._books.keep(game_id)
 
+    def is_read(self, game_id: str) -> bool:
+        """Whether game ``game_id`` is kept read now (the cache's order unchanged)."""
+        with self._lock:
+            return game_id in self._books
+
     def cached_game(self, game_id: str) -> ScoreBook | None:
         """The storage's own book of ``game_id`` if it holds it now (never read for this)."""
         with self._lock:
@@ -670,19 +543,6 @@ class Storage:
         return book
 
     # -- rulesets -------------------------------------------------------------------------------
-    def save_ruleset(self, ruleset: Ruleset) -> None:
-        """Store (or replace) a custom ruleset. Built-in keys are refused."""
-        ruleset.validate()
-        if any(r.key == ruleset.key for r in builtin_rulesets()):
-            raise ScoringError("ruleset_builtin", ruleset=ruleset.key)
-        with self._write() as db:
-            db.execute(
-                "INSERT INTO rulesets (key, ruleset_json, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT(key) DO UPDATE SET ruleset_json = excluded.ruleset_json, "
-                "updated_at = excluded.updated_at",
-                (ruleset.key, _dumps(ruleset.to_dict()), _now()),
-            )
-
     def custom_rulesets(self) -> list[Ruleset]:
         with self._lock:
             rows = self._db.execute("SELECT ruleset_json FROM rulesets ORDER BY key").fetchall()
@@ -713,58 +573,6 @@ class Storage:
         with self._lock:
             rows = self._db.execute("PRAGMA integrity_check").fetchall()
         return "; ".join(str(row[0]) for row in rows)
-
-
-def restore_named_backup(state_dir: Path, name: str) -> Path:
-    """:meth:`Storage.restore_backup` with a backup chosen by its file name (``scores.2.sqlite3``,
-    as :func:`describe_backups` lists them); returns where the replaced database went."""
-    for path in backup_files(state_dir):
-        if path.name == name:
-            try:
-                return Storage.restore_backup(state_dir, path)
-            except (OSError, sqlite3.Error) as error:
-                raise classify(error, state_dir / DB_NAME) from error
-    raise NoSuchBackup(f"no backup called {name[:80]!r} in {state_dir / BACKUP_DIR}")
-
-
-def check_backup(backup: Path) -> tuple[int, int]:
-    """The games and log entries in ``backup``; :class:`StorageError` unless it is a sound
-    score database."""
-    try:
-        db = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
-    except sqlite3.Error as error:
-        raise StorageError(f"backup {backup} cannot be opened: {error}") from error
-    try:
-        result = "; ".join(str(r[0]) for r in db.execute("PRAGMA quick_check").fetchall())
-        games = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
-        entries = int(db.execute("SELECT count(*) FROM entries").fetchone()[0])
-    except sqlite3.Error as error:
-        raise StorageError(f"backup {backup} is not a score database: {error}") from error
-    finally:
-        db.close()
-    if result != "ok":
-        raise StorageError(f"backup {backup} is damaged too: {result[:200]}")
-    return games, entries
-
-
-def describe_backups(state_dir: Path) -> list[dict[str, Any]]:
-    """The backups as the page and the command line show them, newest first."""
-    described = []
-    for path in backup_files(state_dir):
-        try:
-            info = path.stat()
-        except OSError:
-            continue
-        stamp = datetime.fromtimestamp(info.st_mtime, UTC).isoformat(timespec="seconds")
-        described.append({"name": path.name, "saved_at": stamp, "bytes": info.st_size})
-    return described
-
-
-def backup_files(state_dir: Path) -> list[Path]:
-    """Backup files, newest first."""
-    directory = state_dir / BACKUP_DIR
-    found = [p for p in directory.glob("scores.*.sqlite3") if p.stem.split(".")[-1].isdigit()]
-    return sorted(found, key=lambda p: int(p.stem.split(".")[-1]))
 
 
 def _forget_game(db: sqlite3.Connection, game_id: str) -> None:

@@ -46,6 +46,7 @@ from urllib.parse import urlsplit
 
 from flask import Request, session
 
+from companion.core.backoff import backoff
 from companion.web.config import WebConfig
 
 CSRF_HEADER = "X-CSRF-Token"
@@ -177,7 +178,7 @@ class Guard:
             self._forget_misses(now)
             if len(self._misses) < self._total_attempts and not self._slowdowns:
                 return None
-            step = min(2.0 ** max(self._slowdowns - 1, 0), SLOWEST_STEP)
+            step = backoff(max(self._slowdowns, 1), 1.0, SLOWEST_STEP)
             turn = max(now, self._next_turn)
             if client in self._waiting or len(self._waiting) >= MOST_WAITING:
                 retry = max(1, int(turn - now + step * len(self._waiting)) + 1)
@@ -200,7 +201,7 @@ class Guard:
                     self._slowdowns += 1
                 if strikes.count >= self._attempts:
                     strikes.count = 0
-                    wait = min(self._lock_seconds * 2.0**strikes.lockouts, LONGEST_LOCKOUT)
+                    wait = backoff(strikes.lockouts + 1, self._lock_seconds, LONGEST_LOCKOUT)
                     strikes.lockouts += 1
                     strikes.locked_until = now + wait
                     raise AccessDenied("web.error_locked", 429, retry_after=int(wait + 0.999))

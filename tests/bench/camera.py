@@ -33,7 +33,7 @@ from companion.vision import default_model, render
 from companion.vision.eye import Eye
 from companion.vision.kinds import deck_faces
 from tests.bench.daemon import HARDWARE, percentile, press_latencies
-from tests.camera_evening import PLAYERS, evening, film
+from tests.camera_evening import evening, film
 
 FILMS = int(os.environ.get("CAMERA_FILMS", "4"))
 PRESS_ROUNDS = int(os.environ.get("CAMERA_PRESS_ROUNDS", "4"))
@@ -176,28 +176,24 @@ def press_cost(work: Path) -> tuple[list[float], list[float]]:
 
 
 def typed_rounds(lines: list[str], seed: int) -> list[list[dict[str, Any]]]:
-    """Each round's log as the evening typed leaves it (the ``final`` line's shape)."""
-    from companion.core.session import run_script
-    from companion.core.table import TableEngine
-    from companion.core.table.view import final_record
+    """Each round's log as the evening typed leaves it (the ``final`` line's shape): the script
+    through the daemon, as ``simulate --script``."""
+    from companion.cli.replay import ScriptReplay
+    from companion.config import Config
 
-    engine = TableEngine(list(PLAYERS), seed=seed)
     rounds: list[list[dict[str, Any]]] = []
-    for line in lines:
-        if line.startswith("start ") and engine.log.entries:
-            rounds.append(final_record(engine, engine.log)["log"])
-        list(run_script([line], engine, lambda say: say.key))
-    return [*rounds, final_record(engine, engine.log)["log"]]
+    with ScriptReplay(Config(), seed=seed, lang="en", trace=lambda record: None) as box:
+        for number, line in enumerate(lines, start=1):
+            if line.startswith("start ") and (logged := box.round_log()):
+                rounds.append(logged)
+            box.run(number, line)
+        return [*rounds, box.round_log()]
 
 
 def as_played(log: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """A round's log as the table played it: what, the whole card, who, in order (the card
-    sensor's own reports left out: a typed evening has none)."""
-    return [
-        (line["event"], line["card"], line["player"], line["refused"])
-        for line in log
-        if line["source"] != "box"
-    ]
+    """A round's log as the table played it: what, the whole card, who, in order (not where
+    from)."""
+    return [(line["event"], line["card"], line["player"], line["refused"]) for line in log]
 
 
 def replayed_evening(work: Path, seed: int = 8) -> tuple[str, bool]:

@@ -1,5 +1,9 @@
 """The daemon's press path, idle cost and memory, on gpiozero's mock pins.
 
+- What the table's memory writes per press at several lengths of the round's log: the text of
+  its line, the bytes handed to the kernel (``wchar``, SQLite's journal pages included) and the
+  time the hub thread spends writing it; the whole round's checkpoint beside it, which a press
+  never writes.
 - HIT pin edge → first buzzer or ejector pin change, p50/p99 over many presses through the whole
   daemon (debounce, hub thread, engine, actuator lanes), next to a bare gpiozero Button callback
   on the same pin factory in the same run (the floor).
@@ -13,6 +17,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import tempfile
@@ -21,9 +26,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from companion.app.table_memory import TableMemory
 from companion.config import LauncherConfig, parse_config
+from companion.core.events import Press, Reload, Setup, StartRound
+from companion.core.options import LauncherOptions
+from companion.core.table import TableEngine
 from companion.daemon import Daemon, DaemonOptions
 from companion.speech import PlayerProcess
+from companion.storage.table_log import TableLog
 from tests.helpers import wait_for
 
 PRESSES = int(os.environ.get("BENCH_PRESSES", "1000"))
@@ -127,7 +137,57 @@ def bare_button_latencies(factory: Any, count: int) -> list[float]:
     return latencies
 
 
+def kernel_bytes() -> int:
+    """Bytes this process has handed to ``write`` so far."""
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("wchar:"):
+            return int(line.split()[1])
+    return 0
+
+
+def table_memory_writes(lengths: tuple[int, ...] = (10, 100, 300, 2000)) -> None:
+    """Presses on a table after ``length`` events (past 320 lines the round's log folds its
+    oldest into its start), each written by the table's memory as the hub's journal does."""
+    players = ("Alice", "Bruno", "Chloé", "David")
+    for length in lengths:
+        with tempfile.TemporaryDirectory() as tmp:
+            engine = TableEngine(players, launcher=LauncherOptions(magazine=200), seed=1)
+            memory = TableMemory(lambda tmp=tmp: TableLog.open(tmp), engine)
+            memory.restore()
+
+            def handle(event: Any, memory: TableMemory = memory, engine: Any = engine) -> None:
+                memory.journal(engine.handle(event, "button"))
+
+            handle(Setup(players))
+            handle(StartRound())
+            while engine.events_handled < length:
+                handle(Reload(200) if engine.firing.magazine < 30 else Press())
+            presses, texts, took = 200, [], []
+            lines = len(engine.log.entries)
+            wrote = kernel_bytes()
+            for _ in range(presses):
+                if engine.firing.magazine < 30:
+                    handle(Reload(200))  # a line as small as a press's, counted with theirs
+                before = memory.bytes_written
+                outcome = engine.handle(Press(), "button")
+                start = time.perf_counter()
+                memory.journal(outcome)
+                took.append(time.perf_counter() - start)
+                texts.append(memory.bytes_written - before)
+                time.sleep(0.005)  # presses 5 ms apart, as on the pins below
+            wrote = kernel_bytes() - wrote
+            whole = len(json.dumps(memory.capture()))
+            memory.close()
+        print(
+            f"table memory after {length:>4} events, {lines:>3} lines in the round's log: "
+            f"a press writes {max(texts)} B of text (mean {statistics.mean(texts):.0f}), "
+            f"{wrote / presses / 1024:.2f} KB to the kernel, journal {ms(took)}; "
+            f"the whole round would be {whole / 1024:.1f} KB"
+        )
+
+
 def main() -> None:
+    table_memory_writes()
     with tempfile.TemporaryDirectory() as tmp:
         daemon = make_daemon(Path(tmp), voice=False)
         try:
@@ -160,7 +220,11 @@ def main() -> None:
     print(f"press latency, voice off: {ms(results[False])} over {total} presses")
     print(f"press latency, voice on:  {ms(results[True])} over {total} presses ({spoken})")
     ratio = percentile(results[True], 0.99) / percentile(results[False], 0.99)
-    print(f"press p99 voice on / voice off: {ratio:.2f}x (alternating rounds of {count})")
+    middle = percentile(results[True], 0.5) / percentile(results[False], 0.5)
+    print(
+        f"press p99 voice on / voice off: {ratio:.2f}x, p50 {middle:.2f}x "
+        f"(alternating rounds of {count})"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         daemon = make_daemon(Path(tmp), voice=True, web=True)

@@ -9,10 +9,9 @@ import time
 import tracemalloc
 
 from companion.config import RulesConfig
-from companion.core.actions import table_event
 from companion.core.errors import ActionError
 from companion.core.events import Play, Replace
-from companion.core.script import parse_line
+from companion.core.script import script_event
 from companion.core.table import TableEngine
 
 LINES = [
@@ -90,9 +89,9 @@ def main() -> None:
     lines = session(10_000)
     events = []
     for line in lines:
-        parsed = parse_line(line)
-        assert parsed is not None
-        events.append(table_event(*parsed))
+        event = script_event(line)
+        assert event is not None
+        events.append(event)
     rules = RulesConfig(stacking=True)
 
     best = float("inf")
@@ -106,9 +105,7 @@ def main() -> None:
 
     start = time.perf_counter()
     for line in lines:
-        parsed = parse_line(line)
-        assert parsed is not None
-        table_event(*parsed)
+        script_event(line)
     parse_rate = len(lines) / (time.perf_counter() - start)
     print(f"script parsing + validation: {parse_rate:,.0f} lines/s")
 

@@ -98,10 +98,9 @@ def changes(rounds: int, repeats: int = 5) -> tuple[float, float, float]:
     end (each with the state after it) with a game of ``rounds`` rounds open (medians)."""
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as state_dir:
-        _, hub, scores = wired_box(Path(state_dir), list(PLAYERS), 1)
-        keeper = scores.keeper
+        _, hub, scores, keeper = wired_box(Path(state_dir), list(PLAYERS), 1)
         book = long_game(rounds)
-        hub.call(lambda: keeper.open_imported(keeper.stored(book, keeper._changes))).result()
+        hub.call(lambda: keeper.open_imported(keeper.stored(book, keeper.changes))).result()
         gc.freeze()  # as after an import: the game is out of later collections
         hub.state()
 

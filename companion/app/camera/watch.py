@@ -16,6 +16,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from companion.core.backoff import backoff
+
 from .status import CameraStatus, Event, State
 
 log = logging.getLogger(__name__)
@@ -151,7 +153,7 @@ class CameraWatch:
         with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CAMERA_NICENESS)
         camera = self._camera
-        pause = FIRST_RETRY_S
+        misses = 0  # losses in a row with no frame seen
         while not self._stop.is_set():
             if not self.enabled:
                 self._fire("switch_off")
@@ -174,8 +176,8 @@ class CameraWatch:
                 self._fire("ended", say=False)
                 return
             self._fire("ended")
-            pause = FIRST_RETRY_S if seen_any else min(MAX_RETRY_S, pause * 2)
-            self._wake.wait(pause)
+            misses = 0 if seen_any else misses + 1
+            self._wake.wait(backoff(misses + 1, FIRST_RETRY_S, MAX_RETRY_S))
             self._wake.clear()
 
     def _watch(self, camera: Camera) -> bool:

@@ -94,7 +94,7 @@ def _read_json(text: str, pause: Pause = None) -> Any:
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     try:
-        return _json_in_pieces(text, pause)
+        return json_in_pieces(text, pause)
     except json.JSONDecodeError as error:
         raise ScoringError(
             "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
@@ -106,7 +106,7 @@ def _read_json(text: str, pause: Pause = None) -> Any:
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
-def _json_in_pieces(text: str, pause: Pause) -> Any:
+def json_in_pieces(text: str, pause: Pause) -> Any:
     """``json.loads(text)``, but a top-level object's lists are read one item at a time with
     ``pause()`` every :data:`PAUSE_EVERY` items: a 5 MB game file is never one long step."""
     decoder = json.JSONDecoder()

@@ -5,16 +5,15 @@ Every built-in ruleset cites the rule book it follows (files in ``/work/shared/r
 tapped in card by card and checked against the deck. UNO Flip cards have two faces: each kind says
 which ``side`` it is on, and a hand is counted on the side the round ended on (000 §XI.G).
 
-A user edits a ruleset by copying it (:meth:`Ruleset.copy_as`) and replacing kinds
-(:meth:`Ruleset.with_kind`, :meth:`Ruleset.without_kind`); :meth:`Ruleset.validate` refuses a deck
-that makes no sense.
+A house ruleset comes with the game file that carries it; :meth:`Ruleset.validate` refuses a
+deck that makes no sense.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -112,28 +111,6 @@ class Ruleset:
     @property
     def default_side(self) -> str:
         return self.sides[0]
-
-    # Editing: each returns a new, non-built-in ruleset (check it with ``validate``).
-    def copy_as(self, key: str, name_fr: str, name_en: str | None = None) -> Ruleset:
-        return replace(
-            self,
-            key=key,
-            name_fr=name_fr,
-            name_en=name_en if name_en is not None else name_fr,
-            source=f"copy of {self.key} ({self.source})",
-            builtin=False,
-        )
-
-    def with_kind(self, kind: CardKind) -> Ruleset:
-        """Replace the kind with the same key, or add ``kind`` at the end."""
-        if self.kind(kind.key) is None:
-            kinds = (*self.kinds, kind)
-        else:
-            kinds = tuple(kind if k.key == kind.key else k for k in self.kinds)
-        return replace(self, kinds=kinds, builtin=False)
-
-    def without_kind(self, key: str) -> Ruleset:
-        return replace(self, kinds=tuple(k for k in self.kinds if k.key != key), builtin=False)
 
     def validate(self) -> Ruleset:
         """Raise :class:`ScoringError` if the ruleset cannot be played; return it otherwise."""

@@ -139,6 +139,11 @@ class RoundsTally:
         self._marks = [start]  # _marks[j]: after j * TALLY_MARK_EVERY rounds
         self._views: list[RoundView] = []
 
+    @property
+    def tallied(self) -> int:
+        """How many of the game's rounds it has gone through."""
+        return len(self._views)
+
     def parts(self) -> list[list[RoundView]]:
         """The rounds it went through, in a list of its own (see :meth:`ScoreBook.parts`)."""
         return [list(self._views)]

@@ -13,10 +13,11 @@
 
 from ..firing import profile_from_options
 from .engine import Outcome, TableEngine
-from .state import HAND_SIZE, Checkpoint, Owed, Phase, Seat, TableState
+from .state import HAND_SIZE, PHASE_MOVES, Checkpoint, Owed, Phase, Seat, TableState
 
 __all__ = [
     "HAND_SIZE",
+    "PHASE_MOVES",
     "Checkpoint",
     "Outcome",
     "Owed",

@@ -101,7 +101,7 @@ def lacked(t: Table, ev: Lacked) -> list[Command]:
                 owe(st, seat, presses, "lotso", by=player)
     else:
         owe(st, player, presses, "lotso")
-    st.phase = "playing"
+    st.move_to("playing")
     st.asking = None
     commands: list[Command] = (
         [Say(f"table.colour_{st.asking_colour}", {})] if st.asking_colour else []

@@ -107,12 +107,12 @@ def round_won(t: Table, ev: RoundWon) -> list[Command]:
     st.mimic = None
     commands: list[Command] = [Say("table.round_won", {"player": name(st, seat)}, Priority.RESULT)]
     if st.owed:
-        st.phase = "settling"
+        st.move_to("settling")
         head = st.owed[0]
         commands.append(
             Say("decks.won_presses_owed", {"player": name(st, head.seat)}, Priority.PROMPT)
         )
         commands += announce_head_or_turn(st, "turn")
     else:
-        st.phase = "over"
+        st.move_to("over")
     return commands

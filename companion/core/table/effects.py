@@ -159,7 +159,7 @@ def card_effect(
         reason = "skip"
     elif card.effect == "lotso":
         # 002 Lotso: each opponent shows a card of the colour; the table says who could not.
-        st.phase = "asking"
+        st.move_to("asking")
         st.asking = player
         st.asking_colour = colour or ""
         params = {"player": name(st, player), "colour": colour or ""}

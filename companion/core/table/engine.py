@@ -96,7 +96,16 @@ class Outcome:
     """What handling one event produced: the event's name, its commands, the cards it fired and
     :attr:`snapshot`, the table as the event left it."""
 
-    __slots__ = ("__weakref__", "_make", "_snapshot", "commands", "event", "fired", "source")
+    __slots__ = (
+        "__weakref__",
+        "_make",
+        "_snapshot",
+        "commands",
+        "event",
+        "fired",
+        "handled",
+        "source",
+    )
 
     def __init__(
         self,
@@ -107,6 +116,7 @@ class Outcome:
         *,
         make: Callable[[], dict[str, Any]] | None = None,
         source: Source = "script",
+        handled: Event | None = None,
     ) -> None:
         if snapshot is None and make is None:
             raise ValueError("an outcome needs its snapshot or a way to make it")
@@ -116,6 +126,7 @@ class Outcome:
         self._snapshot = snapshot
         self._make = make
         self.source = source
+        self.handled = handled  # the event itself (what the table's memory writes down)
 
     @property
     def snapshot(self) -> dict[str, Any]:
@@ -232,7 +243,12 @@ class TableEngine(Table):
             self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
         self.events_handled += 1
         outcome = Outcome(
-            EVENT_NAMES[kind], tuple(commands), self.last_fired, make=self.snapshot, source=source
+            EVENT_NAMES[kind],
+            tuple(commands),
+            self.last_fired,
+            make=self.snapshot,
+            source=source,
+            handled=event,
         )
         self._unread = weakref.ref(outcome)
         return outcome

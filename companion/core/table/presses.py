@@ -109,7 +109,7 @@ def press(t: Table, ev: Press) -> list[Command]:
 def next_owed_or_turn(st: TableState, reason: str) -> list[Command]:
     """After an owed entry is done: the next one, the turn, or the end of a won round."""
     if st.phase == "settling" and not st.owed:
-        st.phase = "over"
+        st.move_to("over")
         assert st.winner is not None
         return [Say("decks.round_settled", {"player": name(st, st.winner)}, Priority.RESULT)]
     return announce_head_or_turn(st, reason)

@@ -59,7 +59,7 @@ def deal(
     st.owed = []
     if not redeal:
         st.round += 1
-    st.phase = "playing"
+    st.move_to("playing")
     st.winner = None
     st.contre_uno_window = None
     st.contre_uno_closed = st.contre_uno_closed_by = None
@@ -148,14 +148,14 @@ def eliminate(t: Table, ev: Eliminate) -> list[Command]:
         st.active = step(st, seat)
     if st.asking == seat:
         st.asking = None
-        st.phase = "playing"
+        st.move_to("playing")
     if st.mimic == seat:
         st.mimic = None
     if st.phase == "settling" and not st.owed:
-        st.phase = "over"
+        st.move_to("over")
     commands: list[Command] = [Say("table.eliminated", {"player": name(st, seat)}, Priority.RESULT)]
     if players_in(st) == 1:
-        st.phase = "game_over"
+        st.move_to("game_over")
         st.owed = []
         st.asking = None
         st.winner = st.active
@@ -173,7 +173,7 @@ def reinstate(t: Table, ev: Reinstate) -> list[Command]:
     if st.seats[st.active].eliminated:  # nobody else was left to play
         st.active = seat
     if st.phase == "game_over":
-        st.phase = "playing"
+        st.move_to("playing")
         st.winner = None
     return [Say("table.reinstated", {"player": name(st, seat)}, Priority.RESULT)]
 

@@ -21,6 +21,22 @@ HAND_SIZE = 7  # cards dealt to each player (000 §III)
 # colour); the round is won but presses are still owed (000 §VI: those cards count); over.
 Phase = Literal["playing", "asking", "settling", "over", "game_over"]
 
+# Every move of the round's phase the rules make: a deal starts play again (a misdeal from any
+# phase in play); a Lotso asks and its answer (or its player leaving) resumes play; a won round
+# settles what is owed, then is over; a last player left wins the game, until someone is let
+# back in.
+PHASE_MOVES: dict[Phase, frozenset[Phase]] = {
+    "playing": frozenset({"playing", "asking", "settling", "over", "game_over"}),
+    "asking": frozenset({"playing", "game_over"}),
+    "settling": frozenset({"over", "game_over"}),
+    "over": frozenset({"playing", "game_over"}),
+    "game_over": frozenset({"playing"}),
+}
+
+
+class PhaseMoveError(RuntimeError):
+    """A move of the round's phase that :data:`PHASE_MOVES` does not hold: a bug in the rules."""
+
 
 @dataclass
 class Seat:
@@ -62,7 +78,7 @@ class TableState:
     direction: int = 1
     owed: list[Owed] = field(default_factory=list)
     round: int = 0
-    phase: Phase = "playing"
+    phase: Phase = "playing"  # changed by :meth:`move_to` only
     winner: int | None = None
     last_card: dict[str, Any] | None = None  # replaced, never changed in place
     contre_uno_window: int | None = None  # seat that may still be caught for a forgotten UNO
@@ -78,6 +94,12 @@ class TableState:
     asking_colour: str = ""
     mimic: int | None = None  # UNO Emoji: seat holding a mimic until their next turn (004)
     mimic_played: bool = False
+
+    def move_to(self, phase: Phase) -> None:
+        """Move the round to ``phase``, one of the moves :data:`PHASE_MOVES` holds."""
+        if phase not in PHASE_MOVES[self.phase]:
+            raise PhaseMoveError(f"the round cannot go from {self.phase!r} to {phase!r}")
+        self.phase = phase
 
     def copy(self) -> TableState:
         """A copy that shares nothing mutable with this one: cheaper than a deep copy."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.core.backoff import backoff
+
 STARTS_FILE = "starts"
 WINDOW_S = 300.0
 FIRST_DELAY_S = 2.0
@@ -29,6 +31,4 @@ def restart_delay(runtime_dir: Path, now: float) -> float:
         path.write_text("".join(f"{t}\n" for t in [*recent, now]))
     except OSError:
         return 0.0  # no place to count: start at once rather than not at all
-    if not recent:
-        return 0.0
-    return float(min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** (len(recent) - 1)))
+    return backoff(len(recent), FIRST_DELAY_S, MAX_DELAY_S)

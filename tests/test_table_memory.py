@@ -298,19 +298,38 @@ def test_a_table_saved_before_the_log_comes_back_as_the_start_of_one() -> None:
     assert again.log.entries == [] and again.events_handled == 9
 
 
-def test_a_line_that_does_not_decode_stops_the_table_there() -> None:
-    """What comes before a bad line is put back; the next write starts a new checkpoint."""
+def test_a_line_that_does_not_decode_is_marked_and_the_rest_is_kept() -> None:
+    """A bad line is left out and marked once; the lines after it are the round still."""
     table = played_table()
     store = table.store
-    before = table.engine.snapshot()
-    table.handle(SetHand("Alice", 5), SetHand("Alice", 6))
-    n, line = store.lines[-2]
-    store.lines[-2] = (n, [line[0], {"player": "Alice", "cards": "many"}, *line[2:]])
+    table.handle(SetHand("Alice", 5), SetHand("Alice", 6), SetHand("Bruno", 2))
+    after = table.engine.snapshot()
+    n, line = store.lines[-3]
+    store.lines[-3] = (n, [line[0], {"player": "Alice", "cards": "many"}, *line[2:]])
     again = Remembered(store, seed=99)
-    assert again.engine.snapshot()["players"] == before["players"]
-    again.handle(SetHand("Bruno", 2))
-    assert len(store.checkpoints) == 3  # the deal's, the start's, after the bad line
+    assert again.engine.snapshot()["players"] == after["players"]
+    (mark,) = again.memory.recovered
+    assert (mark["line"], mark["why"]) == (n, "unreadable") and "cards" in mark["problem"]
+    again.handle(SetHand("Chloé", 4))
     assert restarted(store).snapshot() == again.engine.snapshot()
+    assert len(store.marks) == 1  # marked once, not at every start
+
+
+def test_an_oversized_count_journaled_by_an_older_box_costs_the_round_nothing() -> None:
+    """A merged ejection's count once came as ``expected: 150``, past a deck: the next start
+    refused it and threw the round away. Now the line is marked and the round goes on."""
+    table = played_table()
+    table.handle(CardsSeen(3, 150), source="box")  # as the box journaled it then
+    table.handle(SetHand("Alice", 5), SetHand("Bruno", 4))
+    store = table.store
+    _, line = store.lines[-3]
+    assert line[0] == "table.cards_seen" and line[1]["expected"] == 150
+    again = restarted(store)
+    assert again.snapshot()["players"] == table.engine.snapshot()["players"]
+    assert again.snapshot()["owed"] == table.engine.snapshot()["owed"]
+    # The lines keep their numbers: a mend of a line after the bad one mends that line.
+    kept = [e.seq for e in table.engine.log.entries if type(e.event) is not CardsSeen]
+    assert [e.seq for e in again.log.entries] == kept
 
 
 def test_rules_come_back_unless_the_configuration_changed() -> None:

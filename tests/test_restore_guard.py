@@ -44,5 +44,14 @@ def test_a_healthy_database_is_not_replaced_by_one_stray_request(tmp_path: Path)
                 {"backup": "scores.1.sqlite3", "confirm": True, "revision": hub.revision},
             )
             assert state["storage"]["ok"] and state["score"]["revision"] == 0
+            # The database it replaced is a backup the page lists, the newest after the one the
+            # restored database got as it opened: the evening's round comes back the same way.
+            names = [b["name"] for b in state["storage"]["backups"]]
+            assert names[:2] == ["scores.1.sqlite3", "scores.2.sqlite3"]
+            state = hub.dispatch(
+                "storage.restore",
+                {"backup": "scores.2.sqlite3", "confirm": True, "revision": hub.revision},
+            )
+            assert state["score"]["revision"] == 1
     finally:
         scores.close()

@@ -411,7 +411,7 @@ engine = TableEngine(["Alice", "Bruno", "Chloé", "David"], seed=0)
 hub = Hub(engine)
 scores = ScoreStorage(
     open_storage=lambda: storage.Storage.open(state_dir, backups=0),
-    restore_backup=lambda name: None,
+    restore_backup=lambda name, keep: None,
     list_backups=lambda: [],
 )
 scores.start()

@@ -4,7 +4,8 @@ The launcher never depends on the database. If it cannot be opened (disk full, f
 read-only, locked by another program, damaged), the box starts anyway: the table runs, the
 ``storage`` part of the state says what is wrong and lists the backups, and score actions answer
 with that reason. ``storage.restore`` puts a chosen backup in place (the file it replaces is kept
-beside it) and brings the scores back without a restart. The table's memory is kept
+beside it; a database in good health is replaced only on purpose, and becomes the newest
+backup) and brings the scores back without a restart. The table's memory is kept
 apart (:mod:`companion.app.table_memory`): a score backup restored leaves the table as it is.
 
 The opening and restoring themselves are the storage adapter's; the composition root hands them
@@ -52,7 +53,7 @@ class ScoreStorage:
         self,
         *,
         open_storage: Callable[[], Database],
-        restore_backup: Callable[[str], object],
+        restore_backup: Callable[[str, bool], object],
         list_backups: Callable[[], list[dict[str, Any]]],
     ) -> None:
         self._open_storage = open_storage
@@ -150,7 +151,7 @@ class ScoreStorage:
             self.storage.close()
             self.storage = None
         try:
-            self._restore_backup(name)
+            self._restore_backup(name, healthy)  # a healthy database is kept as a backup
         except StoreFault as exc:
             self._open()  # the old database, untouched, or the same fault as before
             self._tell_reopened()

@@ -343,7 +343,9 @@ class TableMemory:
                 log.warning("the table's log line %d is left out: %s", n, problem)
                 if _took_a_seq(line):
                     engine.log.next_seq += 1  # the lines after it keep the numbers they had
-                marks = self._mark(marks, {"line": n, "why": "unreadable", "problem": problem})
+                marks = _marked(
+                    self._store, marks, {"line": n, "why": "unreadable", "problem": problem}
+                )
                 continue
             self._rules = engine.rules
             if event is not None:
@@ -358,21 +360,9 @@ class TableMemory:
             if n not in marks:
                 log.warning("the firing of %d card(s) for %s was not counted: check", cards, player)
             mark = {"line": n, "player": player, "cards": cards, "why": "uncounted"}
-            marks = self._mark(marks, mark)
+            marks = _marked(self._store, marks, mark)
         self.recovered = [marks[n] for n in sorted(marks)]
         self._uncounted = None
-
-    def _mark(self, marks: dict[int, Any], mark: dict[str, Any]) -> dict[int, Any]:
-        """``mark`` stored once by its line (a restart finds it marked already)."""
-        n = mark["line"]
-        store = self._store
-        if n in marks or store is None:
-            return marks
-        try:
-            store.mark(n, mark)
-        except Exception as exc:
-            log.error("the mark could not be saved: %s", exc)
-        return {**marks, n: mark}
 
     def _restore_older(self) -> bool:
         """A memory kept whole in the settings (formats 1 and 2), or only the seats: put back,
@@ -400,6 +390,18 @@ class TableMemory:
         except Exception as exc:
             log.error("the saved table could not be read: %s", exc)
             return None
+
+
+def _marked(store: TableLogStore | None, marks: dict[int, Any], mark: Any) -> dict[int, Any]:
+    """``marks`` with ``mark`` stored once by its line (a restart finds it marked already)."""
+    n = mark["line"]
+    if n in marks or store is None:
+        return marks
+    try:
+        store.mark(n, mark)
+    except Exception as exc:
+        log.error("the mark could not be saved: %s", exc)
+    return {**marks, n: mark}
 
 
 # Lines that number no line of the round's log (the others each took the next number).

@@ -112,7 +112,9 @@ def score_storage(state_dir: Path, **open_options: Any) -> ScoreStorage:
 
     return ScoreStorage(
         open_storage=lambda: storage.Storage.open(state_dir, **open_options),
-        restore_backup=lambda name: storage.restore_named_backup(state_dir, name),
+        restore_backup=lambda name, keep: storage.restore_named_backup(
+            state_dir, name, keep_current=keep
+        ),
         list_backups=lambda: storage.describe_backups(state_dir),
     )
 

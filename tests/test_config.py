@@ -165,3 +165,31 @@ def test_a_configuration_built_in_code_is_checked_whole_when_the_daemon_starts(t
         Daemon(config, DaemonOptions(state_dir=tmp_path, simulate=True, web=False)).start()
     assert "hardware.pins.hit" in str(err.value) and "web.port" in str(err.value)
     assert not list(tmp_path.iterdir())  # checked before the database was opened
+
+
+CONFIG_WITH_ACCENTS = '[table]\nplayers = ["Zoé", "Bruno", "Chloé"]\n'
+
+
+@pytest.mark.parametrize(
+    "encoding",
+    ["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "cp1252", "latin-1"],
+)
+def test_common_encodings_are_read(tmp_path: Path, encoding: str):
+    # Notepad saves "UTF-8 with BOM", "Unicode" (UTF-16 with BOM) or "ANSI" (Windows-1252).
+    path = tmp_path / "config.toml"
+    path.write_bytes(CONFIG_WITH_ACCENTS.encode(encoding))
+    assert load_config(path).table.players == ["Zoé", "Bruno", "Chloé"]
+
+
+def test_a_broken_utf16_file_is_a_clear_error_naming_the_encoding(tmp_path: Path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(CONFIG_WITH_ACCENTS.encode("utf-16") + b"\x00")  # an odd byte at the end
+    with pytest.raises(ConfigError, match=r"UTF-16.*save it again as UTF-8"):
+        load_config(path)
+
+
+def test_bytes_in_no_common_encoding_are_a_clear_error(tmp_path: Path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'[table]\nlanguage = "fr"\ndealer = "\x81"\n')
+    with pytest.raises(ConfigError, match=r"line 3: byte 0x81 is neither UTF-8 nor Windows-1252"):
+        load_config(path)

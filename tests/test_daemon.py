@@ -390,11 +390,11 @@ def test_no_engine_access_off_the_hub_thread_during_a_simulated_evening(tmp_path
     try:
         first.hub.dispatch("settings.update", {"profile": "gentle", "language": "en"})
         first.hub.dispatch("score.new_game", {"ruleset": "extreme", "target": 500})
+        first.hub.dispatch("device.test_fire", {"cards": 1})  # before the round's first press
         for name in ("hit", "next", "reverse", "skip", "hit"):
             press(first, name)
         first.hub.dispatch("device.hit", {})
         first.hub.dispatch("table.play", {"card": "skip", "colour": "red"})
-        first.hub.dispatch("device.test_fire", {"cards": 1})
         first.hub.dispatch("table.reload", {"cards": 50})
         # 8 inputs, and the beam's count after each firing (the box's own events)
         assert wait_for(lambda: first.hub.state()["table"]["events"] >= 8)

@@ -12,13 +12,16 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import LauncherConfig
+from companion.core.actions import event_action, table_event
 from companion.core.commands import Eject, Turn
 from companion.core.errors import ActionError
-from companion.core.events import Press, Reload
+from companion.core.events import CardsSeen, Press, Reload
+from companion.core.limits import MAX_HAND
 from companion.core.table import TableEngine
 from companion.devices import ButtonPressed, InputNotice, LauncherHardware
-from companion.devices.launcher import MAX_PENDING, MOCK_HISTORY
+from companion.devices.launcher import MAX_EJECTION, MAX_PENDING, MOCK_HISTORY, SensorReport
 from tests.doubles import QUICK_FEED
+from tests.helpers import wait_for
 from tests.test_devices_launcher import BUZZER, EJECTOR, HIT, TURRET, make_config
 
 
@@ -125,3 +128,27 @@ def test_turns_coalesce_and_ejections_run_on_while_the_launcher_is_busy(
         assert hardware.status()["cards_fired"] == 6 and hardware.turret.seat == 0
     finally:
         hardware.close()
+
+
+def test_a_merged_ejection_is_never_more_than_a_deck(factory: MockFactory) -> None:
+    config = make_config(ejector={**QUICK_FEED, "feed_mm_s": 200.0})  # 0.1 s per card
+    hardware = LauncherHardware(config, factory, seats=3)
+    try:
+        assert hardware.wait_idle(5)
+        hardware.execute(Eject(3))  # running now: what follows waits and merges
+        wait_for(lambda: hardware.pending == 0, what="the first ejection under way")
+        for _ in range(30):
+            hardware.execute(Eject(5))
+        waiting = [command.cards for kind, command in hardware._pending if kind == "eject"]
+        assert waiting == [MAX_EJECTION, 150 - MAX_EJECTION]  # no card dropped, none past a deck
+    finally:
+        hardware.close()
+
+
+def test_a_mad_beams_report_is_bounded_so_the_journal_replays_it() -> None:
+    report = SensorReport(expected=150, counted=151, doubles=0, fault=None, at=0.0, seq=1)
+    (seen,) = report.events
+    assert isinstance(seen, CardsSeen)
+    assert (seen.cards, seen.expected) == (MAX_HAND, MAX_HAND)
+    # As the table's memory writes it down and reads it back at the next start.
+    assert table_event(*event_action(seen)) == CardsSeen(MAX_HAND, MAX_HAND)

@@ -96,6 +96,7 @@ def test_a_whole_evening_touches_the_engine_on_the_hub_thread_only(
     api.act("evening.seat", game=1, table=1)  # the service's follow-up: a setup
     seat_four(api)
     api.act("page.colours", colours={"Alice": 5})
+    api.act("device.face", seat=1)  # aimed from the page before the round's first press
     stream = hub.subscribe()
     try:
         for _ in range(3):
@@ -115,7 +116,6 @@ def test_a_whole_evening_touches_the_engine_on_the_hub_thread_only(
     chloe_wins_a_round(api)  # the score sheet, and the eliminations it may sync
     api.act("players.rename", player="Bruno", name="Bastien")
     api.act("table.undo")
-    api.act("device.face", seat=1)
     api.act("settings.update", profile="gentle", language="en")
     with urllib.request.urlopen(f"{daemon.url}api/score/rounds", timeout=5) as answer:
         assert answer.status == 200

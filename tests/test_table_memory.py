@@ -298,19 +298,38 @@ def test_a_table_saved_before_the_log_comes_back_as_the_start_of_one() -> None:
     assert again.log.entries == [] and again.events_handled == 9
 
 
-def test_a_line_that_does_not_decode_stops_the_table_there() -> None:
-    """What comes before a bad line is put back; the next write starts a new checkpoint."""
+def test_a_line_that_does_not_decode_is_marked_and_the_rest_is_kept() -> None:
+    """A bad line is left out and marked once; the lines after it are the round still."""
     table = played_table()
     store = table.store
-    before = table.engine.snapshot()
-    table.handle(SetHand("Alice", 5), SetHand("Alice", 6))
-    n, line = store.lines[-2]
-    store.lines[-2] = (n, [line[0], {"player": "Alice", "cards": "many"}, *line[2:]])
+    table.handle(SetHand("Alice", 5), SetHand("Alice", 6), SetHand("Bruno", 2))
+    after = table.engine.snapshot()
+    n, line = store.lines[-3]
+    store.lines[-3] = (n, [line[0], {"player": "Alice", "cards": "many"}, *line[2:]])
     again = Remembered(store, seed=99)
-    assert again.engine.snapshot()["players"] == before["players"]
-    again.handle(SetHand("Bruno", 2))
-    assert len(store.checkpoints) == 3  # the deal's, the start's, after the bad line
+    assert again.engine.snapshot()["players"] == after["players"]
+    (mark,) = again.memory.recovered
+    assert (mark["line"], mark["why"]) == (n, "unreadable") and "cards" in mark["problem"]
+    again.handle(SetHand("Chloé", 4))
     assert restarted(store).snapshot() == again.engine.snapshot()
+    assert len(store.marks) == 1  # marked once, not at every start
+
+
+def test_an_oversized_count_journaled_by_an_older_box_costs_the_round_nothing() -> None:
+    """A merged ejection's count once came as ``expected: 150``, past a deck: the next start
+    refused it and threw the round away. Now the line is marked and the round goes on."""
+    table = played_table()
+    table.handle(CardsSeen(3, 150), source="box")  # as the box journaled it then
+    table.handle(SetHand("Alice", 5), SetHand("Bruno", 4))
+    store = table.store
+    _, line = store.lines[-3]
+    assert line[0] == "table.cards_seen" and line[1]["expected"] == 150
+    again = restarted(store)
+    assert again.snapshot()["players"] == table.engine.snapshot()["players"]
+    assert again.snapshot()["owed"] == table.engine.snapshot()["owed"]
+    # The lines keep their numbers: a mend of a line after the bad one mends that line.
+    kept = [e.seq for e in table.engine.log.entries if type(e.event) is not CardsSeen]
+    assert [e.seq for e in again.log.entries] == kept
 
 
 def test_rules_come_back_unless_the_configuration_changed() -> None:
@@ -392,7 +411,7 @@ engine = TableEngine(["Alice", "Bruno", "Chloé", "David"], seed=0)
 hub = Hub(engine)
 scores = ScoreStorage(
     open_storage=lambda: storage.Storage.open(state_dir, backups=0),
-    restore_backup=lambda name: None,
+    restore_backup=lambda name, keep: None,
     list_backups=lambda: [],
 )
 scores.start()
@@ -530,7 +549,8 @@ def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
         table = engine.snapshot()
         backups = hub.state()["storage"]["backups"]
         assert [b["name"] for b in backups][:2] == ["scores.1.sqlite3", "scores.2.sqlite3"]
-        state = hub.dispatch("storage.restore", {"backup": "scores.1.sqlite3"})
+        restore = {"backup": "scores.1.sqlite3", "confirm": True, "revision": hub.revision}
+        state = hub.dispatch("storage.restore", restore)
         assert state["storage"]["ok"] and state["score"]["revision"] == 0
         assert state["table"] == table  # the table is not part of what is restored
         assert list(tmp_path.glob("scores.sqlite3.damaged-*"))  # the replaced file is kept
@@ -540,7 +560,8 @@ def test_restore_a_backup_from_the_page_keeps_the_table(tmp_path: Path) -> None:
         assert state["score"]["revision"] == 1
         assert scores.storage.load_game(keeper.game_id).revision == 1
         try:
-            hub.dispatch("storage.restore", {"backup": "../../etc/passwd"})
+            restore = {**restore, "backup": "../../etc/passwd", "revision": hub.revision}
+            hub.dispatch("storage.restore", restore)
         except ActionError as exc:
             assert exc.status == 404 and exc.key == "storage.no_backup"
         else:

@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 SEAT_ANGLES_KEY = "turret.seat_angles"
 PHYSICAL: tuple[Source, ...] = ("button", "box", "camera")  # inputs with no screen to answer on
+# Seconds between two movements asked from the page (a test fire, a turn to face a seat): a
+# burst of taps moves the launcher once.
+MOVE_INTERVAL = 2.0
 
 
 def _seat(help: str) -> Any:
@@ -108,6 +111,8 @@ class Hardware(Protocol):
 
     def clear_jam(self) -> None: ...
 
+    def wait_idle(self, timeout: float | None = None, *, sound: bool = True) -> bool: ...
+
     def status(self) -> dict[str, Any]: ...
 
 
@@ -116,7 +121,12 @@ class DeviceActions:
 
     ``hardware`` is the launcher's (the daemon builds it); ``store`` keeps calibrated seat angles;
     ``default_angles(players)`` gives the turret's uncalibrated angle of each seat;
-    ``simulate`` makes the page's HIT a real edge on the mock pin.
+    ``simulate`` makes the page's HIT a real edge on the mock pin; ``clock`` (monotonic
+    seconds) times the page's movements.
+
+    A test fire or a turn asked from the page (see :meth:`guard_move`) waits for the round to
+    be over or not yet begun, for the last such movement to be over and :data:`MOVE_INTERVAL`
+    past; a test fire never asks for more cards than the magazine still holds.
     """
 
     def __init__(
@@ -126,8 +136,13 @@ class DeviceActions:
         *,
         default_angles: Callable[[int], list[float]],
         simulate: bool,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.hardware = hardware
+        self._clock = clock
+        self._last_move: float | None = None  # when the page last moved the launcher
+        self._test_fired = 0  # cards test-fired since the magazine was last filled
+        self._hub: Hub | None = None
         self._store = store
         self._default_angles = default_angles
         self._simulate = simulate
@@ -138,6 +153,7 @@ class DeviceActions:
     def attach(self, hub: Hub) -> None:
         """Restore the calibration, listen to the hub, register the actions."""
         self._door = InputDoor(hub)
+        self._hub = hub
         saved = self._saved_angles()
         configured = list(self.hardware.turret.config.seat_angles)
         if saved and configured and [round(float(a), 1) for a in configured] != saved:
@@ -154,19 +170,16 @@ class DeviceActions:
         hub.add_listener(OnEvent("setup", lambda o: self.reseat(len(o.snapshot["players"]))))
         # A reload is the players' answer to a jam: the launcher is clear again.
         hub.add_listener(OnEvent("reload", lambda o: self.hardware.clear_jam()))
+        for filled in ("reload", "start_round", "setup"):  # the magazine is full again
+            hub.add_listener(OnEvent(filled, lambda o: self._forget_test_fires()))
         hub.add_listener(CommandsTo(self.execute))
         register = hub.register_action
         register("device.hit", json_schema(HitPayload), lambda p: self.virtual_hit(), "device")
         register(
             "device.calibrate_seat", json_schema(SeatAnglePayload), self.calibrate_seat, "device"
         )
-        register(
-            "device.test_fire",
-            json_schema(TestFirePayload),
-            lambda p: self.execute([Eject(p.get("cards", 1)), Cue("burst")]),
-            "device",
-        )
-        register("device.face", json_schema(SeatPayload), self.face, "device")
+        register("device.test_fire", json_schema(TestFirePayload), self.test_fire, "device")
+        register("device.face", json_schema(SeatPayload), self.face_from_page, "device")
 
     # ------------------------------------------------------------------ inputs
 
@@ -224,6 +237,55 @@ class DeviceActions:
     def face(self, payload: dict[str, Any]) -> None:
         seat = payload["seat"]
         self.execute([Turn(seat, f"seat {seat}")])
+
+    def face_from_page(self, payload: dict[str, Any]) -> None:
+        self.guard_move()
+        self.face(payload)
+
+    def test_fire(self, payload: dict[str, Any]) -> None:
+        cards = payload.get("cards", 1)
+        assert self._hub is not None  # (an action: attached)
+        left = max(0, self._hub.engine.firing.magazine - self._test_fired)
+        if cards > left:
+            raise ActionError(
+                "magazine_short",
+                f"the magazine holds {left} cards: reload it first",
+                {"cards": left},
+                status=409,
+            )
+        self.guard_move()
+        self._test_fired += cards
+        self.execute([Eject(cards), Cue("burst")])
+
+    def guard_move(self) -> None:
+        """Refuse a movement asked from the page mid-round, while the last one still runs or
+        sooner than :data:`MOVE_INTERVAL` after it; else count this one."""
+        assert self._hub is not None  # (an action: attached)
+        if self._hub.engine.round_under_way:
+            raise ActionError(
+                "round_under_way",
+                "the launcher is the players' during a round: test it between rounds",
+                status=409,
+            )
+        # The table's own movements (the turret reseated) may run on: this one queues behind
+        # them. The page's last movement must be over: one firing in flight at most.
+        if self._last_move is not None and not self.hardware.wait_idle(timeout=0, sound=False):
+            raise ActionError(
+                "launcher_moving", "the launcher is still moving: try again", status=429
+            )
+        now = self._clock()
+        if self._last_move is not None and now - self._last_move < MOVE_INTERVAL:
+            wait = max(1, round(MOVE_INTERVAL - (now - self._last_move)))
+            raise ActionError(
+                "launcher_too_soon",
+                f"too soon after the last movement: wait {wait} s",
+                {"seconds": wait},
+                status=429,
+            )
+        self._last_move = now
+
+    def _forget_test_fires(self) -> None:
+        self._test_fired = 0
 
     def calibrate_seat(self, payload: dict[str, Any]) -> None:
         turret = self.hardware.turret

@@ -4,7 +4,8 @@ The launcher never depends on the database. If it cannot be opened (disk full, f
 read-only, locked by another program, damaged), the box starts anyway: the table runs, the
 ``storage`` part of the state says what is wrong and lists the backups, and score actions answer
 with that reason. ``storage.restore`` puts a chosen backup in place (the file it replaces is kept
-beside it) and brings the scores back without a restart. The table's memory is kept
+beside it; a database in good health is replaced only on purpose, and becomes the newest
+backup) and brings the scores back without a restart. The table's memory is kept
 apart (:mod:`companion.app.table_memory`): a score backup restored leaves the table as it is.
 
 The opening and restoring themselves are the storage adapter's; the composition root hands them
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.errors import StoreFault
+from companion.core.errors import ActionError, StoreFault
 from companion.core.model import json_schema, option
 
 from .hub import Hub
@@ -30,10 +31,17 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, kw_only=True)
 class RestorePayload:
-    """A backup put back in place of the score database (the table stays as it is)."""
+    """A backup put back in place of the score database (the table stays as it is).
+
+    A database in good health is replaced only on purpose: ``confirm`` and the state's
+    ``revision`` the phone saw (what it would lose)."""
 
     backup: str = option(
         help="the backup's file name, as the storage status lists it", min_length=1, max_length=80
+    )
+    confirm: bool = option(False, "replace a database in good health (not needed when damaged)")
+    revision: int | None = option(
+        None, "the state's revision the phone saw (needed with confirm)", min=0
     )
 
 
@@ -45,7 +53,7 @@ class ScoreStorage:
         self,
         *,
         open_storage: Callable[[], Database],
-        restore_backup: Callable[[str], object],
+        restore_backup: Callable[[str, bool], object],
         list_backups: Callable[[], list[dict[str, Any]]],
     ) -> None:
         self._open_storage = open_storage
@@ -122,11 +130,28 @@ class ScoreStorage:
         """Put backup ``payload["backup"]`` in place of the database, keep the table as it is
         now, and bring the scores back from it."""
         name = payload["backup"]
+        assert self._hub is not None  # (an action: attached)
+        healthy = self.storage is not None and self.storage.fault is None
+        if healthy and (payload.get("confirm") is not True or payload.get("revision") is None):
+            raise ActionError(
+                "storage.restore_healthy",
+                "the score database is in good health: restoring a backup needs confirm and "
+                "the revision",
+                {"revision": self._hub.revision},
+                status=409,
+            )
+        if healthy and payload.get("revision") != self._hub.revision:
+            raise ActionError(
+                "stale",
+                "someone else changed this first: look again and retry",
+                {"revision": self._hub.revision},
+                status=409,
+            )
         if self.storage is not None:
             self.storage.close()
             self.storage = None
         try:
-            self._restore_backup(name)
+            self._restore_backup(name, healthy)  # a healthy database is kept as a backup
         except StoreFault as exc:
             self._open()  # the old database, untouched, or the same fault as before
             self._tell_reopened()

@@ -324,39 +324,43 @@ class TableMemory:
             return False
         self._counts_cards = bool(checkpoint.get("counts_cards"))
         self._round, self._rules = self._engine.log, self._engine.rules
-        self._handle_again(lines)
+        marks = self._handle_again(lines, marks)
         if checkpoint.get("configured_rules") != self._configured_rules:
             self._engine.rules = from_data(type(self._engine.rules), self._configured_rules)
         self._mark_uncounted(marks)
         return True
 
-    def _handle_again(self, lines: list[tuple[int, Any]]) -> None:
-        """The lines since the checkpoint, handled again as they were."""
+    def _handle_again(self, lines: list[tuple[int, Any]], marks: dict[int, Any]) -> dict[int, Any]:
+        """The lines since the checkpoint, handled again as they were. A line that no longer
+        fits (it does not decode, or the rules refuse it now) is marked and left out, and the
+        lines after it are handled still: one bad line never costs the round. The marks."""
         engine = self._engine
         for n, line in lines:
             try:
                 event, firing = handle_line(engine, line)
             except Exception as exc:
-                log.warning("the table's log stops before its line %d (%s)", n, exc)
-                self._round = None  # a checkpoint at the next write: the rest is dropped
-                return
+                problem = str(exc)[:200] or type(exc).__name__
+                log.warning("the table's log line %d is left out: %s", n, problem)
+                if _took_a_seq(line):
+                    engine.log.next_seq += 1  # the lines after it keep the numbers they had
+                marks = _marked(
+                    self._store, marks, {"line": n, "why": "unreadable", "problem": problem}
+                )
+                continue
             self._rules = engine.rules
             if event is not None:
                 self._follow(n, self._counting(event, firing))
+        return marks
 
     def _mark_uncounted(self, marks: dict[int, Any]) -> None:
         """A firing whose count never came: marked once, shown until the next round."""
         uncounted = self._uncounted if self._counts_cards else None
-        store = self._store
-        if uncounted is not None and uncounted[0] not in marks and store is not None:
+        if uncounted is not None:
             n, player, cards = uncounted
+            if n not in marks:
+                log.warning("the firing of %d card(s) for %s was not counted: check", cards, player)
             mark = {"line": n, "player": player, "cards": cards, "why": "uncounted"}
-            log.warning("the firing of %d card(s) for %s was not counted: check", cards, player)
-            try:
-                store.mark(n, mark)
-            except Exception as exc:
-                log.error("the mark could not be saved: %s", exc)
-            marks = {**marks, n: mark}
+            marks = _marked(self._store, marks, mark)
         self.recovered = [marks[n] for n in sorted(marks)]
         self._uncounted = None
 
@@ -386,3 +390,23 @@ class TableMemory:
         except Exception as exc:
             log.error("the saved table could not be read: %s", exc)
             return None
+
+
+def _marked(store: TableLogStore | None, marks: dict[int, Any], mark: Any) -> dict[int, Any]:
+    """``marks`` with ``mark`` stored once by its line (a restart finds it marked already)."""
+    n = mark["line"]
+    if n in marks or store is None:
+        return marks
+    try:
+        store.mark(n, mark)
+    except Exception as exc:
+        log.error("the mark could not be saved: %s", exc)
+    return {**marks, n: mark}
+
+
+# Lines that number no line of the round's log (the others each took the next number).
+_NO_SEQ = ("rules", "table.undo", "table.redo", "table.remove")
+
+
+def _took_a_seq(line: Any) -> bool:
+    return not (isinstance(line, list | tuple) and line and line[0] in _NO_SEQ)

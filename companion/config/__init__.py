@@ -13,6 +13,8 @@ files at import time and imports neither the adapters nor the table engine.
 
 from __future__ import annotations
 
+import codecs
+import logging
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,6 +33,8 @@ from .storage import StorageConfig
 from .web import WebConfig
 
 LANGUAGES = ("fr", "en")
+
+log = logging.getLogger(__name__)
 
 
 class ConfigError(ValueError):
@@ -146,14 +150,86 @@ def check_consistency(config: Config) -> list[str]:
     return problems
 
 
+# Byte-order marks in the order they must be tried (UTF-32's starts with UTF-16's).
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig", "UTF-8 with a byte-order mark"),
+    (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16"),
+)
+
+
+def decode_config(raw: bytes, source: str = "configuration") -> str:
+    """The text of a configuration file saved in any common encoding.
+
+    UTF-8 is the norm; a byte-order mark (Windows Notepad's "UTF-8 with BOM", "Unicode" =
+    UTF-16, UTF-32) says which encoding to use; UTF-16 without a mark shows as a NUL in every
+    other byte; bytes that are not UTF-8 are read as Windows-1252 (which covers Latin-1's
+    letters: the "ANSI" of a French Windows). Anything else is a :class:`ConfigError` naming
+    the encoding it looked like.
+    """
+    for bom, codec, name in _BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(codec)
+            except UnicodeDecodeError as exc:
+                raise ConfigError(
+                    [
+                        f"the file starts as {name} but byte {exc.start} is not {name}: "
+                        "save it again as UTF-8"
+                    ],
+                    source,
+                ) from exc
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        utf8_error = exc
+    if len(raw) >= 2 and raw.count(0) * 3 >= len(raw):
+        codec = "utf-16-le" if raw[1] == 0 else "utf-16-be"
+        try:
+            return raw.decode(codec)
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                [
+                    f"the file looks like UTF-16 without a byte-order mark but byte {exc.start} "
+                    "is not UTF-16: save it again as UTF-8"
+                ],
+                source,
+            ) from exc
+    try:
+        text = raw.decode("cp1252")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, utf8_error.start) + 1
+        raise ConfigError(
+            [
+                f"line {line}: byte 0x{raw[utf8_error.start]:02x} is neither UTF-8 nor "
+                "Windows-1252/Latin-1: save the file as UTF-8"
+            ],
+            source,
+        ) from exc
+    line = raw.count(b"\n", 0, utf8_error.start) + 1
+    log.warning(
+        "%s: not UTF-8 (line %d); read as Windows-1252/Latin-1: save it as UTF-8", source, line
+    )
+    return text
+
+
+def read_config_text(path: Path) -> str:
+    """The text of the configuration file at ``path`` (see :func:`decode_config`); raises
+    :class:`ConfigError` when it cannot be read."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError([f"cannot read the file: {exc.strerror or exc}"], str(path)) from exc
+    return decode_config(raw, str(path))
+
+
 def load_config(path: Path | None) -> Config:
     """Read and check the file at ``path``; ``None`` gives the defaults."""
     if path is None:
         return Config()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError([f"cannot read the file: {exc.strerror or exc}"], str(path)) from exc
+    text = read_config_text(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -176,6 +252,8 @@ __all__ = [
     "WebConfig",
     "check_config",
     "check_consistency",
+    "decode_config",
     "load_config",
     "parse_config",
+    "read_config_text",
 ]

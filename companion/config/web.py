@@ -55,7 +55,9 @@ class WebConfig:
         max=10000,
     )
     remote_press: bool = option(
-        False, "on real hardware, let the page's HIT button press the launcher remotely"
+        False,
+        "on real hardware, let the page press the launcher remotely (its HIT button), test fire "
+        "it and turn it to face a seat",
     )
     keepalive_seconds: float = option(
         15.0, "seconds between keep-alive comments on the live stream", min=0.05, max=300.0

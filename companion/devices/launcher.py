@@ -13,7 +13,10 @@ Inputs (buttons, card sensor) become small typed *notices* passed to the callbac
   replaces it (the turret goes to the latest target only). When :data:`MAX_PENDING` movements
   wait (a button mashed far faster than the launcher moves), a new ejection joins the last
   waiting one and a new Turn replaces the last waiting Turn: no card is ever dropped, though
-  some may come out facing a later player.
+  some may come out facing a later player. One ejection is never more than
+  :data:`MAX_EJECTION` cards (a whole deck: no magazine holds more); what would go past it
+  waits as an ejection of its own or joins an earlier one with room. Only cards past a deck in
+  every waiting ejection are dropped (with a warning: the magazine ran out long before).
 - :class:`~companion.core.commands.Cue` goes to the buzzer's own lane and starts at once,
   replacing the sound playing: the ding of a press is never stuck behind a moving servo.
 - :class:`~companion.core.commands.Say` and anything else are ignored (other adapters' work).
@@ -32,6 +35,7 @@ from typing import Any, Literal, TypeVar
 from companion.core.commands import Command, Cue, Eject, Turn
 from companion.core.cues import Step, cue_steps
 from companion.core.events import CardsSeen, Jam
+from companion.core.limits import MAX_HAND
 
 from .backends import backend_name
 from .buttons import HitButton, TableButton
@@ -47,6 +51,7 @@ logger = logging.getLogger(__name__)
 
 ButtonName = Literal["hit", "next", "reverse", "skip"]
 MAX_PENDING = 16  # movements waiting on the motion lane, at most
+MAX_EJECTION = MAX_HAND  # cards in one ejection, merged ones included: a whole deck
 # gpiozero's mock pins record every change for tests to read back; in a simulated evening
 # (thousands of presses) that record is cut back to its most recent part.
 MOCK_HISTORY = 2048
@@ -85,8 +90,13 @@ class SensorReport:
 
     @property
     def events(self) -> tuple[CardsSeen | Jam, ...]:
-        """``CardsSeen`` (the cards fired are the ones counted), then ``Jam`` after a fault."""
-        seen = CardsSeen(self.counted, self.expected, self.doubles)
+        """``CardsSeen`` (the cards fired are the ones counted), then ``Jam`` after a fault.
+
+        Counts are bounded as the engine takes them (a beam gone mad cannot count more than a
+        deck), so a report journaled is a report replayed."""
+        seen = CardsSeen(
+            min(self.counted, MAX_HAND), min(self.expected, MAX_HAND), min(self.doubles, MAX_HAND)
+        )
         return (seen,) if self.fault is None else (seen, Jam(self.fault))
 
 
@@ -279,15 +289,28 @@ class LauncherHardware:
         last_kind, last = pending[-1]
         if kind == "turn" and last_kind == "turn":
             pending[-1] = job  # the latest target only
-        elif kind == "eject" and last_kind == "eject":
-            pending[-1] = ("eject", Eject(last.cards + command.cards))  # the motor runs on
+        elif kind == "eject" and last_kind == "eject" and last.cards < MAX_EJECTION:
+            # The motor runs on, up to a deck; the rest waits as an ejection of its own.
+            merged = min(MAX_EJECTION, last.cards + command.cards)
+            pending[-1] = ("eject", Eject(merged))
+            rest = last.cards + command.cards - merged
+            if rest:
+                self._enqueue_rest(Eject(rest))
         elif len(pending) < MAX_PENDING:
             return False
         elif kind == "eject":
-            index = _last_index(pending, "eject")
-            if index is None:
+            if _last_index(pending, "eject") is None:
                 return False  # only turns wait: the bound below still holds (one per turn)
-            pending[index] = ("eject", Eject(pending[index][1].cards + command.cards))
+            # Into the latest waiting ejections that have room, each up to a deck.
+            rest = command.cards
+            for at in range(len(pending) - 1, -1, -1):
+                waiting_kind, waiting = pending[at]
+                if rest and waiting_kind == "eject" and waiting.cards < MAX_EJECTION:
+                    merged = min(MAX_EJECTION, waiting.cards + rest)
+                    rest -= merged - waiting.cards
+                    pending[at] = ("eject", Eject(merged))
+            if rest:
+                logger.warning("launcher: %d card(s) past the waiting decks dropped", rest)
         else:
             index = _last_index(pending, "turn")
             if index is None:
@@ -295,6 +318,13 @@ class LauncherHardware:
             pending[index] = job
         self.coalesced += 1
         return True
+
+    def _enqueue_rest(self, eject: Eject) -> None:
+        """Cards past a full ejection: their own movement, or merged as the bound allows."""
+        if len(self._pending) < MAX_PENDING:
+            self._pending.append(("eject", eject))
+        else:
+            self._coalesce(("eject", eject))
 
     def _run_lane(self) -> None:
         while True:

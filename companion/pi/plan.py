@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from companion.config import ConfigError, read_config_text
 from companion.devices.backends import Board, model_file, read_board
 from companion.devices.config import AMPLIFIERS, HardwareConfig
 from companion.speech.audio import CARDS_FILE, choose_audio, read_cards
@@ -263,8 +264,8 @@ def avahi_service(port: int) -> str:
 def configured(config_path: Path, section: str, key: str, default: str) -> str:
     """One value of the configuration file (``default`` when absent or unreadable)."""
     try:
-        data = tomllib.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(read_config_text(config_path))
+    except (ConfigError, tomllib.TOMLDecodeError):
         return default
     value = data.get(section, {}).get(key, default)
     return str(value)

@@ -38,16 +38,47 @@ def restore_backup(state_dir: str | os.PathLike[str], backup: str | os.PathLike[
     return aside
 
 
-def restore_named_backup(state_dir: Path, name: str) -> Path:
+def restore_named_backup(state_dir: Path, name: str, *, keep_current: bool = False) -> Path:
     """:func:`restore_backup` with a backup chosen by its file name (``scores.2.sqlite3``,
-    as :func:`describe_backups` lists them); returns where the replaced database went."""
+    as :func:`describe_backups` lists them); returns where the replaced database went.
+
+    ``keep_current`` (a database in good health replaced on purpose): the replaced database
+    also becomes the newest backup (:func:`keep_as_backup`), so the page lists it and it can be
+    put back the same way."""
     for path in backup_files(state_dir):
         if path.name == name:
             try:
-                return restore_backup(state_dir, path)
+                aside = restore_backup(state_dir, path)
+                if keep_current and aside.exists():
+                    keep_as_backup(state_dir, aside)
+                return aside
             except (OSError, sqlite3.Error) as error:
                 raise classify(error, state_dir / DB_NAME) from error
     raise NoSuchBackup(f"no backup called {name[:80]!r} in {state_dir / BACKUP_DIR}")
+
+
+def keep_as_backup(state_dir: Path, database: Path) -> Path:
+    """A consistent copy of ``database`` (closed, its journal beside it) as the newest backup,
+    ``backups/scores.1.sqlite3``; the others move one place older, none is deleted."""
+    directory = state_dir / BACKUP_DIR
+    directory.mkdir(exist_ok=True)
+    fresh = directory / f".{DB_NAME}.kept"
+    source = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        target = sqlite3.connect(fresh)
+        try:
+            source.backup(target)
+            target.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            target.close()
+    finally:
+        source.close()
+    for older in reversed(backup_files(state_dir)):
+        index = int(older.stem.split(".")[-1])
+        older.replace(directory / f"scores.{index + 1}.sqlite3")
+    newest = directory / "scores.1.sqlite3"
+    fresh.replace(newest)
+    return newest
 
 
 def check_backup(backup: Path) -> tuple[int, int]:

@@ -40,8 +40,8 @@ log = logging.getLogger(__name__)
 # The cues the page plays along with the box (speech stays on the box).
 PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
 
-# Actions that press the launcher's button from a phone.
-REMOTE_PRESS_ACTIONS = ("table.press", "device.hit")
+# Actions that press, fire or aim the launcher from a phone.
+REMOTE_PRESS_ACTIONS = ("table.press", "device.hit", "device.test_fire", "device.face")
 # Catalog domains the page reads (besides its own, the score database's faults).
 PAGE_DOMAINS = ("web.", "storage.")
 # A phone refused a live stream reads the state this often, and asks for a stream again after.

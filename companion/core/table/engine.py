@@ -86,6 +86,9 @@ def event_name(kind: type) -> str:
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in text).lstrip("_")
 
 
+# Lines that leave a round as it was dealt: the launcher may still be tested.
+BEFORE_PLAY = (Setup, StartRound, SetRules, Reload, CardsSeen, Jam)
+
 EVENT_NAMES = {kind: event_name(kind) for kind in (*HANDLERS, *LOG_CHANGES, Rename)}
 
 
@@ -285,6 +288,14 @@ class TableEngine(Table):
         self._unread = None
         if last is not None:
             last.snapshot  # noqa: B018  (made now, while the table is as its event left it)
+
+    @property
+    def round_under_way(self) -> bool:
+        """A card played or a press made in this round, and the round not over: the launcher
+        is the players' until the round ends."""
+        if self.state.phase in ("over", "game_over"):
+            return False
+        return any(type(entry.event) not in BEFORE_PLAY for entry in self.log.entries)
 
     def facing_seat(self) -> int:
         """The seat the launcher must face: whoever gets the owed presses' cards, else the

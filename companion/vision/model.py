@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from . import field as drawn
@@ -26,8 +27,13 @@ from .reader import Found, find_top
 from .types import Floats, Image
 
 # A sure field read also needs the networks to see a card of this deck there (another deck's
-# symbol or colour may look like one of ours to the field reader).
+# symbol or colour may look like one of ours to the field reader): the networks' "not of this
+# deck" share must stay under the model's ``field_foreign_at`` (this, in models saved without it).
 FIELD_NOT_A_CARD = 0.1
+# A whole white-ringed card seen by the field reader is the top card: an index lying farther than
+# this many index sizes outside its field belongs to a card under it, and is not read sure.
+UNDER_TOP_CARD = 1.0
+UNDER_TOP_RING = 0.8
 FORMAT = 2
 DEFAULT_MODEL = Path(__file__).with_name("default-model.npz")
 _ARRAYS = ("kind_w", "kind_b", "colour_w", "colour_b")
@@ -78,6 +84,7 @@ class Model:
     networks: Networks = field(repr=False, compare=False)
     fields: FieldModel | None = field(default=None, repr=False, compare=False)
     agree_at: float = 1.0  # the networks' probability a sure field read needs
+    field_foreign_at: float = FIELD_NOT_A_CARD  # and their "not of this deck" share, at most
     kinds: tuple[str, ...] = KINDS
 
     @property
@@ -136,6 +143,10 @@ class Model:
             # Two readers sure of different cards: another deck's symbol, most likely; ask.
             if seen.sure and seen.card is not None and seen.card != read.card:
                 return replace(read, sure=False)
+            # The index read lies off the whole card on top: it is a card under it (the top
+            # one, of a deck the networks do not know, showed them no index); ask.
+            if seen.found is not None and off_card(found, seen.found):
+                return replace(read, sure=False)
             return read
         # A card drawn with indices too small to read at this distance (the program's own
         # drawings): its central symbol, read on its white-ringed field, may settle it, when the
@@ -145,7 +156,7 @@ class Model:
             return read
         agreed = (
             dict(read.candidates).get(seen.card, 0.0) >= self.agree_at
-            and self.foreign(found.embedding) < FIELD_NOT_A_CARD
+            and self.foreign(found.embedding) < self.field_foreign_at
         )
         # The field reader is sure, the networks are not: its card is the better guess (on
         # drawings it is right; on real cards it is seldom sure), sure only when they agree.
@@ -162,6 +173,7 @@ class Model:
             "sure_at": self.sure_at,
             "heat_at": self.heat_at,
             "agree_at": self.agree_at,
+            "field_foreign_at": self.field_foreign_at,
             "origin": self.origin,
         }
         with path.open("wb") as out:
@@ -206,6 +218,7 @@ class Model:
                     networks=nets,
                     fields=fields,
                     agree_at=float(meta.get("agree_at", 1.0)),
+                    field_foreign_at=float(meta.get("field_foreign_at", FIELD_NOT_A_CARD)),
                 )
         except FileNotFoundError:
             raise ModelError(f"{path}: no such model file") from None
@@ -217,6 +230,15 @@ class Model:
             raise ModelError(f"{path}: not a vision model ({type(exc).__name__}: {exc})") from None
         _check_shapes(model, path)
         return model
+
+
+def off_card(index: Found, top: drawn.Found) -> bool:
+    """Whether ``index`` lies off the field of the whole card ``top`` (clearly seen)."""
+    if top.ring < UNDER_TOP_RING:
+        return False
+    outline = top.hull.reshape(-1, 1, 2).astype(np.float32)
+    inside = cv2.pointPolygonTest(outline, (index.spot.x, index.spot.y), True)
+    return bool(inside < -UNDER_TOP_CARD * index.spot.size)
 
 
 def _check_shapes(model: Model, path: Path) -> None:

@@ -31,6 +31,9 @@ MEANING.update({"10": "draw4", "11": "draw2", "12": "reverse", "13": "skip", "14
 UNO_KIND = {str(i): MEANING[name] for i, name in enumerate(UNO_NAMES)}
 FINDER_SCALE = 0.5  # the finder sees the frame at half size
 TRAIN_SEED = 11  # the drawn training styles (the default model's own seed)
+# Yellow ends and green begins at this hue (degrees): the set's yellow fields lie at 49° or less,
+# its greens at 60° or more, and its olive-green printing (a green under a warm lamp) at 54-55°.
+YELLOW_GREEN = 52
 
 
 def split_of(name: str) -> str:
@@ -63,7 +66,11 @@ def hue_colour(patch: np.ndarray, kind: str) -> int:
         return -1
     a = chosen[:, 0] * math.pi / 90
     hue = math.degrees(math.atan2(np.sin(a).mean(), np.cos(a).mean())) % 360
-    for name, low, high in (("red", -15, 13), ("yellow", 25, 60), ("green", 60, 120)):
+    for name, low, high in (
+        ("red", -15, 13),
+        ("yellow", 25, YELLOW_GREEN),
+        ("green", YELLOW_GREEN, 120),
+    ):
         if low <= (hue if hue < 300 else hue - 360) < high:
             return COLOURS.index(name)
     return COLOURS.index("blue") if 195 <= hue < 260 else -1

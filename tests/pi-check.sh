@@ -276,8 +276,9 @@ open(sys.argv[1] + "/frames.json", "w").write(json.dumps({"frames": [{"file": "f
 ' "$root/tmp/frames") || return 1
     chmod -R a+rX "$root/tmp/frames"
     out=$(in_root "$root" runuser -u uno -- /opt/uno-companion/venv/bin/python -c '
+from companion.config.camera import CameraConfig
 from companion.pi.doctor import System
-print(System().camera_read({"enabled": True, "source": "folder:/tmp/frames"}))') || { echo "$out"; return 1; }
+print(System().camera_read(CameraConfig(enabled=True, source="folder:/tmp/frames")))') || { echo "$out"; return 1; }
     grep -q 'test read: red skip' <<<"$out" || { echo "$out"; return 1; }
     echo "$out"
 }

@@ -359,8 +359,8 @@ class CameraEvening:
     def final(self) -> dict[str, Any]:
         self._count_round()
         record = self.box.final()
-        counts = {"questions": self.questions, "asked": self.asked, "waited": self.waited}
-        counts |= {"mended": dict(self.mended)}
+        counts: dict[str, Any] = {"questions": self.questions, "asked": self.asked}
+        counts |= {"waited": self.waited, "mended": dict(self.mended)}
         return {**record, "rounds": [*self.rounds, record["log"]], **counts}
 
 

@@ -10,6 +10,7 @@ card than the top one, or the same face lying elsewhere (two red 7s in a row).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -231,7 +232,7 @@ class Watcher:
         if not math.hypot(dx, dy) >= VIEW_SHIFT:  # (or NaN)
             return still, seen
         width = image.shape[1]
-        along = np.float32([[1, 0, dx], [0, 1, dy]])
+        along = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         size = (small.shape[1], small.shape[0])
         moved: Floats = cv2.warpAffine(still, along, size, borderMode=cv2.BORDER_REPLICATE)
         band_x, band_y = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
@@ -261,13 +262,20 @@ class Watcher:
         (a blur or a shadow gone, a hand gone, the lamp changed). The card that lay there, read
         again, is no play, whatever its face. Read sure otherwise than the last card decided, or
         read at all when that card could not be, it **settles** that card (it came clear); the
-        pile as it started only learns its top card."""
+        pile as it started only learns its top card.
+
+        A card laid unread with a hand seen since may have had a look-alike laid exactly on it
+        (same place, angle and colours: the picture seen soft cannot tell the two apart), so
+        the read only helps the question asked about it: the family answers it."""
         self._keep(small, frame)
         self._pose = pose
         self.unread.decided = None
+        hand_came = not self.unread.handless()
         self.unread.decided_read()
         if read.card == self.top or not (read.sure or self._top_unread):
             return None
+        if self._top_unread and hand_came:
+            read = dataclasses.replace(read, sure=False)
         self.top = read.card
         if not self._decided:  # the pile as it started, read better: nothing to settle
             return None

@@ -453,7 +453,14 @@ class PhonePage:
             config = replace(config, host=daemon.options.host)
         if daemon.options.port is not None:
             config = replace(config, port=daemon.options.port)
-        app = create_app(daemon.hub, config, daemon.catalog, camera=daemon.camera)
+        from companion.storage.secret import session_secret
+
+        # Kept in the state folder: a phone's session, and the keys of its retries, outlive a
+        # restart.
+        secret = session_secret(daemon.options.state_dir)
+        app = create_app(
+            daemon.hub, config, daemon.catalog, secret_key=secret, camera=daemon.camera
+        )
         try:
             self._server = serve(app, config)
         except OSError as exc:

@@ -1,0 +1,201 @@
+"""Exactly once, and storage that notices: a phone's retry finds its ``Idempotency-Key`` kept
+with the change it made (after a flood of other keys, after the box was killed between the
+commit and the answer), and a state folder or database removed while the box runs is made
+again before anything more is acknowledged."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.app.hub import Hub
+from companion.app.score_storage import ScoreStorage
+from companion.core.receipts import Receipt
+from companion.storage import DB_NAME
+from companion.storage.receipts import SCHEMA, Receipts
+from companion.storage.secret import SECRET_NAME, session_secret
+from companion.web import WebConfig, create_app
+from tests.test_storage_faults import box
+from tests.test_web_api import Clock, catalog, csrf
+
+PLAYERS = ["Alice", "Bruno", "Chloé"]
+HANDS = {"Alice": {"points": 0}, "Bruno": {"points": 12}, "Chloé": {"points": 3}}
+ROUND = {"hands": HANDS, "winner": "Alice"}
+COOKIE = "uno_session"
+
+
+def app_of(hub: Hub, secret: bytes | None) -> Flask:
+    app = create_app(hub, WebConfig(), catalog(), secret_key=secret, clock=Clock())
+    app.testing = True
+    return app
+
+
+def send(client: FlaskClient, name: str, payload: dict[str, Any], key: str | None) -> Any:
+    headers = {**csrf(client), **({"Idempotency-Key": key} if key else {})}
+    return client.post(f"/api/actions/{name}", json={"payload": payload}, headers=headers)
+
+
+def rounds(hub: Hub) -> int:
+    return int(hub.state()["score"]["standings"]["rounds"])
+
+
+def stored_rounds(state_dir: Path) -> int:
+    """Rounds recorded in the file itself (read as the next start would)."""
+    db = sqlite3.connect(state_dir / DB_NAME)
+    try:
+        rows = db.execute("SELECT entry_json FROM entries").fetchall()
+    finally:
+        db.close()
+    return sum('"type":"round_recorded"' in text for (text,) in rows)
+
+
+def started(state_dir: Path, secret: bytes | None) -> tuple[Hub, ScoreStorage, FlaskClient]:
+    hub, scores = box(state_dir)
+    return hub, scores, app_of(hub, secret).test_client()
+
+
+def with_game(state_dir: Path, secret: bytes | None) -> tuple[Hub, ScoreStorage, FlaskClient]:
+    hub, scores, client = started(state_dir, secret)
+    assert send(client, "score.new_game", {"players": PLAYERS}, None).status_code == 200
+    return hub, scores, client
+
+
+def test_a_retry_after_1100_other_keys_is_answered_from_the_store(tmp_path: Path) -> None:
+    hub, scores, client = with_game(tmp_path, None)
+    first = send(client, "score.record_round", ROUND, "round-1")
+    assert first.status_code == 200 and rounds(hub) == 1
+    headers = csrf(client)
+    for n in range(1100):  # a login flood: every key is new, none changes a thing
+        flood = client.post(
+            "/api/login", json={"pin": ""}, headers={**headers, "Idempotency-Key": f"f-{n}"}
+        )
+        assert flood.status_code == 200
+    again = send(client, "score.record_round", ROUND, "round-1")
+    assert again.status_code == 200, again.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert rounds(hub) == 1 and stored_rounds(tmp_path) == 1
+    # The key is the same request's: another body with it is refused, as before.
+    other = send(client, "score.record_round", {**ROUND, "winner": "Bruno"}, "round-1")
+    assert other.status_code == 422
+    assert other.get_json()["error"]["key"] == "input.idempotency_reused"
+    assert rounds(hub) == 1
+    scores.close()
+
+
+def test_a_retry_after_the_box_was_killed_between_commit_and_answer_is_stored_once(
+    tmp_path: Path,
+) -> None:
+    secret = session_secret(tmp_path)  # as the daemon keeps it
+    hub, _, client = with_game(tmp_path, secret)
+    assert send(client, "score.record_round", ROUND, "round-1").status_code == 200
+    cookie = client.get_cookie(COOKIE)
+    assert cookie is not None
+    # Killed before the answer left: nothing closed, nothing remembered in memory. The next
+    # start opens the same file, with the session key kept in the state folder.
+    assert (tmp_path / SECRET_NAME).stat().st_mode & 0o077 == 0
+    again_secret = session_secret(tmp_path)
+    assert again_secret == secret
+    hub2, scores2, client2 = started(tmp_path, again_secret)
+    client2.set_cookie(COOKIE, cookie.value)
+    assert rounds(hub2) == 1
+    again = send(client2, "score.record_round", ROUND, "round-1")
+    assert again.status_code == 200, again.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert rounds(hub2) == 1 and stored_rounds(tmp_path) == 1
+    # A new key is a new round.
+    assert send(client2, "score.record_round", ROUND, "round-2").status_code == 200
+    assert rounds(hub2) == 2
+    scores2.close()
+
+
+def test_a_refused_change_keeps_no_receipt_and_its_retry_runs(tmp_path: Path) -> None:
+    hub, scores, _ = with_game(tmp_path, None)
+    receipt = Receipt("phone", "stale-1", "print")
+    with pytest.raises(Exception, match="changed"):
+        hub.dispatch("score.record_round", {**ROUND, "revision": 7}, receipt=receipt)
+    assert hub.find_receipt("phone", "stale-1") is None
+    hub.dispatch("score.record_round", ROUND, receipt=receipt)
+    assert hub.find_receipt("phone", "stale-1") == "print"
+    assert hub.find_receipt("other phone", "stale-1") is None  # kept per session
+    scores.close()
+
+
+def test_receipts_are_pruned_by_age_and_count_in_the_writing_transaction() -> None:
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.executescript(SCHEMA)
+    receipts = Receipts(keep_seconds=3600.0, keep=50)
+    for n in range(200):
+        receipts.stamp(db, Receipt("phone", f"k{n}", "p"), 1000.0 + n)
+    assert receipts.count(db) == 50
+    assert receipts.find(db, "phone", "k199") == "p" and receipts.find(db, "phone", "k0") is None
+    receipts.stamp(db, Receipt("phone", "late", "p"), 1000.0 + 199 + 3600.5)  # an hour on
+    assert receipts.count(db) == 1
+
+
+def test_the_state_folder_removed_while_running_is_made_again_with_the_game(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    hub, scores, client = with_game(state, None)
+    for n in range(2):
+        assert send(client, "score.record_round", ROUND, f"r{n}").status_code == 200
+    assert hub.state()["storage"]["notice"] is None
+    shutil.rmtree(state)
+    answer = send(client, "score.record_round", ROUND, "r2")
+    assert answer.status_code == 200, answer.get_json()
+    storage = answer.get_json()["storage"]
+    assert storage["ok"] is True
+    assert storage["notice"]["notice"] == "recreated" and storage["notice"]["what"] == "removed"
+    assert storage["notice"]["games"] == 1
+    fr = client.get("/api/i18n/fr").get_json()
+    assert fr["storage_recreated"] and fr["storage_gone"]
+    # The next start (nothing closed: as after a pulled plug) finds the game and every round.
+    assert stored_rounds(state) == 3
+    hub2, scores2 = box(state)
+    assert rounds(hub2) == 3
+    assert hub2.state()["score"]["game"]["players"] == PLAYERS
+    scores2.close()
+
+
+def test_a_state_folder_that_cannot_be_made_again_refuses_the_round(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    hub, scores, client = with_game(state, None)
+    assert send(client, "score.record_round", ROUND, "r0").status_code == 200
+    shutil.rmtree(state)
+    state.write_text("not a folder")  # the folder cannot be made again
+    refused = send(client, "score.record_round", ROUND, "r1")
+    assert refused.status_code == 503
+    assert refused.get_json()["error"]["key"] == "storage.gone"
+    status = hub.state()["storage"]
+    assert status["ok"] is False and status["problem"] == "gone"
+    assert rounds(hub) == 1  # nothing acknowledged that is not on disk
+    state.unlink()
+    retried = send(client, "score.record_round", ROUND, "r1")  # the same key: it runs now
+    assert retried.status_code == 200 and "Idempotent-Replayed" not in retried.headers
+    assert hub.state()["storage"]["ok"] is True and rounds(hub) == 2
+    assert stored_rounds(state) == 2
+    scores.close()
+
+
+def test_a_database_file_replaced_while_running_is_noticed_at_the_next_write(
+    tmp_path: Path,
+) -> None:
+    hub, scores, client = with_game(tmp_path, None)
+    assert send(client, "score.record_round", ROUND, "r0").status_code == 200
+    path = tmp_path / DB_NAME
+    other = tmp_path / "elsewhere.sqlite3"
+    shutil.copy(path, other)  # the file as it was at the first round, then moved in its place
+    other.replace(path)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    answer = send(client, "score.record_round", ROUND, "r1")
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["storage"]["notice"]["what"] == "replaced"
+    assert stored_rounds(tmp_path) == 2 and rounds(hub) == 2
+    scores.close()

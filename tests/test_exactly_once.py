@@ -92,7 +92,7 @@ def test_a_retry_after_the_box_was_killed_between_commit_and_answer_is_stored_on
     tmp_path: Path,
 ) -> None:
     secret = session_secret(tmp_path)  # as the daemon keeps it
-    hub, _, client = with_game(tmp_path, secret)
+    _, _, client = with_game(tmp_path, secret)
     assert send(client, "score.record_round", ROUND, "round-1").status_code == 200
     cookie = client.get_cookie(COOKIE)
     assert cookie is not None
@@ -142,7 +142,7 @@ def test_the_state_folder_removed_while_running_is_made_again_with_the_game(
     tmp_path: Path,
 ) -> None:
     state = tmp_path / "state"
-    hub, scores, client = with_game(state, None)
+    hub, _, client = with_game(state, None)
     for n in range(2):
         assert send(client, "score.record_round", ROUND, f"r{n}").status_code == 200
     assert hub.state()["storage"]["notice"] is None

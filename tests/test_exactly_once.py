@@ -16,7 +16,10 @@ from flask.testing import FlaskClient
 
 from companion.app.hub import Hub
 from companion.app.score_storage import ScoreStorage
+from companion.app.table_memory import TableMemory
 from companion.core.receipts import Receipt
+from companion.core.table import TableEngine
+from companion.daemon import table_memory
 from companion.storage import DB_NAME
 from companion.storage.receipts import SCHEMA, Receipts
 from companion.storage.secret import SECRET_NAME, session_secret
@@ -199,3 +202,33 @@ def test_a_database_file_replaced_while_running_is_noticed_at_the_next_write(
     assert answer.get_json()["storage"]["notice"]["what"] == "replaced"
     assert stored_rounds(tmp_path) == 2 and rounds(hub) == 2
     scores.close()
+
+
+def test_a_press_retried_after_a_restart_does_not_press_again(tmp_path: Path) -> None:
+    """The table's memory keeps a press's receipt with its line: the launcher fires once."""
+    secret = session_secret(tmp_path)
+
+    def table() -> tuple[Hub, TableMemory, FlaskClient]:
+        hub = Hub(TableEngine(PLAYERS, seed=3))
+        memory = table_memory(hub, tmp_path)
+        memory.restore()
+        hub.attach(memory)
+        app = create_app(hub, WebConfig(remote_press=True), catalog(), secret_key=secret)
+        app.testing = True
+        return hub, memory, app.test_client()
+
+    hub, memory, client = table()
+    assert send(client, "table.press", {}, "press-1").status_code == 200
+    events = hub.state()["table"]["events"]
+    cookie = client.get_cookie(COOKIE)
+    assert cookie is not None
+    hub2, memory2, client2 = table()  # killed after the line was written: nothing closed
+    client2.set_cookie(COOKIE, cookie.value)
+    assert hub2.state()["table"]["events"] == events
+    again = send(client2, "table.press", {}, "press-1")
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert hub2.state()["table"]["events"] == events
+    assert send(client2, "table.press", {}, "press-2").status_code == 200
+    assert hub2.state()["table"]["events"] == events + 1
+    memory2.close()
+    memory.close()

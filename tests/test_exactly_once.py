@@ -232,3 +232,30 @@ def test_a_press_retried_after_a_restart_does_not_press_again(tmp_path: Path) ->
     assert hub2.state()["table"]["events"] == events + 1
     memory2.close()
     memory.close()
+
+
+def test_the_table_log_removed_while_running_is_made_again_with_the_whole_table(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+
+    def table() -> tuple[Hub, TableMemory]:
+        hub = Hub(TableEngine(PLAYERS, seed=3))
+        memory = table_memory(hub, state)
+        memory.restore()
+        hub.attach(memory)
+        return hub, memory
+
+    hub, memory = table()
+    for _ in range(3):
+        hub.dispatch("table.press", {})
+    shutil.rmtree(state)
+    hub.dispatch("table.press", {})
+    assert hub.state()["table_memory"]["saved"] is True
+    events = hub.state()["table"]["events"]
+    table_now = hub.state()["table"]
+    hub2, memory2 = table()  # nothing closed: as after a pulled plug
+    assert hub2.state()["table"]["events"] == events
+    assert hub2.state()["table"]["magazine"] == table_now["magazine"]
+    memory2.close()
+    memory.close()

@@ -19,6 +19,10 @@ as it is.
   come would hold them up (measured: a press's write p99 0.2 ms without, 4 to 6 ms with).
 - Small pages (512 bytes): a line fills part of one page, so a press writes one page to the
   journal whatever the round's length.
+- Each write first checks that the file at the path is the one open (device and inode): after
+  the state folder or the file was removed or replaced, a new log is made there and the write
+  refused with :class:`StorageGone` (``problem`` "gone"), so that the table's memory writes the
+  whole table into it as a checkpoint at once (:mod:`companion.app.table_memory`).
 - A phone's action sent with an ``Idempotency-Key`` (a press from the page) keeps its receipt
   in the same transaction as its line (:attr:`TableLog.receipt`): a retry after a restart finds
   it and the launcher does not fire twice.
@@ -27,6 +31,7 @@ as it is.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -38,15 +43,19 @@ from typing import Any
 
 from companion.core.receipts import Receipt
 
-from .faults import StorageCorrupt, StorageError, classify
+from .faults import StorageCorrupt, StorageError, StorageGone, classify
 from .receipts import SCHEMA as RECEIPTS_SCHEMA
 from .receipts import Receipts
+from .recreate import identity, remove_journal
+
+log = logging.getLogger(__name__)
 
 DB_NAME = "table.sqlite3"
 PAGE_SIZE = 512
 FOLD_AFTER_ROUND_BYTES = 256 << 10  # a new round folds the journal in past this size
 FOLD_ALWAYS_BYTES = 16 << 20  # ... and any write past this one
 SYNC_DELAY_S = 0.002  # a line waits this long before its flush starts
+LOST = (-1, -1)  # the identity of a log whose file went and could not be made again
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -81,18 +90,63 @@ class TableLog:
         self._synced = threading.Condition()
         self._appended = 0  # transactions written since opening
         self._flushed = 0  # ... of which on the card
-        self._closing = False
-        self._stop = threading.Event()  # set at close: the flush starts at once
         self._fold_due = False  # a new round began: a good moment to fold the journal in
         # The receipt of the phone's action running on the calling thread (None: none).
         self.receipt: Callable[[], Receipt | None] | None = None
         self.clock: Callable[[], float] = time.time  # when receipts were stored
         self._receipts = Receipts()
-        self._journal_fd = os.open(f"{path}-wal", os.O_RDONLY)
-        self._folder = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._identity = identity(path)  # the file open: (device, inode)
+        self._start_sync()
+
+    def _start_sync(self) -> None:
+        """The journal's descriptor, the folding connection and the sync thread."""
+        self._closing = False
+        self._syncing = True
+        self._stop = threading.Event()  # set at close: the flush starts at once
+        self._journal_fd = os.open(f"{self.path}-wal", os.O_RDONLY)
+        self._folder = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._folder.execute("PRAGMA synchronous = FULL")  # the file synced after a fold
         self._thread = threading.Thread(target=self._sync_loop, name="table-log-sync", daemon=True)
         self._thread.start()
+
+    def _stop_sync(self) -> None:
+        if not self._syncing:
+            return
+        self._syncing = False
+        with self._synced:
+            self._closing = True
+            self._synced.notify_all()
+        self._stop.set()
+        self._thread.join(10.0)
+        with suppress(OSError):
+            os.fsync(self._journal_fd)
+        os.close(self._journal_fd)
+        self._folder.close()
+
+    def _still_there(self) -> None:
+        """Under the lock, before a write: the file at the path is the one open. If it went, a
+        new log is made there and :class:`StorageGone` raised (the write was not stored: the
+        caller writes a checkpoint of the whole table instead)."""
+        if identity(self.path) == self._identity:
+            return
+        what = "removed" if identity(self.path) is None else "replaced"
+        log.error("table log %s was %s while the box ran: making it again", self.path, what)
+        if self._syncing:  # the old one's: folded into the old file, then closed
+            self._identity = LOST
+            self._stop_sync()
+            with suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.close()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            remove_journal(self.path)
+            self._db = self._connect(self.path)
+            self._start_sync()
+        except (OSError, sqlite3.Error) as error:
+            raise StorageGone(f"table log {self.path} was {what}: {error}") from error
+        self._identity = identity(self.path)
+        self._next = self._read_next()
+        raise StorageGone(f"table log {self.path} was {what}: made again, the table is rewritten")
 
     @classmethod
     def open(cls, state_dir: str | os.PathLike[str]) -> TableLog:
@@ -150,6 +204,7 @@ class TableLog:
         text = _dumps(line)
         receipt = self.receipt() if self.receipt is not None else None
         with self._lock:
+            self._still_there()
             if receipt is None:
                 self._write("INSERT INTO lines (n, line) VALUES (?, ?)", (self._next, text))
             else:
@@ -188,6 +243,7 @@ class TableLog:
         text = _dumps(data)
         receipt = self.receipt() if self.receipt is not None else None
         with self._lock:
+            self._still_there()
             db = self._db
             try:
                 db.execute("BEGIN IMMEDIATE")
@@ -287,15 +343,7 @@ class TableLog:
 
     def close(self) -> None:
         """Flush, fold the journal into the file, close."""
-        with self._synced:
-            self._closing = True
-            self._synced.notify_all()
-        self._stop.set()
-        self._thread.join(10.0)
-        with suppress(OSError):
-            os.fsync(self._journal_fd)
-        os.close(self._journal_fd)
-        self._folder.close()
+        self._stop_sync()  # (stopped already if the file went and none could be made again)
         with self._lock:
             with suppress(sqlite3.Error):  # a full or read-only disk: folded in next time
                 self._db.execute("PRAGMA synchronous = FULL")

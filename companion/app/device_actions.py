@@ -288,6 +288,8 @@ class DeviceActions:
         self._test_fired = 0
 
     def calibrate_seat(self, payload: dict[str, Any]) -> None:
+        """Save a seat's angle and turn to it: a movement asked from the page, guarded."""
+        self.guard_move()
         turret = self.hardware.turret
         turret.set_seat_angle(payload["seat"], float(payload["angle"]))
         if self._store is not None:

@@ -42,7 +42,13 @@ log = logging.getLogger(__name__)
 PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
 
 # Actions that press, fire or aim the launcher from a phone.
-REMOTE_PRESS_ACTIONS = ("table.press", "device.hit", "device.test_fire", "device.face")
+REMOTE_PRESS_ACTIONS = (
+    "table.press",
+    "device.hit",
+    "device.test_fire",
+    "device.face",
+    "device.calibrate_seat",
+)
 # Catalog domains the page reads (besides its own, the score database's faults).
 PAGE_DOMAINS = ("web.", "storage.")
 # A phone refused a live stream reads the state this often, and asks for a stream again after.

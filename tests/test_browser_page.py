@@ -272,17 +272,6 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
     expect(page.locator("#urls")).to_contain_text(api.url)
     tab(page, "device")
     expect(page.locator("#sim-seats .seat-dot")).to_have_count(4)
-    before = api.state()["device"]["cards_fired"]
-    page.click("#test-fire")
-    until_in_page(
-        page,
-        f"fetch('/api/state').then(r => r.json()).then(s => s.device.cards_fired > {before})",
-        timeout=5,
-    )
-    # A test fire shows what came out.
-    expect(page.locator("#fire-note")).to_have_text(
-        re.compile(r"^(1 carte tirée|([2-9]|\d\d+) cartes tirées)$")
-    )
     # Sliders run over the turret's 0…360° (seats all round): seat 3 at 180° shows as 180°.
     rows = page.locator("#calibration li")
     angles = api.state()["device"]["seat_angles"]
@@ -298,6 +287,19 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
         timeout=5,
     )
     assert api.state()["device"]["seat_angles"][0] == angles[0]
+    # The launcher takes one movement from the page every two seconds (the turn to the seat
+    # just saved was one): the phone taps Test fire again until it fires.
+    before = api.state()["device"]["cards_fired"]
+    until_in_page(
+        page,
+        "(document.getElementById('test-fire').click(), fetch('/api/state')"
+        f".then(r => r.json()).then(s => s.device.cards_fired > {before}))",
+        timeout=10,
+    )
+    # A test fire shows what came out.
+    expect(page.locator("#fire-note")).to_have_text(
+        re.compile(r"^(1 carte tirée|([2-9]|\d\d+) cartes tirées)$")
+    )
     shot(page, "device")
     # A jam the beam reported: the table screen says what to do until the magazine is reloaded.
     api.act("table.jam")

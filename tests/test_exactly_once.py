@@ -5,7 +5,9 @@ again before anything more is acknowledged."""
 
 from __future__ import annotations
 
+import random
 import shutil
+import signal
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from companion.storage import DB_NAME
 from companion.storage.receipts import SCHEMA, Receipts
 from companion.storage.secret import SECRET_NAME, session_secret
 from companion.web import WebConfig, create_app
+from tests.helpers import kill_after_lines, python_child
 from tests.test_storage_faults import box
 from tests.test_web_api import Clock, catalog, csrf
 
@@ -115,6 +118,47 @@ def test_a_retry_after_the_box_was_killed_between_commit_and_answer_is_stored_on
     assert send(client2, "score.record_round", ROUND, "round-2").status_code == 200
     assert rounds(hub2) == 2
     scores2.close()
+
+
+KILLED_CHILD = r"""
+import sys, time
+from pathlib import Path
+from companion.storage.secret import session_secret
+from tests.test_exactly_once import COOKIE, ROUND, send, with_game
+
+state = Path(sys.argv[1])
+hub, scores, client = with_game(state, session_secret(state))
+print("cookie", client.get_cookie(COOKIE).value, flush=True)
+store = scores.storage
+append = store.append_entry
+
+def committed_then_held(*args, **kwargs):
+    seq = append(*args, **kwargs)
+    print("committed", seq, flush=True)
+    time.sleep(60)  # killed here: the round is on disk, its answer never leaves
+
+store.append_entry = committed_then_held
+send(client, "score.record_round", ROUND, "round-1")
+"""
+
+
+def test_a_box_sigkilled_between_commit_and_answer_stores_the_retry_once(
+    tmp_path: Path,
+) -> None:
+    """A real process killed after the commit, before its answer; the next start answers the
+    phone's retry from the store."""
+    child = python_child(KILLED_CHILD, str(tmp_path))
+    lines, err = kill_after_lines(child, "committed", 1, random.Random(33), jitter=0.0)
+    assert child.returncode == -signal.SIGKILL, err
+    said = dict(line.split(maxsplit=1) for line in lines if line.strip())
+    assert said["committed"].strip() == "1", lines
+    hub, scores, client = started(tmp_path, session_secret(tmp_path))
+    client.set_cookie(COOKIE, said["cookie"].strip())
+    assert rounds(hub) == 1
+    again = send(client, "score.record_round", ROUND, "round-1")
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert rounds(hub) == 1 and stored_rounds(tmp_path) == 1
+    scores.close()
 
 
 def test_a_refused_change_keeps_no_receipt_and_its_retry_runs(tmp_path: Path) -> None:

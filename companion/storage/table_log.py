@@ -217,13 +217,16 @@ class TableLog:
             self._next += 1
         return self._wrote(len(text))
 
-    def _transaction(self, work: Callable[[sqlite3.Connection], Any], receipt: Receipt) -> None:
-        """``work(db)`` and ``receipt`` in one transaction (the caller holds the lock)."""
+    def _transaction(
+        self, work: Callable[[sqlite3.Connection], Any], receipt: Receipt | None
+    ) -> None:
+        """``work(db)`` and ``receipt`` (if any) in one transaction (the caller holds the lock)."""
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
             work(db)
-            self._receipts.stamp(db, receipt, self.clock())
+            if receipt is not None:
+                self._receipts.stamp(db, receipt, self.clock())
             db.execute("COMMIT")
         except BaseException as error:
             if db.in_transaction:
@@ -242,28 +245,20 @@ class TableLog:
         before the previous checkpoint go. Returns the bytes of text stored."""
         text = _dumps(data)
         receipt = self.receipt() if self.receipt is not None else None
+
+        def store(db: sqlite3.Connection) -> None:
+            previous = db.execute("SELECT max(n) FROM checkpoints").fetchone()[0]
+            if previous is not None:
+                db.execute("DELETE FROM lines WHERE n < ?", (previous,))
+                db.execute("DELETE FROM checkpoints WHERE n < ?", (previous,))
+                db.execute("DELETE FROM marks WHERE n < ?", (previous,))
+            db.execute(
+                "INSERT OR REPLACE INTO checkpoints (n, data) VALUES (?, ?)", (self._next, text)
+            )
+
         with self._lock:
             self._still_there()
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                previous = db.execute("SELECT max(n) FROM checkpoints").fetchone()[0]
-                if previous is not None:
-                    db.execute("DELETE FROM lines WHERE n < ?", (previous,))
-                    db.execute("DELETE FROM checkpoints WHERE n < ?", (previous,))
-                    db.execute("DELETE FROM marks WHERE n < ?", (previous,))
-                db.execute(
-                    "INSERT OR REPLACE INTO checkpoints (n, data) VALUES (?, ?)", (self._next, text)
-                )
-                if receipt is not None:
-                    self._receipts.stamp(db, receipt, self.clock())
-                db.execute("COMMIT")
-            except BaseException as error:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                if isinstance(error, OSError | sqlite3.Error):
-                    raise classify(error, self.path) from error
-                raise
+            self._transaction(store, receipt)
         self._fold_due = True
         return self._wrote(len(text))
 

@@ -9,6 +9,7 @@ import random
 import shutil
 import signal
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from companion.storage import DB_NAME
 from companion.storage.receipts import SCHEMA, Receipts
 from companion.storage.secret import SECRET_NAME, session_secret
 from companion.web import WebConfig, create_app
-from tests.helpers import kill_after_lines, python_child
+from tests.helpers import kill_after_lines, python_child, wait_for
 from tests.test_storage_faults import box
 from tests.test_web_api import Clock, catalog, csrf
 
@@ -303,3 +304,28 @@ def test_the_table_log_removed_while_running_is_made_again_with_the_whole_table(
     assert hub2.state()["table"]["magazine"] == table_now["magazine"]
     memory2.close()
     memory.close()
+
+
+def test_an_action_done_as_the_box_begins_to_stop_is_answered_applied() -> None:
+    """The action ran; the table after it cannot be read because the hub is stopping: the
+    phone is told it was done (never "busy, nothing was changed"), and its retry is not run."""
+    hub = Hub(TableEngine(PLAYERS, seed=1))
+    ran: list[int] = []
+    stopper: list[threading.Thread] = []
+
+    def count(payload: dict[str, Any]) -> None:
+        ran.append(1)
+        stopper.append(threading.Thread(target=hub.stop))
+        stopper[0].start()
+        assert wait_for(lambda: hub.phase == "stopping", 10)
+
+    hub.register_action("test.count", {"type": "object"}, count, "table")
+    client = app_of(hub, None).test_client()
+    hub.start()
+    first = send(client, "test.count", {}, "count-1")
+    assert first.status_code == 200, first.get_json()
+    assert first.get_json()["applied"] is True
+    again = send(client, "test.count", {}, "count-1")
+    assert again.headers["Idempotent-Replayed"] == "true" and again.status_code == 200
+    stopper[0].join(10)
+    assert ran == [1]

@@ -135,4 +135,7 @@ class ActionRegistry:
             changed = future.result()  # started: finish it, so the answer tells what happened
         for durable in self.durables if changed else ():  # the answer promises what it wrote
             durable()
-        return self._view.state()
+        try:
+            return self._view.state()
+        except ActionError as exc:  # the hub stopping meanwhile: done all the same, never "busy"
+            raise TimeoutError("the action was done; the table after it could not be read") from exc

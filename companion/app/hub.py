@@ -220,6 +220,8 @@ class Hub:
         Raises :class:`ActionError` for bad input, an unknown action, or (status 409) when
         ``expected_revision`` is not the current one: another phone changed things first.
         ``receipt``: the phone's key, kept by the stores with the change (:meth:`find_receipt`).
+        TimeoutError: the action was done, but the state after it could not be read in time
+        (or the hub began to stop meanwhile).
         """
         return self._actions.dispatch(action, payload, expected_revision, source, receipt)
 

@@ -487,7 +487,7 @@ def _state_now(ctx: WebContext) -> Response:
     """The answer to a retry of an action that was done: the state now (which includes it)."""
     try:
         return _json_state(ctx, ctx.hub.state())
-    except TimeoutError:
+    except (TimeoutError, ActionError):  # late, or the box stopping: done all the same
         return _applied(ctx)
 
 

@@ -27,6 +27,7 @@ from companion.storage import DB_NAME
 from companion.storage.receipts import SCHEMA, Receipts
 from companion.storage.secret import SECRET_NAME, session_secret
 from companion.web import WebConfig, create_app
+from companion.web.idempotency import KeyProblem, Remembered
 from tests.helpers import kill_after_lines, python_child, wait_for
 from tests.test_storage_faults import box
 from tests.test_web_api import Clock, catalog, csrf
@@ -329,3 +330,15 @@ def test_an_action_done_as_the_box_begins_to_stop_is_answered_applied() -> None:
     assert again.headers["Idempotent-Replayed"] == "true" and again.status_code == 200
     stopper[0].join(10)
     assert ran == [1]
+
+
+def test_a_flood_of_keys_never_evicts_a_request_still_running() -> None:
+    remembered = Remembered(Clock())
+    assert remembered.begin("phone", "import-1", "print") is None  # a long import, running
+    for n in range(1100):
+        assert remembered.begin("phone", f"login-{n}", "p") is None
+        remembered.finish("phone", f"login-{n}", 200, None)
+    with pytest.raises(KeyProblem) as running:
+        remembered.begin("phone", "import-1", "print")
+    assert running.value.status == 409
+    assert remembered.begin("phone", "login-0", "p") is None  # the oldest finished one went

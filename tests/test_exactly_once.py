@@ -17,7 +17,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.app.device_actions import DeviceActions
 from companion.app.hub import Hub
+from companion.app.saved_settings import SavedSettings
 from companion.app.score_storage import ScoreStorage
 from companion.app.table_memory import TableMemory
 from companion.core.receipts import Receipt
@@ -29,6 +31,7 @@ from companion.storage.secret import SECRET_NAME, session_secret
 from companion.web import WebConfig, create_app
 from companion.web.idempotency import KeyProblem, Remembered
 from tests.helpers import kill_after_lines, python_child, wait_for
+from tests.test_launcher_guards import Launcher
 from tests.test_storage_faults import box
 from tests.test_web_api import Clock, catalog, csrf
 
@@ -342,3 +345,34 @@ def test_a_flood_of_keys_never_evicts_a_request_still_running() -> None:
         remembered.begin("phone", "import-1", "print")
     assert running.value.status == 409
     assert remembered.begin("phone", "login-0", "p") is None  # the oldest finished one went
+
+
+def test_a_test_fire_retried_after_a_restart_does_not_fire_again(tmp_path: Path) -> None:
+    """A test fire keeps its key with the magazine's count it changed: once the box is back,
+    the phone's retry is answered and the launcher fires nothing."""
+    secret = session_secret(tmp_path)
+
+    def launcher_box() -> tuple[Hub, ScoreStorage, Launcher, FlaskClient]:
+        hub, scores = box(tmp_path)
+        launcher = Launcher()
+        store = SavedSettings(lambda: scores.storage)
+        devices = DeviceActions(
+            launcher, store, default_angles=lambda n: [0.0] * n, simulate=False, clock=Clock()
+        )
+        hub.attach(devices)
+        hub.register_status("device", launcher.status)
+        app = create_app(hub, WebConfig(remote_press=True), catalog(), secret_key=secret)
+        app.testing = True
+        return hub, scores, launcher, app.test_client()
+
+    _, _, launcher, client = launcher_box()
+    assert send(client, "device.test_fire", {"cards": 3}, "fire-1").status_code == 200
+    assert launcher.fired() == 3
+    cookie = client.get_cookie(COOKIE)
+    assert cookie is not None
+    _, scores2, launcher2, client2 = launcher_box()  # killed before the answer: nothing closed
+    client2.set_cookie(COOKIE, cookie.value)
+    again = send(client2, "device.test_fire", {"cards": 3}, "fire-1")
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert launcher2.fired() == 0
+    scores2.close()

@@ -25,7 +25,7 @@ from companion.app.table_memory import TableMemory
 from companion.core.receipts import Receipt
 from companion.core.table import TableEngine
 from companion.daemon import table_memory
-from companion.storage import DB_NAME
+from companion.storage import DB_NAME, MIGRATIONS
 from companion.storage.receipts import SCHEMA, Receipts
 from companion.storage.secret import SECRET_NAME, session_secret
 from companion.web import WebConfig, create_app
@@ -376,3 +376,28 @@ def test_a_test_fire_retried_after_a_restart_does_not_fire_again(tmp_path: Path)
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert launcher2.fired() == 0
     scores2.close()
+
+
+def test_a_read_only_database_from_before_receipts_never_holds_up_a_keyed_action(
+    tmp_path: Path,
+) -> None:
+    """Scores from an older version on a read-only card: nothing to migrate, no receipts to
+    find; a phone's keyed press is still answered (and its retry found in the table's log)."""
+    db = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    db.executescript(MIGRATIONS[0])
+    db.execute("PRAGMA user_version = 1")
+    db.close()
+
+    def read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
+        uri = f"file:{path}?mode=ro"
+        return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+
+    hub, scores = box(tmp_path, connect=read_only)
+    assert scores.storage is not None and scores.storage.read_only is not None
+    assert hub.find_receipt("phone", "k") is None
+    client = app_of(hub, None).test_client()
+    assert send(client, "table.play", {"card": "skip"}, "play-1").status_code == 200
+    refused = send(client, "score.new_game", {"players": PLAYERS}, "game-1")
+    assert refused.status_code == 503
+    assert refused.get_json()["error"]["key"] == "storage.read_only"
+    scores.close()

@@ -443,7 +443,12 @@ class Storage:
     def find_receipt(self, scope: str, key: str) -> str | None:
         """The fingerprint of the request that left receipt ``key`` of session ``scope``."""
         with self._lock:
-            return Receipts.find(self._db, scope, key)
+            try:
+                return Receipts.find(self._db, scope, key)
+            except sqlite3.Error:
+                if self.read_only is None:
+                    raise
+                return None  # read only, from before receipts were kept: none to find
 
     def _set_fault(self, fault: StorageError | None) -> None:
         changed = (fault is None) != (self.fault is None)

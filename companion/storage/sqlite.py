@@ -446,9 +446,11 @@ class Storage:
             try:
                 return Receipts.find(self._db, scope, key)
             except sqlite3.Error:
-                if self.read_only is None:
-                    raise
-                return None  # read only, from before receipts were kept: none to find
+                if self.fault is None:
+                    raise  # a healthy database that cannot say: the caller does not guess
+                # Read only from before receipts were kept, locked, damaged: it stores no
+                # change now, so an action it refuses is not done twice; the table's go on.
+                return None
 
     def _set_fault(self, fault: StorageError | None) -> None:
         changed = (fault is None) != (self.fault is None)

@@ -25,9 +25,10 @@ from companion.app.table_memory import TableMemory
 from companion.core.receipts import Receipt
 from companion.core.table import TableEngine
 from companion.daemon import table_memory
-from companion.storage import DB_NAME, MIGRATIONS
+from companion.storage import DB_NAME, MIGRATIONS, StorageGone
 from companion.storage.receipts import SCHEMA, Receipts
 from companion.storage.secret import SECRET_NAME, session_secret
+from companion.storage.table_log import TableLog
 from companion.web import WebConfig, create_app
 from companion.web.idempotency import KeyProblem, Remembered
 from tests.helpers import kill_after_lines, python_child, wait_for
@@ -401,3 +402,25 @@ def test_a_read_only_database_from_before_receipts_never_holds_up_a_keyed_action
     assert refused.status_code == 503
     assert refused.get_json()["error"]["key"] == "storage.read_only"
     scores.close()
+
+
+def test_a_table_log_whose_folder_cannot_be_made_again_says_so_and_tries_again(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    table_log = TableLog.open(state)
+    table_log.append(["table.press", {}])
+    shutil.rmtree(state)
+    state.write_text("not a folder")
+    for _ in range(2):
+        with pytest.raises(StorageGone, match="removed"):
+            table_log.append(["table.press", {}])
+    state.unlink()
+    with pytest.raises(StorageGone, match="made again"):  # the caller writes the whole table
+        table_log.append(["table.press", {}])
+    table_log.checkpoint({"table": "whole"})
+    table_log.append(["table.press", {}])
+    assert table_log.wait_synced(10)
+    checkpoint, lines, _ = table_log.read()
+    assert checkpoint == {"table": "whole"} and [line for _, line in lines] == [["table.press", {}]]
+    table_log.close()

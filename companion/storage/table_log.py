@@ -143,6 +143,8 @@ class TableLog:
             self._db = self._connect(self.path)
             self._start_sync()
         except (OSError, sqlite3.Error) as error:
+            with suppress(sqlite3.Error):
+                self._db.close()  # (closed twice is fine; the next write tries again)
             raise StorageGone(f"table log {self.path} was {what}: {error}") from error
         self._identity = identity(self.path)
         self._next = self._read_next()

@@ -102,18 +102,37 @@ export function roundRecorded() {
     && (last.dealer === tb.dealer || savedFor === tableRound(tb)));
 }
 
-/** The score game's card kinds: {kind, points, label} in this phone's language. */
-export function scoreKinds() {
-  const sc = score();
-  const kinds = (sc.game && sc.game.ruleset && sc.game.ruleset.kinds) || [];
+/** The ruleset the pads count a round's hands with: the deck in the players' hands (the table's,
+ * at every moment: changed mid-evening, a rematch, a game opened or imported), or the score game's
+ * own when it counts that deck or is a house ruleset. */
+export function padRuleset() {
+  const own = (score().game || {}).ruleset || null;
+  const decks = (store.cards && store.cards.deck_rulesets) || {};
+  const inHands = decks[table().counted_deck];
+  if (!own || !inHands || own.key === inHands.key || !(own.key in decks)) return own;
+  return inHands;
+}
+
+/** A hand counted on the pads as the score sheet takes it: its cards when the pads count with
+ * the game's own ruleset, else its points (the game's ruleset does not know the deck's cards). */
+export function sheetHand(hand, ruleset = padRuleset()) {
+  const own = (score().game || {}).ruleset || null;
+  if ("cards" in hand && own && ruleset && own.key === ruleset.key) return { cards: hand.cards };
+  return { points: "cards" in hand ? countedPoints(hand.cards, ruleset) : hand.points };
+}
+
+/** The card kinds of `ruleset` (by default the pads'): {kind, points, label} in this phone's
+ * language. */
+export function scoreKinds(ruleset = padRuleset()) {
+  const kinds = (ruleset && ruleset.kinds) || [];
   return kinds.filter((k) => k.count !== 0).map((k) => ({
     kind: k.key, points: k.value ?? 0, label: k["label_" + store.lang] || k.key,
   }));
 }
 
 /** The points of a hand given as card counts ({kind: n}). */
-export function countedPoints(counts) {
-  const kinds = scoreKinds();
+export function countedPoints(counts, ruleset = padRuleset()) {
+  const kinds = scoreKinds(ruleset);
   return Object.entries(counts || {}).reduce((sum, [kind, n]) => {
     const k = kinds.find((x) => x.kind === kind);
     return sum + (k ? k.points : 0) * n;
@@ -415,7 +434,7 @@ async function saveHands() {
   }
   othersFrom(tb.winner).forEach((p) => {
     // The cards themselves when they were counted by cards: the box counts their points.
-    hands[p] = "cards" in counted[p] ? { cards: counted[p].cards } : { points: counted[p].points };
+    hands[p] = sheetHand(counted[p]);
   });
   const ok = await act("score.record_round", { hands, winner: tb.winner, revision: score().revision },
     { revision: false });
@@ -426,14 +445,16 @@ async function saveHands() {
   renderFlow();
 }
 
-/** Same players and rules again; the first deal passes to the next player. */
+/** Same players and rules again, counted with the deck on the table; the first deal passes to
+ * the next player. */
 async function rematch() {
   const game = score().game;
   const players = game.players;
   const next = players[(players.indexOf(game.first_dealer) + 1) % players.length];
+  const ruleset = (padRuleset() || game.ruleset).key;
   if (!(await act("table.setup", { players, dealer: next }))) return;
   await act("score.new_game", { name: autoGameName(players), players, first_dealer: next,
-    ruleset: game.ruleset.key, mode: game.mode, target: game.target,
+    ruleset, mode: game.mode, target: game.target,
     teams: (game.teams || []).length ? "across" : "none" }, { revision: false });
 }
 

@@ -5,7 +5,6 @@ import { $, el, fill, toast } from "../dom.js";
 import { act, hasAction, label, score, settings, store, t, table } from "../store.js";
 import { autoGameName, gameName, renderMe, roundInProgress } from "../components/flow.js";
 import { setMe } from "../components/me.js";
-import { rules } from "../components/deck.js";
 import { colourOf, freeColour, PALETTE_SIZE } from "../components/colours.js";
 
 // The seats being edited: while `dirty`, live updates do not overwrite them. `colours`: the
@@ -67,7 +66,8 @@ function render() {
   const rulesets = score().rulesets || (store.session && store.session.rulesets) || [];
   const names = Object.fromEntries(rulesets.map((r) => [r.key,
     (store.lang === "en" ? r.name_en : r.name_fr) || r.name || r.key]));
-  const ruleset = (game.ruleset && game.ruleset.key) || "extreme";
+  // No game yet: counted with the deck on the table.
+  const ruleset = (game.ruleset && game.ruleset.key) || table().counted_deck || "extreme";
   fill($("ruleset"), Object.keys(names), touched("ruleset") ? $("ruleset").value : ruleset,
     (v) => names[v]);
   fill($("counting"), score().modes || ["winner_takes"],
@@ -172,7 +172,7 @@ function planned() {
   const newGame = !sameGame && hasAction("score.new_game");
   // A game scored with another deck puts that deck on the table (the cards in play change).
   const decks = new Set(((store.cards && store.cards.cards) || []).flatMap((c) => c.decks));
-  const deck = newGame && decks.has(want.ruleset) && want.ruleset !== rules().deck;
+  const deck = newGame && decks.has(want.ruleset) && want.ruleset !== table().counted_deck;
   return { reseat, newGame, deck, dealer, want };
 }
 

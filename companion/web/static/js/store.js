@@ -3,6 +3,7 @@
 
 import { toast } from "./dom.js";
 import { formatMessage } from "./message.js";
+import { followRename } from "./components/me.js";
 
 export const store = {
   session: null, texts: {}, lang: "fr", state: null, revision: -1,
@@ -286,6 +287,7 @@ export function render(state) {
   const happened = newer ? happenedBetween(store.state.table || {}, state.table || {}) : null;
   store.happened = happened
     ? Object.assign(happened, { revision: state.revision, at: performance.now() }) : null;
+  if (store.state) followRename((store.state.table || {}).players, (state.table || {}).players);
   store.state = state;
   store.revision = state.revision;
   const lang = wantedLanguage(state.settings && state.settings.language);

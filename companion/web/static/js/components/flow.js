@@ -288,7 +288,13 @@ function renderHandsForm(winner) {
   const order = names.includes(mine) ? [mine, ...names.filter((p) => p !== mine)] : names;
   const key = JSON.stringify([countKey(), order, store.lang]);
   if (box.dataset.for !== key) {
+    // Drawn again (a player renamed, another language): the pads open stay open, this phone's
+    // own too under its new name.
+    const open = [...box.querySelectorAll("[data-cards-of]")].filter((pad) => !pad.hidden)
+      .map((pad) => pad.dataset.cardsOf);
+    if (open.includes(box.dataset.mine)) open.push(mine);
     box.dataset.for = key;
+    box.dataset.mine = mine;
     box.textContent = "";
     counting.counts = {};
     order.forEach((p) => {
@@ -307,6 +313,7 @@ function renderHandsForm(winner) {
       row.append(name, status, input, toggle);
       box.append(row, pad);
     });
+    open.filter((p) => order.includes(p)).forEach((p) => openPad(p, true));
   }
   // This phone's own hand opens by its cards, once per round.
   if (mine && order.includes(mine) && counting.opened !== key) {

@@ -107,13 +107,30 @@ def nothing_serious(page: Page, where: str) -> None:
     assert not violations, (where, violations)
 
 
+# Each element's box against the viewport, and whether a tap at its middle reaches it (nothing
+# lies over it: a message, the press banner).
+REACH = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+  const r = e.getBoundingClientRect();
+  const at = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return {what: e.id || e.textContent.trim(), width: r.width, top: r.top, bottom: r.bottom,
+    left: r.left, right: r.right, tapped: Boolean(at && e.contains(at))};
+})"""
+
+
 def within_reach(page: Page, selector: str) -> None:
-    """Every element of ``selector`` is wholly on the screen as it is, nothing scrolled."""
+    """Every element of ``selector`` is wholly on the screen as it is, nothing scrolled, and a
+    tap on it reaches it."""
     assert page.evaluate("window.scrollY") == 0
     boxes = page.locator(selector)
     assert boxes.count() > 0, selector
     for i in range(boxes.count()):
         expect(boxes.nth(i)).to_be_in_viewport(ratio=1)
+    size = page.viewport_size
+    assert size is not None
+    for box in page.evaluate(REACH, selector):
+        assert box["width"] > 0 and box["tapped"], box
+        assert box["top"] >= 0 and box["bottom"] <= size["height"], box
+        assert box["left"] >= 0 and box["right"] <= size["width"], box
 
 
 def play(phones: dict[str, Page], api: Api, card: str = '#digits [data-value="5"]') -> str:

@@ -53,9 +53,23 @@ window.AudioContext = class extends window.AudioContext {
 """
 
 
+# Every message a phone shows, and whether it was cut short ("…") at the phone's width.
+WATCH_TOASTS = """() => {
+  window.__toasts = [];
+  const box = document.getElementById('toast');
+  new MutationObserver(() => requestAnimationFrame(() => {
+    const text = box.querySelector('.toast-text');
+    if (box.hidden || !text) return;
+    const cut = text.scrollHeight > text.clientHeight + 1 || text.scrollWidth > text.clientWidth + 1;
+    window.__toasts.push({text: text.textContent, width: innerWidth, cut});
+  })).observe(box, {childList: true, attributes: true});
+}"""
+
+
 @pytest.fixture
 def family(phone_tabs: PhoneTabs, daemon: Daemon, dialogs: Dialogs) -> Iterator[dict[str, Page]]:
-    """Four phones at 320 x 640, Maëlle's in dark colours; page errors fail the test."""
+    """Four phones at 320 x 640, Maëlle's in dark colours; page errors fail the test, and so
+    does a message cut short."""
     errors: list[str] = []
     schemes = ["light", "light", "dark", "light"]
     pages = [phone_tabs.open(daemon.url or "", s, dialogs, errors) for s in schemes]
@@ -63,8 +77,11 @@ def family(phone_tabs: PhoneTabs, daemon: Daemon, dialogs: Dialogs) -> Iterator[
         for page in pages:
             page.set_viewport_size(SMALL)
             live(page)
+            page.evaluate(WATCH_TOASTS)
         yield dict(zip(FAMILY, pages, strict=True))
         assert not errors, errors
+        shown = [t for page in pages for t in page.evaluate("window.__toasts")]
+        assert shown and [t for t in shown if t["cut"]] == [], shown
     finally:
         for page in pages:
             phone_tabs.give_back(page)

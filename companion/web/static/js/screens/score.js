@@ -431,7 +431,7 @@ async function newGame() {
   const before = gameId();
   if (await act("score.new_game", payload, { revision: false })) {
     resetEntry();
-    offerUndoNewGame(t("new_game_started", { name }), before);
+    offerUndoNewGame(t("new_game_started"), before);
   }
 }
 

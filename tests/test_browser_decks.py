@@ -108,3 +108,24 @@ def test_the_pads_follow_the_deck_whatever_the_score_game_counts_with(
     api.act("table.start_round")
     api.act("table.rules", any_deck=False)
     assert round_end_pad(page, api) == deck("extreme")
+
+
+def test_a_new_game_counts_with_the_deck_on_the_table_and_leaves_it_there(
+    phone: Page, api: Api
+) -> None:
+    """The Score screen's new game and the Set-up screen follow the deck on the table: no game
+    puts another deck back on the table unless chosen."""
+    seat_four(api)  # an Extrême score game
+    api.act("table.rules", deck="classic")
+    page = phone
+    tab(page, "setup")
+    expect(page.locator("#ruleset")).to_have_value("classic")
+    page.click("#apply-setup")  # the same seats and game: nothing new
+    expect(page.locator("#toast .toast-text")).to_have_text("La table est prête.")
+    assert api.state()["score"]["game"]["name"] == "Soirée"
+    tab(page, "score")
+    page.click("#new-game-again")
+    wait_for(lambda: api.state()["score"]["game"]["name"] != "Soirée", 5, "the new game")
+    state = api.state()
+    assert state["score"]["game"]["ruleset"]["key"] == "classic"
+    assert state["table"]["rules"]["deck"] == "classic"

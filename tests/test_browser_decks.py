@@ -12,7 +12,16 @@ from playwright.sync_api import Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
 from companion.core.scoring import builtin_ruleset  # noqa: E402
-from tests.browser import Api, chloe_wins_a_round, live, seat_four, tab  # noqa: E402
+from tests.browser import (  # noqa: E402
+    FOUR,
+    Api,
+    chloe_wins_a_round,
+    live,
+    screenshot_schemes,
+    seat_four,
+    shot,
+    tab,
+)
 from tests.helpers import wait_for  # noqa: E402
 
 pytest_plugins = ["tests.browser"]  # the daemon, api, browser, phones fixtures
@@ -37,6 +46,17 @@ def round_end_pad(page: Page, api: Api, player: str = "Alice") -> list[str]:
     if toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
     return kinds(page, f'[data-cards-of="{player}"] .kind[data-kind]')
+
+
+def shots(page: Page, name: str) -> None:
+    """The pad at 320 x 640 and 390 x 844, light and dark, when screenshots are wanted."""
+    for width, height in ((320, 640), (390, 844)):
+        for scheme in screenshot_schemes():
+            page.set_viewport_size({"width": width, "height": height})
+            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            page.locator("#hands-entry .kind-pad:not([hidden])").scroll_into_view_if_needed()
+            shot(page, f"decks-{name}-{width}-{scheme}", full_page=False)
+    page.emulate_media(color_scheme="light")
 
 
 def table_cards(page: Page) -> set[str]:
@@ -75,6 +95,7 @@ def test_the_pads_follow_the_deck_whatever_the_score_game_counts_with(
     pad.locator('[data-kind="draw2"]').click()
     pad.locator('[data-kind="n7"]').click()
     expect(page.locator('#hands-entry [data-hand="Alice"]')).to_have_value("27")
+    shots(page, "classic-pad")
     page.fill('#hands-entry [data-hand="Bruno"]', "5")
     page.fill('#hands-entry [data-hand="Zoé"]', "3")
     page.click("#save-hands")
@@ -129,3 +150,25 @@ def test_a_new_game_counts_with_the_deck_on_the_table_and_leaves_it_there(
     state = api.state()
     assert state["score"]["game"]["ruleset"]["key"] == "classic"
     assert state["table"]["rules"]["deck"] == "classic"
+
+
+def test_uno_flip_hands_count_on_the_side_in_play(phone: Page, api: Api) -> None:
+    """A Flip round that ends on the dark side: the pads hold the dark side's cards and the
+    round is saved on that side (000 §XI.G)."""
+    api.act("table.setup", players=FOUR, dealer="Zoé")
+    api.act("score.new_game", name="Flip", players=FOUR, first_dealer="Zoé", ruleset="flip")
+    page = phone
+    page.click('#cards [data-card="flip"]')
+    expect(page.locator("#side")).to_have_text("Côté sombre")
+    dark = [k.key for k in builtin_ruleset("flip").kinds if k.count and k.side == "dark"]
+    assert round_end_pad(page, api) == dark
+    shots(page, "flip-dark-pad")
+    page.locator('[data-cards-of="Alice"] [data-kind="draw5"]').click()
+    page.fill('#hands-entry [data-hand="Bruno"]', "5")
+    page.fill('#hands-entry [data-hand="Zoé"]', "3")
+    page.click("#save-hands")
+    expect(page.locator("#round-result")).to_be_visible()
+    last = api.state()["score"]["history"][-1]
+    saved = {h["player"]: h for h in last["hands"]}
+    assert saved["Alice"]["hand"] == {"cards": {"draw5": 1}} and saved["Alice"]["points"] == 20
+    assert last["credited"]["Chloé"] == 28

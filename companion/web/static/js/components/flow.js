@@ -121,21 +121,28 @@ export function sheetHand(hand, ruleset = padRuleset()) {
   return { points: "cards" in hand ? countedPoints(hand.cards, ruleset) : hand.points };
 }
 
-/** The card kinds of `ruleset` (by default the pads'): {kind, points, label} in this phone's
- * language. */
-export function scoreKinds(ruleset = padRuleset()) {
+/** The side a round's hands count on: the side in play of a two-sided deck (UNO Flip, 000
+ * §XI.G), else "" (every kind). */
+export function handSide(ruleset = padRuleset()) {
+  const sides = (ruleset && ruleset.sides) || [];
+  return sides.length > 1 && sides.includes(table().side) ? table().side : "";
+}
+
+/** The card kinds of `ruleset` (by default the pads') on `side` (by default the side in play):
+ * {kind, points, label} in this phone's language. */
+export function scoreKinds(ruleset = padRuleset(), side = handSide(ruleset)) {
   const kinds = (ruleset && ruleset.kinds) || [];
-  return kinds.filter((k) => k.count !== 0).map((k) => ({
+  return kinds.filter((k) => k.count !== 0 && (!side || (k.side || "") === side)).map((k) => ({
     kind: k.key, points: k.value ?? 0, label: k["label_" + store.lang] || k.key,
   }));
 }
 
 /** The points of a hand given as card counts ({kind: n}). */
 export function countedPoints(counts, ruleset = padRuleset()) {
-  const kinds = scoreKinds(ruleset);
+  const kinds = (ruleset && ruleset.kinds) || [];
   return Object.entries(counts || {}).reduce((sum, [kind, n]) => {
-    const k = kinds.find((x) => x.kind === kind);
-    return sum + (k ? k.points : 0) * n;
+    const k = kinds.find((x) => x.key === kind);
+    return sum + (k ? k.value ?? 0 : 0) * n;
   }, 0);
 }
 
@@ -443,8 +450,10 @@ async function saveHands() {
     // The cards themselves when they were counted by cards: the box counts their points.
     hands[p] = sheetHand(counted[p]);
   });
-  const ok = await act("score.record_round", { hands, winner: tb.winner, revision: score().revision },
-    { revision: false });
+  const payload = { hands, winner: tb.winner, revision: score().revision };
+  const side = handSide(score().game.ruleset);  // UNO Flip: the side the round ended on
+  if (side) payload.side = side;
+  const ok = await act("score.record_round", payload, { revision: false });
   if (ok) {
     savedFor = tableRound(tb);
     $("hands-entry").dataset.for = "";

@@ -282,7 +282,8 @@ function renderEntry() {
   const pad = $("kind-pad");
   pad.textContent = "";
   const counts = (current || {}).counts || {};
-  scoreKinds(entryRuleset()).forEach((k) => {
+  // A past round edited: every kind of its game (the side it ended on is its own).
+  scoreKinds(entryRuleset(), entry.editing ? "" : undefined).forEach((k) => {
     const n = counts[k.kind] || 0;
     const b = el("button", { type: "button", class: "kind", "data-kind": k.kind,
       "aria-label": k.label + " (" + k.points + ")" + (n ? " ×" + n : ""),

@@ -60,7 +60,8 @@ WATCH_TOASTS = """() => {
   new MutationObserver(() => requestAnimationFrame(() => {
     const text = box.querySelector('.toast-text');
     if (box.hidden || !text) return;
-    const cut = text.scrollHeight > text.clientHeight + 1 || text.scrollWidth > text.clientWidth + 1;
+    const cut = text.scrollHeight > text.clientHeight + 1
+      || text.scrollWidth > text.clientWidth + 1;
     window.__toasts.push({text: text.textContent, width: innerWidth, cut});
   })).observe(box, {childList: true, attributes: true});
 }"""

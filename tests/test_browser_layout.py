@@ -137,6 +137,9 @@ def test_the_press_banners_follow_a_language_switch(phones: tuple[Page, Page], a
     english = re.compile(r"^(★ \d+ cards? for|Click… nothing for) Chloé!$")
     expect(page.locator("#fired-banner")).to_have_text(english)
     expect(other.locator("#display-fired")).to_have_text(english)
+    # The display's last press line is the round's: a new game clears it.
+    api.act("score.new_game", name="Another")
+    expect(other.locator("#display-fired")).to_be_empty()
 
 
 def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Api) -> None:

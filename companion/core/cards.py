@@ -302,6 +302,12 @@ def deck_cards(rules: RulesOptions) -> tuple[CardRule, ...]:
     return tuple(c for c in CARD_TABLE if in_deck(c, rules))
 
 
+def counted_deck(rules: RulesOptions) -> str:
+    """The deck whose cards are in the players' hands: the ruleset that counts them at a round's
+    end. Extrême rules played with a classic deck (``any_deck``) hold classic cards."""
+    return "classic" if rules.deck == "extreme" and rules.any_deck else rules.deck
+
+
 def lowest_number(rules: RulesOptions) -> int:
     """000 §X: the Extrême deck has no 0 (unless played with a classic deck, ``any_deck``)."""
     if rules.deck == "extreme" and not rules.any_deck:

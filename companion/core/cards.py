@@ -289,7 +289,10 @@ WILD_KINDS = frozenset(c.key for c in CARD_TABLE if c.colour)
 
 
 def in_deck(card: CardRule, rules: RulesOptions) -> bool:
-    """Whether ``card`` is in the deck the table plays with."""
+    """Whether ``card`` is in the deck the table plays with. Extrême rules played with a classic
+    deck (``any_deck``) hold the classic deck's cards: its +2 and +4 are the presses."""
+    if rules.deck == "extreme" and rules.any_deck:
+        return "classic" in card.decks
     if rules.deck not in card.decks:
         return False
     if card.option and rules.deck == "extreme":

@@ -185,8 +185,7 @@ class Watcher:
         if before is not None and (
             (not _moved(before, pose) and not _laid_on(small, still, read.found.hull, width))
             or changed is None
-            or share >= LIGHT_SHARE
-            or _changed_around(changed, read.found.hull, frame.image.shape[1])
+            or _moved_everywhere(small, still, read.found.hull, width)
         ):
             # The same card where it was (the light changed), or the whole picture moved with
             # it (the camera was knocked): a card laid changes the picture only where it lies.
@@ -327,6 +326,17 @@ def _laid_on(small: Floats, held: Floats | None, hull: Image, frame_width: int) 
         return True
     soft = (cv2.GaussianBlur(small, (0, 0), SOFT), cv2.GaussianBlur(held, (0, 0), SOFT))
     return changed_share(_changed(*soft), hull, frame_width) >= LAID_SHARE
+
+
+def _moved_everywhere(small: Floats, still: Floats | None, hull: Image, width: int) -> bool:
+    """Whether the picture changed all over, or about as much around the card as where it lies
+    (the light, the view), seen soft: a picture gone soft changes everywhere, but seen soft only
+    where a card was laid meanwhile."""
+    if still is None:
+        return True
+    soft = _changed(cv2.GaussianBlur(small, (0, 0), SOFT), cv2.GaussianBlur(still, (0, 0), SOFT))
+    share = np.count_nonzero(soft) / soft.size
+    return share >= LIGHT_SHARE or _changed_around(soft, hull, width)
 
 
 def _changed_around(changed: Image, hull: Image, frame_width: int) -> bool:

@@ -335,7 +335,7 @@ def _moved_everywhere(small: Floats, still: Floats | None, hull: Image, width: i
     if still is None:
         return True
     soft = _changed(cv2.GaussianBlur(small, (0, 0), SOFT), cv2.GaussianBlur(still, (0, 0), SOFT))
-    share = np.count_nonzero(soft) / soft.size
+    share = int(np.count_nonzero(soft)) / soft.size
     return share >= LIGHT_SHARE or _changed_around(soft, hull, width)
 
 

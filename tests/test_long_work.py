@@ -25,7 +25,6 @@ from companion.app.longwork import (
 )
 from companion.core.payload import nfc
 from companion.web import chart, scoreview
-from companion.web.bodies import LONG
 from tests.test_web_api import csrf, make_app, make_hub
 
 CALLER = contextvars.ContextVar("caller", default="nobody")
@@ -101,32 +100,6 @@ def test_an_error_in_long_work_is_raised_to_the_caller_and_the_hold_ends() -> No
         work.run(fail)
     assert caught.value is mistake
     assert work.running == 0 and sys.getswitchinterval() == interval
-
-
-def test_a_large_action_body_is_read_and_prepared_as_long_work_a_small_one_is_not() -> None:
-    hub: Hub = make_hub()
-    seen: list[dict[str, Any]] = []
-
-    def prepare(payload: dict[str, Any]) -> dict[str, Any]:
-        seen.append(seen_from_inside())
-        return payload
-
-    schema = {
-        "type": "object",
-        "properties": {"text": {"type": "string", "maxLength": 10 * LONG, "x-multiline": True}},
-    }
-    hub.register_action("score.import_test", schema, lambda _: None, "score", prepare)
-    client = make_app(hub).test_client()
-    with hub.running():
-        for text in ("a short file", "x" * (2 * LONG)):
-            answer = client.post(
-                "/api/actions/score.import_test",
-                json={"payload": {"text": text}},
-                headers=csrf(client),
-            )
-            assert answer.status_code == 200, answer.get_data(True)
-    assert seen[0]["thread"] != "long-work"
-    assert seen[1]["thread"] == "long-work" and seen[1]["collector_on"] is False
 
 
 @pytest.mark.parametrize("seed", range(4))

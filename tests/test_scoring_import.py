@@ -1,5 +1,6 @@
 """A long game file comes in without holding the table: its replay is linear in the entries,
-its file is read and stored in pieces, off the hub thread, and a half-stored game never shows."""
+its file is read in a process of its own and stored in pieces, off the hub thread, and a
+half-stored game never shows."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from companion.core.scoring import (
 )
 from companion.core.scoring import tally as tally_module
 from companion.core.scoring.book import RoundView
-from companion.core.scoring.formats import game_from_json, game_to_json, json_in_pieces
+from companion.core.scoring.formats import game_from_json, game_to_json
 from companion.core.scoring.stats import RoundsTally, compute_stats
 from companion.core.table import TableEngine
 from companion.storage import DB_NAME, Storage, StorageError
@@ -95,33 +96,6 @@ def test_a_round_recorded_after_a_correction_is_still_checked() -> None:
         ScoreBook(game.setup, [*game.entries, late])
     assert refused.value.key == "import_entry" and refused.value.params["index"] == 3
     assert "ended in round 1" in str(refused.value)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        '{"a": [1, 2, {"b": [3]}], "c": "x", "log": []}',
-        ' \n{ "log" : [ {"x": 1} , {"y": [2]} ] , "k" : null }\n',
-        "[1, 2]",
-        "{}",
-        '{"log": [1,, 2]}',
-        '{"log": [1 2]}',
-        '{"a": 1} x',
-        '{"a" 1}',
-        '{"a": 1,}',
-        '{"log": [1, 2',
-        "{1: 2}",
-    ],
-)
-def test_the_file_read_in_pieces_is_what_json_reads(text: str) -> None:
-    try:
-        expected: Any = json.loads(text)
-    except json.JSONDecodeError as error:
-        with pytest.raises(json.JSONDecodeError) as caught:
-            json_in_pieces(text, None)
-        assert caught.value.lineno == error.lineno
-        return
-    assert json_in_pieces(text, lambda: None) == expected
 
 
 def test_a_file_nested_thousands_deep_is_refused_as_too_deep() -> None:

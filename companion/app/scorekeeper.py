@@ -26,14 +26,13 @@ from companion.core.scoring import (
     ScoringError,
     StaleWrite,
     find_ruleset,
-    game_from_csv,
-    game_from_json,
     teams_across,
     teams_alternating,
 )
 from companion.core.scoring.book import RoundFacts
 from companion.core.scoring.model import LogEntry, check_new_names
 
+from .game_reader import GameFile, read_apart
 from .hub import Hub
 from .score_page import ScorePage
 from .score_payloads import SCORE_ACTION_SCHEMAS, ImportPayload, NewGamePayload
@@ -76,7 +75,7 @@ class ScoreKeeper:
         self._hub = hub
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "score.new_game": self.new_game,
-            "score.open_game": lambda p: self._open(p["game"]),
+            "score.open_game": self.open_read,
             "score.record_round": self.record_round,
             "score.correct_round": self.correct_round,
             "score.delete_round": lambda p: self._append(p, lambda b: b.new_deletion(p["round"])),
@@ -85,7 +84,7 @@ class ScoreKeeper:
             "score.import": self.open_imported,
             "score.announce": self.announce_standings,
         }
-        prepare = {"score.import": self.import_game}
+        prepare = {"score.import": self.import_game, "score.open_game": self.read_game}
         for name, handler in handlers.items():
             hub.register_action(
                 name,
@@ -199,29 +198,23 @@ class ScoreKeeper:
 
     def import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Read, check and store a game file, off the hub thread (the action's ``prepare``):
-        the work is linear in the rounds, stands aside every millisecond or so and runs as the
-        hub's long work (a thread of its own, at a lower priority), so the table answers presses
-        meanwhile. The hub then only opens it (:meth:`open_imported`)."""
-        self.store()  # no database: refused before the file is read
-        return self.hub.run_long(lambda: self._import_game(payload), lasting=True)
-
-    def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
+        the file is read in a process of its own (:mod:`.game_reader`), which answers a game no
+        larger than the box keeps; it is stored as the hub's long work (a thread of its own, at
+        a lower priority), so the table answers presses meanwhile. The hub then only opens it
+        (:meth:`open_imported`)."""
+        store = self.store()  # no database: refused before the file is read
         changes = self.changes
-        text = payload["text"]
-        if payload.get("format", ImportPayload.format) == "json":
-            book = game_from_json(text, self.hub.stand_aside)
-        else:
-            # A CSV sheet holds points only: it joins with the current game's rules.
-            current = self.book
-            ruleset = current.setup.ruleset if current else find_ruleset("classic")
-            book = game_from_csv(
-                text,
-                name=f"Import {self._now()}",
-                ruleset=ruleset,
-                pause=self.hub.stand_aside,
-                rulesets=self.store().custom_rulesets(),
-            )
-        return self.stored(book, changes, self.hub.stand_aside)
+        # A CSV sheet holds points only: it joins with the current game's rules.
+        current = self.book
+        file = GameFile(
+            text=payload["text"],
+            format=payload.get("format", ImportPayload.format),
+            name=f"Import {self._now()}",
+            ruleset=current.setup.ruleset if current else find_ruleset("classic"),
+            rulesets=tuple(store.custom_rulesets()),
+        )
+        book = read_apart(file)
+        return self.hub.run_long(lambda: self.stored(book, changes, self.hub.stand_aside))
 
     def stored(
         self, book: ScoreBook, changes: int, pause: Callable[[], None] | None = None
@@ -235,13 +228,45 @@ class ScoreKeeper:
 
     def open_imported(self, prepared: dict[str, Any]) -> None:
         """Open the game :meth:`import_game` stored (on the hub thread: nothing long here)."""
+        self.store().settings_put(CURRENT_GAME, prepared["game_id"])
+        self._adopt(prepared)
+
+    def read_game(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Read a stored game and what the page shows of it, off the hub thread (the
+        ``score.open_game`` action's ``prepare``) as the hub's long work: a long game is replayed
+        there, not on the table's thread. The hub then only opens it (:meth:`open_read`)."""
+        store = self.store()
+        changes, game_id = self.changes, payload["game"]
+
+        def read() -> dict[str, Any]:
+            try:
+                book = store.load_game(game_id)
+            except KeyError:
+                raise ActionError(
+                    "unknown_game", f"no game {game_id[:64]!r}", {"game": game_id[:64]}, 404
+                ) from None
+            made = self.page.made_aside(book, game_id, self.hub.stand_aside)
+            return {"game_id": game_id, "book": book, "changes": changes, "made": made}
+
+        return self.hub.run_long(read)
+
+    def open_read(self, prepared: dict[str, Any]) -> None:
+        """Open the game :meth:`read_game` read (on the hub thread: nothing long here); read
+        again here if it changed meanwhile."""
+        stored = self.store().cached_game(prepared["game_id"])
+        if stored is None or stored.revision != prepared["book"].revision:
+            self._open(prepared["game_id"])
+            return
+        with suppress(StoreFault):  # read-only scores: the game is open all the same, to look at
+            self.store().settings_put(CURRENT_GAME, prepared["game_id"])
+        self._adopt(prepared)
+
+    def _adopt(self, prepared: dict[str, Any]) -> None:
         book: ScoreBook = prepared["book"]
         game_id: str = prepared["game_id"]
-        store = self.store()
-        store.settings_put(CURRENT_GAME, game_id)
         unchanged = prepared["changes"] == self.changes
         self.book, self.game_id = book, game_id
-        store.keep_read(game_id)
+        self.store().keep_read(game_id)
         self._changed()
         # No other game changed while it was read: the statistics made aside hold.
         self.page.adopt(game_id, book, prepared["made"], unchanged)

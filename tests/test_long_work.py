@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextvars
 import gc
-import itertools
 import os
 import random
 import sys
@@ -18,14 +17,13 @@ import pytest
 
 from companion.app.hub import TABLE_SWITCH_INTERVAL, Hub
 from companion.app.longwork import (
-    LET_GO_SLICE,
     LONG_WORK_SWITCH_INTERVAL,
     URGENT_WAIT_S,
     LongWork,
 )
 from companion.core.payload import nfc
 from companion.web import chart, scoreview
-from tests.test_web_api import csrf, make_app, make_hub
+from tests.test_web_api import make_app, make_hub
 
 CALLER = contextvars.ContextVar("caller", default="nobody")
 
@@ -218,23 +216,3 @@ def test_while_the_hub_runs_a_thread_waits_a_millisecond_at_most_for_the_interpr
         assert inside == min(interval, LONG_WORK_SWITCH_INTERVAL)
         assert sys.getswitchinterval() == min(interval, TABLE_SWITCH_INTERVAL)
     assert sys.getswitchinterval() == interval
-
-
-def test_a_long_game_is_let_go_of_a_slice_at_a_time_off_the_callers_thread() -> None:
-    work = LongWork()
-    steps: list[tuple[str, int]] = []
-    done = threading.Event()
-
-    def stand_aside() -> None:
-        steps.append((threading.current_thread().name, sum(len(p) for p in parts)))
-        if not any(parts):
-            done.set()
-
-    work.stand_aside = stand_aside  # type: ignore[method-assign]
-    parts: list[list[Any]] = [[object() for _ in range(1000)], [[] for _ in range(600)]]
-    work.let_go(parts)
-    assert done.wait(10)
-    assert {name for name, _ in steps} == {"long-work"}
-    left = [held for _, held in steps]
-    assert left == sorted(left, reverse=True) and left[-1] == 0
-    assert max(a - b for a, b in itertools.pairwise([1600, *left])) <= LET_GO_SLICE

@@ -117,8 +117,6 @@ class ScoreKeeper:
             store = self.store()
         except StoreFault:
             return  # no database: every action answers why
-        # A long game the storage stops keeping read is freed a piece at a time, off the table.
-        store.on_book_dropped = lambda book: self.page.let_go(book.parts())
         game_id = store.settings_get(CURRENT_GAME)
         if isinstance(game_id, str):
             try:
@@ -214,7 +212,9 @@ class ScoreKeeper:
             rulesets=tuple(store.custom_rulesets()),
         )
         book = read_apart(file)
-        return self.hub.run_long(lambda: self.stored(book, changes, self.hub.stand_aside))
+        return self.hub.run_long(
+            lambda: self.stored(book, changes, self.hub.stand_aside), lasting=True
+        )
 
     def stored(
         self, book: ScoreBook, changes: int, pause: Callable[[], None] | None = None
@@ -248,7 +248,7 @@ class ScoreKeeper:
             made = self.page.made_aside(book, game_id, self.hub.stand_aside)
             return {"game_id": game_id, "book": book, "changes": changes, "made": made}
 
-        return self.hub.run_long(read)
+        return self.hub.run_long(read, lasting=True)
 
     def open_read(self, prepared: dict[str, Any]) -> None:
         """Open the game :meth:`read_game` read (on the hub thread: nothing long here); read

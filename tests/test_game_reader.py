@@ -8,7 +8,9 @@ import functools
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +30,7 @@ from companion.core.scoring import (
     formats,
 )
 from companion.core.scoring.formats import game_to_csv, game_to_json
+from companion.storage import Storage
 from tests.test_storage_faults import box, post
 from tests.test_web_api import make_app
 
@@ -190,3 +193,37 @@ def test_a_file_too_big_for_the_readers_memory_is_refused_not_a_crash(
         "refused": {"key": "import_unreadable", "params": {"problem": "too large to read"}}
     }
     assert json.dumps(answer)
+
+
+def test_a_long_game_opened_is_read_off_the_hub_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening a stored game replays it: on the hub's long work, never on the table's thread;
+    the hub only takes the game read (again there only if it changed meanwhile)."""
+    hub, scores = box(tmp_path)
+    client = make_app(hub).test_client()
+    try:
+        setup = {"players": list(PLAYERS), "ruleset": "classic"}
+        assert post(client, "score.new_game", setup).status_code == 200
+        small = score(client)["game"]
+        answer = post(client, "score.import", {"text": game_to_json(long_game(300))})
+        assert answer.status_code == 200
+        large = score(client)["game"]
+        readers: list[str] = []
+        real = Storage.load_game
+
+        def load_game(self: Storage, game_id: str) -> ScoreBook:
+            readers.append(threading.current_thread().name)
+            return real(self, game_id)
+
+        monkeypatch.setattr(Storage, "load_game", load_game)
+        with hub.running():
+            for game in (small, large):
+                answer = post(client, "score.open_game", {"game": game})
+                assert answer.status_code == 200 and score(client)["game"] == game
+            missing = post(client, "score.open_game", {"game": "nope"})
+            assert missing.status_code == 404
+        assert readers and "hub" not in readers
+        assert answer.get_json()["score"]["standings"]["rounds"] == 300
+    finally:
+        scores.close()

@@ -227,3 +227,46 @@ def test_a_long_game_opened_is_read_off_the_hub_thread(
         assert answer.get_json()["score"]["standings"]["rounds"] == 300
     finally:
         scores.close()
+
+
+def test_a_change_to_an_early_round_is_checked_off_the_hub_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A correction, deletion, undo or redo replays the rounds after the one it changes: that
+    check runs as the hub's long work, and the hub only stores the entry (the stored game keeps
+    the check: it is not replayed again there)."""
+    hub, scores = box(tmp_path)
+    client = make_app(hub).test_client()
+    replays: list[str] = []
+    real = ScoreBook._attempt
+
+    def attempt(self: ScoreBook, entry: Any) -> Any:
+        pending = self._pending
+        kept = pending is not None and pending[0] is entry and pending[1] == self.revision + 1
+        if entry.type != "round_recorded" and not kept:  # a replay, not the check kept
+            replays.append(threading.current_thread().name)
+        return real(self, entry)
+
+    try:
+        setup = {"players": list(PLAYERS), "ruleset": "classic"}
+        assert post(client, "score.new_game", setup).status_code == 200
+        assert post(client, "score.import", {"text": game_to_json(long_game(300))}).status_code
+        monkeypatch.setattr(ScoreBook, "_attempt", attempt)
+        hands = {"Ana": {"points": 0}, "Bo": {"points": 5}, "Cy": {"points": 6}}
+        with hub.running():
+            changes = [
+                ("score.correct_round", {"round": 3, "hands": hands, "winner": "Ana"}),
+                ("score.delete_round", {"round": 7}),
+                ("score.undo", {}),
+                ("score.redo", {}),
+            ]
+            for name, payload in changes:
+                answer = post(client, name, payload)
+                assert answer.status_code == 200, answer.get_json()
+            gone = post(client, "score.correct_round", {"round": 999, "hands": hands})
+            assert refused(gone)["key"] == "scoring.error.no_such_round"
+        assert replays and "hub" not in replays, replays
+        standings = answer.get_json()["score"]["standings"]
+        assert standings["rounds"] == 299
+    finally:
+        scores.close()

@@ -40,6 +40,7 @@ from .score_results import round_results, standings_said
 from .stores import ScoreDatabase
 
 R = TypeVar("R")
+Build = Callable[[ScoreBook], LogEntry]  # a change's log entry, built (and checked) on a book
 CURRENT_GAME = "score.current_game"
 
 
@@ -77,14 +78,23 @@ class ScoreKeeper:
             "score.new_game": self.new_game,
             "score.open_game": self.open_read,
             "score.record_round": self.record_round,
-            "score.correct_round": self.correct_round,
-            "score.delete_round": lambda p: self._append(p, lambda b: b.new_deletion(p["round"])),
-            "score.undo": lambda p: self._append(p, lambda b: b.new_undo(self._now())),
-            "score.redo": lambda p: self._append(p, lambda b: b.new_redo(self._now())),
             "score.import": self.open_imported,
             "score.announce": self.announce_standings,
         }
-        prepare = {"score.import": self.import_game, "score.open_game": self.read_game}
+        prepare: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "score.import": self.import_game,
+            "score.open_game": self.read_game,
+        }
+        # A change to an earlier round replays the rounds after it: checked off the hub thread
+        # (prepare), the hub then only stores it (see _append).
+        changes: dict[str, Callable[[dict[str, Any]], Build]] = {
+            "score.correct_round": self._correction,
+            "score.delete_round": lambda p: lambda b: b.new_deletion(p["round"]),
+            "score.undo": lambda p: lambda b: b.new_undo(self._now()),
+            "score.redo": lambda p: lambda b: b.new_redo(self._now()),
+        }
+        for name, build_of in changes.items():
+            handlers[name], prepare[name] = self._checked_first(build_of)
         for name, handler in handlers.items():
             hub.register_action(
                 name,
@@ -185,14 +195,38 @@ class ScoreKeeper:
             raise ActionError("no_game", "start or open a game first", status=409)
         self.hub.announce("score.standings", [standings_said(self.book)])
 
-    def correct_round(self, payload: dict[str, Any]) -> None:
+    def _checked_first(
+        self, build_of: Callable[[dict[str, Any]], Build]
+    ) -> tuple[Callable[[dict[str, Any]], None], Callable[[dict[str, Any]], dict[str, Any]]]:
+        """A change's handler and its ``prepare``, which checks the change aside first."""
+
+        def prepare(payload: dict[str, Any]) -> dict[str, Any]:
+            checked = self.hub.run_long(lambda: self._checked_aside(build_of(payload)))
+            return {"payload": payload, "checked": checked}
+
+        def handle(prepared: dict[str, Any]) -> None:
+            payload = prepared["payload"]
+            self._append(payload, build_of(payload), checked=prepared["checked"])
+
+        return handle, prepare
+
+    def _correction(self, payload: dict[str, Any]) -> Build:
         hands = _hands(payload["hands"])
-        self._append(
-            payload,
-            lambda b: b.new_correction(
-                payload["round"], hands, at=self._now(), **_round_facts(payload)
-            ),
+        return lambda b: b.new_correction(
+            payload["round"], hands, at=self._now(), **_round_facts(payload)
         )
+
+    def _checked_aside(self, build: Build) -> tuple[str, int, LogEntry] | None:
+        """``build``'s entry, checked on the stored game off the hub thread, with the game and
+        revision it was checked at (None without a game: the hub says why). The stored game
+        keeps that check for the append (see :meth:`ScoreBook.check`)."""
+        game_id, book = self.game_id, self.book
+        if game_id is None or book is None:
+            return None
+        stored = self.store().cached_game(game_id)
+        if stored is None or stored.revision != book.revision:
+            return None
+        return game_id, stored.revision, build(stored)
 
     def import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Read, check and store a game file, off the hub thread (the action's ``prepare``):
@@ -282,9 +316,10 @@ class ScoreKeeper:
     def _append(
         self,
         payload: dict[str, Any],
-        build: Callable[[ScoreBook], LogEntry],
+        build: Build,
         *,
         record: bool = False,
+        checked: tuple[str, int, LogEntry] | None = None,
     ) -> None:
         store = self.store()
         if self.book is None or self.game_id is None:
@@ -296,7 +331,10 @@ class ScoreKeeper:
         # change replays the rounds after the one it changes: it is checked once, on the stored
         # game (which keeps that check for the append), and the keeper goes on with a copy.
         book = self.book if record else self._stored_book(store, self.game_id, self.book.revision)
-        entry = build(book)
+        # Checked aside on this game at this revision: the same entry (the storage checks it
+        # again, at no cost when the stored game kept that check).
+        aside = checked is not None and checked[:2] == (self.game_id, self.book.revision)
+        entry = checked[2] if checked is not None and aside else build(book)
         store.append_entry(self.game_id, entry, self.book.revision)
         if book is self.book:
             self.book.apply(entry)

@@ -94,7 +94,7 @@ class ScoreKeeper:
             "score.redo": lambda p: lambda b: b.new_redo(self._now()),
         }
         for name, build_of in changes.items():
-            handlers[name], prepare[name] = self._checked_first(build_of)
+            handlers[name], prepare[name] = _checked_first(self, build_of)
         for name, handler in handlers.items():
             hub.register_action(
                 name,
@@ -195,45 +195,16 @@ class ScoreKeeper:
             raise ActionError("no_game", "start or open a game first", status=409)
         self.hub.announce("score.standings", [standings_said(self.book)])
 
-    def _checked_first(
-        self, build_of: Callable[[dict[str, Any]], Build]
-    ) -> tuple[Callable[[dict[str, Any]], None], Callable[[dict[str, Any]], dict[str, Any]]]:
-        """A change's handler and its ``prepare``, which checks the change aside first."""
-
-        def prepare(payload: dict[str, Any]) -> dict[str, Any]:
-            checked = self.hub.run_long(lambda: self._checked_aside(build_of(payload)))
-            return {"payload": payload, "checked": checked}
-
-        def handle(prepared: dict[str, Any]) -> None:
-            payload = prepared["payload"]
-            self._append(payload, build_of(payload), checked=prepared["checked"])
-
-        return handle, prepare
-
     def _correction(self, payload: dict[str, Any]) -> Build:
         hands = _hands(payload["hands"])
         return lambda b: b.new_correction(
             payload["round"], hands, at=self._now(), **_round_facts(payload)
         )
 
-    def _checked_aside(self, build: Build) -> tuple[str, int, LogEntry] | None:
-        """``build``'s entry, checked on the stored game off the hub thread, with the game and
-        revision it was checked at (None without a game: the hub says why). The stored game
-        keeps that check for the append (see :meth:`ScoreBook.check`)."""
-        game_id, book = self.game_id, self.book
-        if game_id is None or book is None:
-            return None
-        stored = self.store().cached_game(game_id)
-        if stored is None or stored.revision != book.revision:
-            return None
-        return game_id, stored.revision, build(stored)
-
     def import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Read, check and store a game file, off the hub thread (the action's ``prepare``):
-        the file is read in a process of its own (:mod:`.game_reader`), which answers a game no
-        larger than the box keeps; it is stored as the hub's long work (a thread of its own, at
-        a lower priority), so the table answers presses meanwhile. The hub then only opens it
-        (:meth:`open_imported`)."""
+        """Read, check and store a game file off the hub thread (the action's ``prepare``): read
+        in a process of its own (:mod:`.game_reader`), stored as the hub's long work. The hub
+        then only opens it (:meth:`open_imported`)."""
         store = self.store()  # no database: refused before the file is read
         changes = self.changes
         # A CSV sheet holds points only: it joins with the current game's rules.
@@ -379,6 +350,35 @@ class ScoreKeeper:
         with suppress(StoreFault):  # read-only scores: the game is open all the same, to look at
             store.settings_put(CURRENT_GAME, game_id)
         self._changed()
+
+
+def _checked_first(
+    keeper: ScoreKeeper, build_of: Callable[[dict[str, Any]], Build]
+) -> tuple[Callable[[dict[str, Any]], None], Callable[[dict[str, Any]], dict[str, Any]]]:
+    """A change's handler and its ``prepare``, which checks the change aside first."""
+
+    def prepare(payload: dict[str, Any]) -> dict[str, Any]:
+        checked = keeper.hub.run_long(lambda: _checked_aside(keeper, build_of(payload)))
+        return {"payload": payload, "checked": checked}
+
+    def handle(prepared: dict[str, Any]) -> None:
+        payload = prepared["payload"]
+        keeper._append(payload, build_of(payload), checked=prepared["checked"])
+
+    return handle, prepare
+
+
+def _checked_aside(keeper: ScoreKeeper, build: Build) -> tuple[str, int, LogEntry] | None:
+    """``build``'s entry, checked on the stored game off the hub thread, with the game and
+    revision it was checked at (None without a game: the hub says why). The stored game keeps
+    that check for the append (see :meth:`ScoreBook.check`)."""
+    game_id, book = keeper.game_id, keeper.book
+    if game_id is None or book is None:
+        return None
+    stored = keeper.store().cached_game(game_id)
+    if stored is None or stored.revision != book.revision:
+        return None
+    return game_id, stored.revision, build(stored)
 
 
 def _round_facts(payload: dict[str, Any]) -> RoundFacts:

@@ -21,7 +21,7 @@ import resource
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,11 +85,15 @@ def read_game_file(file: GameFile) -> ScoreBook:
 
 
 def read_apart(
-    file: GameFile, *, seconds: float = READER_SECONDS, command: Sequence[str] = ()
+    file: GameFile,
+    *,
+    pause: Callable[[], None] | None = None,
+    seconds: float = READER_SECONDS,
+    command: Sequence[str] = (),
 ) -> ScoreBook:
     """The game in ``file``, read in a reader process (see the module; ``command`` runs
-    another); raises the :class:`ScoringError` saying why the file was refused, or that it
-    could not be read."""
+    another), ``pause()`` now and then while it is built here; raises the
+    :class:`ScoringError` saying why the file was refused, or that it could not be read."""
     request = json.dumps(file.to_dict(), ensure_ascii=False).encode()
     try:
         done = subprocess.run(
@@ -115,7 +119,7 @@ def read_apart(
         answer = json.loads(done.stdout)
     except ValueError:
         raise ScoringError("import_unreadable", problem="the reader's answer is not JSON") from None
-    return game_of(answer)
+    return game_of(answer, pause)
 
 
 def _stopped(returncode: int) -> str:
@@ -128,7 +132,7 @@ def _stopped(returncode: int) -> str:
     return f"the reader failed (exit {returncode})"
 
 
-def game_of(answer: Any) -> ScoreBook:
+def game_of(answer: Any, pause: Callable[[], None] | None = None) -> ScoreBook:
     """The game in a reader's answer, checked again: at most the box's limits, each entry
     well formed, the final standings whole (the reader replayed every entry already)."""
     if not isinstance(answer, Mapping):
@@ -148,6 +152,7 @@ def game_of(answer: Any) -> ScoreBook:
         setup,
         [LogEntry.from_dict(item, f"log[{i}]") for i, item in enumerate(entries, start=1)],
         verify=False,
+        pause=pause,
     )
 
 

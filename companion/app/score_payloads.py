@@ -75,8 +75,8 @@ class RoundPayload:
 class CorrectionPayload(RoundPayload):
     """A round recorded again, corrected."""
 
-    # Any round of an imported game (a 20 MB file holds fewer): the book refuses one that
-    # does not exist.
+    # Any round of a game (one imported holds at most MAX_GAME_ROUNDS, one played on may hold
+    # more): the book refuses one that does not exist.
     round: int = option(help="the round's number", min=1, max=10**6)
 
 

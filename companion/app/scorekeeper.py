@@ -216,9 +216,9 @@ class ScoreKeeper:
             ruleset=current.setup.ruleset if current else find_ruleset("classic"),
             rulesets=tuple(store.custom_rulesets()),
         )
-        book = read_apart(file)
+        pause = self.hub.stand_aside
         return self.hub.run_long(
-            lambda: self.stored(book, changes, self.hub.stand_aside), lasting=True
+            lambda: self.stored(read_apart(file, pause=pause), changes, pause), lasting=True
         )
 
     def stored(

@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from companion.app import game_reader, scorekeeper
 from companion.app.game_reader import GameFile, read_apart
 from companion.app.hub import Hub
+from companion.app.score_page import COUNT_ASIDE, COUNTING
 from companion.core.limits import MAX_GAME_ENTRIES, MAX_GAME_ROUNDS
 from companion.core.scoring import (
     GameSetup,
@@ -266,5 +267,44 @@ def test_a_change_to_an_early_round_is_checked_off_the_hub_thread(
         assert replays and "hub" not in replays, replays
         standings = answer.get_json()["score"]["standings"]
         assert standings["rounds"] == 299
+    finally:
+        scores.close()
+
+
+def test_after_a_start_the_statistics_of_many_long_games_are_counted_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A box holding many long games answers its first state at once, its statistics counted
+    as long work (``counting`` until then), and tells the page when they are there."""
+    with Storage.open(tmp_path, backups=0) as storage:
+        for _ in range(COUNT_ASIDE // MAX_GAME_ROUNDS + 1):
+            last = storage.import_game(long_game(MAX_GAME_ROUNDS))
+        storage.settings_put(scorekeeper.CURRENT_GAME, last)
+    go_on = threading.Event()
+    real = Storage.read_game
+
+    def read_game(self: Storage, game_id: str) -> ScoreBook:
+        go_on.wait(30)  # the statistics are still being counted
+        return real(self, game_id)
+
+    monkeypatch.setattr(Storage, "read_game", read_game)
+    hub, scores = box(tmp_path)
+    try:
+        with hub.running():
+            first = hub.state()["score"]
+            assert first["stats"] == COUNTING and first["revision"] == MAX_GAME_ROUNDS
+            stream = hub.subscribe()
+            go_on.set()
+            for _ in range(100):  # the page is told once they are counted
+                if (
+                    stream.get(timeout=30) is None
+                    or "counting" not in hub.state()["score"]["stats"]
+                ):
+                    break
+            players = {p["player"]: p for p in hub.state()["score"]["stats"]["players"]}
+            assert players["Ana"]["games"] == COUNT_ASIDE // MAX_GAME_ROUNDS + 1
+            assert (
+                players["Ana"]["rounds"] == (COUNT_ASIDE // MAX_GAME_ROUNDS + 1) * MAX_GAME_ROUNDS
+            )
     finally:
         scores.close()

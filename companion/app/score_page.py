@@ -8,6 +8,7 @@ can reuse the bytes of an unchanged part.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -22,6 +23,10 @@ from .stores import ScoreStore
 HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
 PAGE_LIMIT = 200  # the most rounds one page of history holds
 UNAVAILABLE: dict[str, Any] = {"game": None, "games": [], "available": False}
+# Log entries of the stored games past which a start counts the statistics aside (about 50 ms
+# of work here; twenty of the longest games the box keeps are seconds, more on a Pi).
+COUNT_ASIDE = 5_000
+COUNTING: dict[str, Any] = {"players": [], "head_to_head": [], "counting": True}
 
 
 class OpenGame(Protocol):
@@ -51,6 +56,9 @@ class ScorePage:
         # The game's history as the page gets it, for (game id, revision): rebuilt when it changes.
         self._history: tuple[tuple[str | None, int], History] = ((None, -1), History())
         self._shares = GameShares()
+        self._counting = False  # the statistics are being counted aside (count_aside)
+        self._counted: GameShares | None = None  # what that counted, for the hub thread
+        self._counted_lock = threading.Lock()
 
     def attach(self, hub: Hub) -> None:
         self._hub = hub
@@ -124,8 +132,47 @@ class ScorePage:
             )
         return status
 
+    def count_aside(self) -> None:
+        """After a start or a restore, the statistics over many stored games (past
+        :data:`COUNT_ASIDE` log entries) are counted as the hub's long work, not while the hub
+        builds its first state: until they are, the page's statistics are empty and say
+        ``counting``, and the page is told when they are there."""
+        hub = self._hub
+        try:
+            store = self._game.store()
+            games = store.list_games()
+        except StoreFault:
+            return
+        if hub is None or sum(game.revision for game in games) <= COUNT_ASIDE:
+            return
+        self._counting = True
+        shares = self._shares.aside()
+
+        def count() -> None:
+            try:
+                shares.compute(games, store.read_game, None, pause=hub.stand_aside)
+            finally:  # counted or not: the hub counts what is missing
+                with self._counted_lock:
+                    self._counted = shares
+                hub.call(self._show_counted)
+
+        threading.Thread(target=lambda: hub.run_long(count), name="stats", daemon=True).start()
+
+    def _show_counted(self) -> None:
+        self._status = self._stats = None
+        if self._hub is not None:
+            self._hub.changed("score")
+
     def stats(self) -> dict[str, Any]:
         """Wins, averages, best rounds and head-to-head over every stored game (cached)."""
+        with self._counted_lock:
+            counted, self._counted = self._counted, None
+        if counted is not None:
+            for key, share in counted.shares.items():
+                self._shares.shares.setdefault(key, share)
+            self._counting = False
+        if self._counting:
+            return COUNTING
         changes = self._game.changes
         if self._stats is None or self._stats[0] != changes:
             store = self._game.store()

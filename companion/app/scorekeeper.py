@@ -133,6 +133,7 @@ class ScoreKeeper:
                 self._open(game_id)
             except Exception:
                 self.book = None  # the game was removed: start without one
+        self.page.count_aside()
 
     # ------------------------------------------------------------------ actions
 

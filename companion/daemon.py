@@ -296,15 +296,16 @@ class Daemon:
         if self.voice_service is not None:
             services.append(self.voice_service)
         evening = EveningService(store)
+        count = RoundCount(store)
         self.camera = self._camera(sections)
         return [
             *services,
             self.camera,
             Settings(self.config, store, language),
             evening,
-            RoundCount(store),
+            count,
             StoredGames(store),
-            PlayerNames(self.keeper, evening),
+            PlayerNames(self.keeper, evening, count),
             # Last: each event's line is written once the launcher and the voice were told.
             *([self.memory] if self.memory is not None else []),
         ]

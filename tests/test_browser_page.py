@@ -120,6 +120,8 @@ def test_play_a_turn_sequence_with_coup_extreme(
     fired = before["magazine"] - state["table"]["magazine"]
     cards = "1 carte" if fired == 1 else f"{fired} cartes"
     expect(banner).to_contain_text(f"{cards} pour {receiver}")
+    page.evaluate("document.getAnimations().forEach((a) => a.finish())")  # the banner's pop
+    shot(page, "table-fired", full_page=False)
     # The mock ejector runs after the turret has turned (its own thread): wait for it.
     until_in_page(
         page,
@@ -127,8 +129,7 @@ def test_play_a_turn_sequence_with_coup_extreme(
         timeout=10,
     )
     expect(other.locator("#magazine")).to_have_text(f"{state['table']['magazine']} cartes")
-    shot(page, "table-fired")
-    shot(other, "table-second-phone")
+    shot(other, "table-second-phone", full_page=False)
 
 
 def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(

@@ -242,6 +242,9 @@ def create_api() -> Blueprint:
                 "rules": rules_fields(),
                 "decks": list(DECKS),
                 "colours": {"light": list(COLOURS), "dark": list(DARK_COLOURS)},
+                # Each deck's card kinds and values: the round-end pads count the hands of the
+                # deck on the table, whichever ruleset the score game was started with.
+                "deck_rulesets": {r.key: r.to_dict() for r in builtin_rulesets() if r.key in DECKS},
             }
         )
         response.headers["Cache-Control"] = "max-age=300"

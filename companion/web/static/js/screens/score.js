@@ -11,8 +11,8 @@
 import { $, el, fill, toast } from "../dom.js";
 import { act, players, request, score, standings, store, t, table } from "../store.js";
 import {
-  autoGameName, countedPoints, gameName, gameOver, offerUndoNewGame, roundRecorded, scoreKinds,
-  setAside, standingsList,
+  autoGameName, countedPoints, gameName, gameOver, offerUndoNewGame, padRuleset, roundRecorded,
+  scoreKinds, setAside, sheetHand, standingsList,
 } from "../components/flow.js";
 import { gameSettings } from "./setup.js";
 
@@ -163,11 +163,15 @@ function roundHands(r) {
   return out;
 }
 
+// A new round counts with the deck in the players' hands (the pads'); a past round edited, with
+// the game's own cards, as it was saved.
+const entryRuleset = () => (entry.editing ? (score().game || {}).ruleset : padRuleset());
+
 function handPoints(player) {
   const hand = entry.hands[player];
   if (!hand) return 0;
   if ("points" in hand) return hand.points;
-  return countedPoints(hand.counts);
+  return countedPoints(hand.counts, entryRuleset());
 }
 
 // The score revision the entry started from: if another phone records or edits a round
@@ -278,7 +282,8 @@ function renderEntry() {
   const pad = $("kind-pad");
   pad.textContent = "";
   const counts = (current || {}).counts || {};
-  scoreKinds().forEach((k) => {
+  // A past round edited: every kind of its game (the side it ended on is its own).
+  scoreKinds(entryRuleset(), entry.editing ? "" : undefined).forEach((k) => {
     const n = counts[k.kind] || 0;
     const b = el("button", { type: "button", class: "kind", "data-kind": k.kind,
       "aria-label": k.label + " (" + k.points + ")" + (n ? " ×" + n : ""),
@@ -367,7 +372,8 @@ function roundPayload() {
   const hands = {};
   scorePlayers().forEach((p) => {
     const h = entry.hands[p];
-    hands[p] = h && "points" in h ? { points: h.points } : { [HAND_CARDS]: (h && h.counts) || {} };
+    hands[p] = sheetHand(h && "points" in h ? h : { [HAND_CARDS]: (h && h.counts) || {} },
+      entryRuleset());
   });
   const payload = { hands, winner: $("winner").value || undefined };
   // UNO Flip: hands count on the side the round ended on (000 §XI.G), the table's side.
@@ -426,7 +432,7 @@ async function newGame() {
   const before = gameId();
   if (await act("score.new_game", payload, { revision: false })) {
     resetEntry();
-    offerUndoNewGame(t("new_game_started", { name }), before);
+    offerUndoNewGame(t("new_game_started"), before);
   }
 }
 

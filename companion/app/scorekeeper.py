@@ -240,9 +240,8 @@ class ScoreKeeper:
         self._adopt(prepared)
 
     def read_game(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Read a stored game and what the page shows of it, off the hub thread (the
-        ``score.open_game`` action's ``prepare``) as the hub's long work: a long game is replayed
-        there, not on the table's thread. The hub then only opens it (:meth:`open_read`)."""
+        """Read a stored game and what the page shows of it as the hub's long work (the
+        ``score.open_game`` action's ``prepare``); the hub then only opens it (:meth:`open_read`)."""
         store = self.store()
         changes, game_id = self.changes, payload["game"]
 

@@ -177,7 +177,7 @@ def _bounded(memory: int, niceness: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
 
-def main(argv: Sequence[str] = ()) -> int:
+def main() -> int:
     """The reader: a :class:`GameFile` as JSON on standard input, its answer on standard
     output (see the module)."""
     _bounded(READER_MEMORY, READER_NICENESS)
@@ -194,4 +194,4 @@ def main(argv: Sequence[str] = ()) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(main())

@@ -241,7 +241,7 @@ class ScoreKeeper:
 
     def read_game(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Read a stored game and what the page shows of it as the hub's long work (the
-        ``score.open_game`` action's ``prepare``); the hub then only opens it (:meth:`open_read`)."""
+        ``score.open_game`` action's ``prepare``); the hub then opens it (:meth:`open_read`)."""
         store = self.store()
         changes, game_id = self.changes, payload["game"]
 

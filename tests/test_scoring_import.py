@@ -271,7 +271,7 @@ def test_a_change_to_an_old_round_replays_the_rounds_from_the_mark_before_it_onc
     """Through the keeper (checked on the stored game, which the keeper then copies): a change
     to round k replays the rounds from the last mark at or before k, once."""
     hub, book_keeper, _ = keeper
-    hub.dispatch("score.import", {"text": game_to_json(long_game(600))})
+    hub.dispatch("score.import", {"text": game_to_json(long_game(500))})
     steps: list[int] = []
     real_after = tally_module.Tally.after
 
@@ -281,11 +281,11 @@ def test_a_change_to_an_old_round_replays_the_rounds_from_the_mark_before_it_onc
 
     monkeypatch.setattr(tally_module.Tally, "after", counted)
     hands = {"Ana": {"points": 0}, "Bo": {"points": 4}, "Cy": {"points": 7}}
-    for number in (590, 2):
+    for number in (490, 2):
         steps.clear()
         hub.dispatch("score.correct_round", {"round": number, "hands": hands})
         mark = (number - 1) // tally_module.MARK_EVERY * tally_module.MARK_EVERY
-        assert steps == list(range(mark + 1, 601)), number
+        assert steps == list(range(mark + 1, 501)), number
     hub.dispatch("score.undo", {})
     assert book_keeper.book is not None
     whole = ScoreBook(book_keeper.book.setup, book_keeper.book.entries)
@@ -298,11 +298,11 @@ def test_the_storage_keeps_a_bounded_number_of_rounds_read_and_the_statistics_st
 ) -> None:
     """Three long games imported, room for one read at a time: each game is read again only
     when its statistics are not known yet; tonight's rounds do not read them again."""
-    storage = Storage.open(tmp_path, backups=0, kept_entries=800)  # a 700-round game at a time
+    storage = Storage.open(tmp_path, backups=0, kept_entries=500)  # a 450-round game at a time
     hub = Hub(TableEngine(list(PLAYERS), seed=1))
     ScoreKeeper(lambda: storage).attach(hub)
     for _ in range(3):
-        hub.dispatch("score.import", {"text": game_to_json(long_game(700))})
+        hub.dispatch("score.import", {"text": game_to_json(long_game(450))})
     games = storage.list_games()
     assert [storage.is_read(game.game_id) for game in games] == [False, False, True]
     read: list[str] = []
@@ -314,7 +314,7 @@ def test_the_storage_keeps_a_bounded_number_of_rounds_read_and_the_statistics_st
     assert not set(read) & {game.game_id for game in games}
     everything = compute_stats(every_game(storage))  # every game read again: the same
     assert stats["players"] == [p.to_dict() for p in everything.players]
-    assert stats["players"][0]["rounds"] == 3 * 700 + 1
+    assert stats["players"][0]["rounds"] == 3 * 450 + 1
     storage.close()
 
 

@@ -24,7 +24,7 @@ const entry = { hands: {}, player: null, editing: null, revision: null, winner: 
 const markup = `
 <div id="storage-problem" class="card" role="alert" hidden>
   <p id="storage-text"></p>
-  <div class="row">
+  <div class="row" id="storage-backup-row">
     <label><span data-i18n="storage_backup"></span> <select id="storage-backups"></select></label>
     <button type="button" id="storage-restore" class="secondary" data-i18n="storage_restore"></button>
   </div>
@@ -196,11 +196,19 @@ function tapKind(kind) {
   render();
 }
 
-/** The score database cannot be used (full, read-only, locked, damaged): say so, offer a backup. */
+/**
+ * The score database cannot be used (full, read-only, locked, damaged, gone): say so, offer a
+ * backup. A database made again while the box ran (its file went) is said too.
+ */
 function renderStorage() {
   const storage = (store.state && store.state.storage) || {};
-  $("storage-problem").hidden = storage.ok !== false;
-  if (storage.ok !== false) return;
+  const notice = storage.notice && storage.notice.notice;
+  $("storage-problem").hidden = storage.ok !== false && !notice;
+  $("storage-backup-row").hidden = storage.ok !== false;
+  if (storage.ok !== false) {
+    if (notice) $("storage-text").textContent = t("storage_" + notice);
+    return;
+  }
   $("storage-text").textContent = t("storage_" + storage.problem);
   const names = (storage.backups || []).map((b) => b.name);
   const select = $("storage-backups");

@@ -360,7 +360,12 @@ def _checked_first(
     """A change's handler and its ``prepare``, which checks the change aside first."""
 
     def prepare(payload: dict[str, Any]) -> dict[str, Any]:
-        checked = keeper.hub.run_long(lambda: _checked_aside(keeper, build_of(payload)))
+        try:
+            checked = keeper.hub.run_long(lambda: _checked_aside(keeper, build_of(payload)))
+        except (ValueError, LookupError, RuntimeError):
+            # Refused here (or the game changed under the check): the hub checks it again and
+            # says why, on the game as it is then.
+            checked = None
         return {"payload": payload, "checked": checked}
 
     def handle(prepared: dict[str, Any]) -> None:

@@ -208,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         tuned, [(model.find(image), field_reader.read(image), False) for image in strangers]
     )
     agree_at, field_foreign_at, best_extra = 1.0, 0.0, -1
-    for agree in (0.9, 0.7, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05):
-        for at_most in (0.1, 0.07, 0.05, 0.03, 0.02, 0.01, 0.005):
+    for agree in (0.9, 0.8, 0.7, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05):
+        for at_most in (0.1, 0.07, 0.05, 0.03, 0.02, 0.01, 0.005, 0.003, 0.002, 0.001):
             settled = [ok for p, q, ok in known if p >= agree and q < at_most]
             fooled = sum(p >= agree and q < at_most for p, q, _ in foreign)
             extra, wrong = len(settled), settled.count(False)

@@ -249,31 +249,6 @@ def soft_shadow(shape: tuple[int, int], rng: np.random.Generator, size: float) -
 # ---------------------------------------------------------------- the finder
 
 
-def cover_spots(
-    crop: np.ndarray, rng: np.random.Generator, placed: list[tuple[float, float, float]]
-) -> tuple[np.ndarray, list[tuple[float, float, float]]]:
-    """A thumb over one of the top card's indices (when it shows another one: the finder must
-    point at that one), a soft shadow or a glare over an index; the indices still to be seen."""
-    inside = [
-        i for i, (x, y, _) in enumerate(placed) if 0 <= x < crop.shape[1] and 0 <= y < crop.shape[0]
-    ]
-    if len(placed) >= 2 and inside and rng.random() < 0.35:
-        i = inside[int(rng.integers(len(inside)))]
-        x, y, s = placed[i]
-        angle = float(rng.uniform(0, 360))
-        at = (x + rng.uniform(-0.25, 0.25) * s, y + rng.uniform(-0.25, 0.25) * s)
-        mask = thumb_mask(crop.shape[:2], at, s * rng.uniform(1.0, 1.6), angle, 0.6)
-        crop = lay_thumb(crop, mask, rng)
-        placed = [p for j, p in enumerate(placed) if j != i]
-    if inside and rng.random() < 0.3:
-        x, y, s = placed[0] if placed else (crop.shape[1] / 2, crop.shape[0] / 2, 8.0)
-        mask = soft_shadow(crop.shape[:2], rng, s * rng.uniform(2, 5))
-        crop = lay_shadow(crop, mask, rng.uniform(0.25, 0.6))
-    if rng.random() < 0.1:
-        crop = lay_glare(crop, rng, 12.0)
-    return crop, placed
-
-
 def finder_sample(
     image: np.ndarray, spots: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -303,7 +278,6 @@ def finder_sample(
         px, py = m @ np.array([x, y, 1.0])
         placed.append((float(px), float(py), float(s * scale)))
     occlude(crop, rng, placed)
-    crop, placed = cover_spots(crop, rng, placed)
     crop = light(crop, rng)
     g = CROP // STRIDE
     heat = np.zeros((g, g), np.float32)

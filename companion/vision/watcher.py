@@ -185,7 +185,9 @@ class Watcher:
         if before is not None and (
             (not _moved(before, pose) and not _laid_on(small, still, read.found.hull, width))
             or changed is None
-            or _moved_everywhere(small, still, read.found.hull, width)
+            or (
+                not _moved(before, pose) and _moved_everywhere(small, still, read.found.hull, width)
+            )
         ):
             # The same card where it was (the light changed), or the whole picture moved with
             # it (the camera was knocked): a card laid changes the picture only where it lies.

@@ -302,21 +302,23 @@ class Daemon:
         )
         self.voice_service = VoiceService(self.voice) if self.voice is not None else None
         language = self.voice_service.set_language if self.voice_service else None
-        services: list[Service] = [scores, self.keeper, self.devices]
-        if self.voice_service is not None:
-            services.append(self.voice_service)
         evening = EveningService(store)
         self.camera = self._camera(sections)
         return [
-            *services,
+            scores,
+            self.keeper,
+            self.devices,  # first: the press's buzzer and ejector start before anything else
             self.camera,
             Settings(self.config, store, language),
             evening,
             RoundCount(store),
             StoredGames(store),
             PlayerNames(self.keeper, evening),
-            # Last: each event's line is written once the launcher and the voice were told.
+            # Each event's line is written once the launcher was told.
             *([self.memory] if self.memory is not None else []),
+            # The voice last: a line can wait a tenth of a millisecond, a press cannot; its
+            # thread wakes once the press's outputs have had the interpreter.
+            *([self.voice_service] if self.voice_service is not None else []),
         ]
 
     def _input_sources(self, sections: Config) -> list[InputSource]:

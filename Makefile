@@ -93,7 +93,7 @@ test: system-deps $(STAMP) lint typecheck unit
 # The browser tests once more, saving every screen they check to tests/artifacts/ for review
 # (320 and 390 px, light and dark, French and English).
 screenshots: system-deps $(STAMP)
-	UNO_SCREENSHOTS=1 $(BIN)/pytest $(PYTEST_ARGS) tests/test_browser_evening.py tests/test_browser_fixes.py tests/test_browser_layout.py tests/test_browser_page.py tests/test_browser_rules.py
+	UNO_SCREENSHOTS=1 $(BIN)/pytest $(PYTEST_ARGS) tests/test_browser_evening.py tests/test_browser_family.py tests/test_browser_decks.py tests/test_browser_fixes.py tests/test_browser_layout.py tests/test_browser_page.py tests/test_browser_rules.py
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench $(ARGS)

@@ -45,6 +45,7 @@ from companion.app.score_storage import ScoreStorage
 from companion.app.scorekeeper import ScoreKeeper
 from companion.app.settings import Settings
 from companion.app.stored_games import StoredGames
+from companion.app.stores import SettingsStore
 from companion.app.table_memory import TableMemory
 from companion.app.voice import VoiceService
 from companion.config import Config, ConfigError, check_config
@@ -123,6 +124,25 @@ def score_storage(state_dir: Path, **open_options: Any) -> ScoreStorage:
         ),
         list_backups=lambda: storage.describe_backups(state_dir),
     )
+
+
+def table_memory(hub: Hub, state_dir: Path, settings: SettingsStore | None = None) -> TableMemory:
+    """The table's memory kept in ``state_dir`` (not restored): its log keeps the receipts of
+    the phones' table actions with their lines, and the hub finds them for a retry."""
+    from companion.storage.table_log import TableLog
+
+    opened: list[TableLog] = []  # the log open now (a new one after a failure)
+
+    def open_log() -> TableLog:
+        table_log = TableLog.open(state_dir)
+        table_log.receipt = hub.action_receipt
+        opened[:] = [table_log]
+        return table_log
+
+    hub.add_receipt_finder(
+        lambda scope, key: opened[0].find_receipt(scope, key) if opened else None
+    )
+    return TableMemory(open_log, hub.engine, settings)
 
 
 def score_keeper(scores: ScoreStorage) -> ScoreKeeper:
@@ -245,12 +265,10 @@ class Daemon:
 
     def _table_memory(self) -> TableMemory:
         """The table's memory, the table put back from it: before the hub starts."""
-        from companion.storage.table_log import TableLog
-
-        state_dir, scores = self.options.state_dir, self.scores
+        scores = self.scores
         # Older boxes kept the table in the score database's settings: read from there once.
         settings = SavedSettings(lambda: scores.storage if scores is not None else None)
-        memory = TableMemory(lambda: TableLog.open(state_dir), self.hub.engine, settings)
+        memory = table_memory(self.hub, self.options.state_dir, settings)
         memory.restore()
         return memory
 
@@ -303,6 +321,7 @@ class Daemon:
         self.voice_service = VoiceService(self.voice) if self.voice is not None else None
         language = self.voice_service.set_language if self.voice_service else None
         evening = EveningService(store)
+        count = RoundCount(store)
         self.camera = self._camera(sections)
         return [
             scores,
@@ -311,9 +330,9 @@ class Daemon:
             self.camera,
             Settings(self.config, store, language),
             evening,
-            RoundCount(store),
+            count,
             StoredGames(store),
-            PlayerNames(self.keeper, evening),
+            PlayerNames(self.keeper, evening, count),
             # Each event's line is written once the launcher was told.
             *([self.memory] if self.memory is not None else []),
             # The voice last: a line can wait a tenth of a millisecond, a press cannot; its
@@ -466,7 +485,14 @@ class PhonePage:
             config = replace(config, host=daemon.options.host)
         if daemon.options.port is not None:
             config = replace(config, port=daemon.options.port)
-        app = create_app(daemon.hub, config, daemon.catalog, camera=daemon.camera)
+        from companion.storage.secret import session_secret
+
+        # Kept in the state folder: a phone's session, and the keys of its retries, outlive a
+        # restart.
+        secret = session_secret(daemon.options.state_dir)
+        app = create_app(
+            daemon.hub, config, daemon.catalog, secret_key=secret, camera=daemon.camera
+        )
         try:
             self._server = serve(app, config)
         except OSError as exc:

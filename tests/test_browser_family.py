@@ -53,9 +53,24 @@ window.AudioContext = class extends window.AudioContext {
 """
 
 
+# Every message a phone shows, and whether it was cut short ("…") at the phone's width.
+WATCH_TOASTS = """() => {
+  window.__toasts = [];
+  const box = document.getElementById('toast');
+  new MutationObserver(() => requestAnimationFrame(() => {
+    const text = box.querySelector('.toast-text');
+    if (box.hidden || !text) return;
+    const cut = text.scrollHeight > text.clientHeight + 1
+      || text.scrollWidth > text.clientWidth + 1;
+    window.__toasts.push({text: text.textContent, width: innerWidth, cut});
+  })).observe(box, {childList: true, attributes: true});
+}"""
+
+
 @pytest.fixture
 def family(phone_tabs: PhoneTabs, daemon: Daemon, dialogs: Dialogs) -> Iterator[dict[str, Page]]:
-    """Four phones at 320 x 640, Maëlle's in dark colours; page errors fail the test."""
+    """Four phones at 320 x 640, Maëlle's in dark colours; page errors fail the test, and so
+    does a message cut short."""
     errors: list[str] = []
     schemes = ["light", "light", "dark", "light"]
     pages = [phone_tabs.open(daemon.url or "", s, dialogs, errors) for s in schemes]
@@ -63,8 +78,11 @@ def family(phone_tabs: PhoneTabs, daemon: Daemon, dialogs: Dialogs) -> Iterator[
         for page in pages:
             page.set_viewport_size(SMALL)
             live(page)
+            page.evaluate(WATCH_TOASTS)
         yield dict(zip(FAMILY, pages, strict=True))
         assert not errors, errors
+        shown = [t for page in pages for t in page.evaluate("window.__toasts")]
+        assert shown and [t for t in shown if t["cut"]] == [], shown
     finally:
         for page in pages:
             phone_tabs.give_back(page)
@@ -107,13 +125,30 @@ def nothing_serious(page: Page, where: str) -> None:
     assert not violations, (where, violations)
 
 
+# Each element's box against the viewport, and whether a tap at its middle reaches it (nothing
+# lies over it: a message, the press banner).
+REACH = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+  const r = e.getBoundingClientRect();
+  const at = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return {what: e.id || e.textContent.trim(), width: r.width, top: r.top, bottom: r.bottom,
+    left: r.left, right: r.right, tapped: Boolean(at && e.contains(at))};
+})"""
+
+
 def within_reach(page: Page, selector: str) -> None:
-    """Every element of ``selector`` is wholly on the screen as it is, nothing scrolled."""
+    """Every element of ``selector`` is wholly on the screen as it is, nothing scrolled, and a
+    tap on it reaches it."""
     assert page.evaluate("window.scrollY") == 0
     boxes = page.locator(selector)
     assert boxes.count() > 0, selector
     for i in range(boxes.count()):
         expect(boxes.nth(i)).to_be_in_viewport(ratio=1)
+    size = page.viewport_size
+    assert size is not None
+    for box in page.evaluate(REACH, selector):
+        assert box["width"] > 0 and box["tapped"], box
+        assert box["top"] >= 0 and box["bottom"] <= size["height"], box
+        assert box["left"] >= 0 and box["right"] <= size["width"], box
 
 
 def play(phones: dict[str, Page], api: Api, card: str = '#digits [data-value="5"]') -> str:

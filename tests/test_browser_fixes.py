@@ -447,3 +447,31 @@ def test_two_quick_taps_are_both_played(phone: Page, api: Api) -> None:
     assert table["events"] == before + 2
     lines = [(line["event"], line["source"]) for line in table["log"][-2:]]
     assert lines == [("play", "phone")] * 2
+
+
+def test_an_edit_done_while_the_box_was_busy_leaves_the_next_one_current(
+    phone: Page, api: Api
+) -> None:
+    """A busy box answers an edit "done, the table follows" without the table after it: the
+    phone reads it before its next edit, which is then not refused as stale."""
+    seat_four(api)
+    page = phone
+    # No live stream (polls every few seconds, on a clock that stands still): only the page's
+    # own reads bring a newer table.
+    page.route("**/api/events", lambda route: route.fulfill(status=503, body="{}"))
+    page.clock.install()
+    page.reload()
+    expect(page.locator("#live")).to_have_class("live paused")
+    expect(page.locator("#actor-name")).to_have_text("Chloé")
+
+    def busy(route: Route) -> None:
+        route.fetch()  # done on the box
+        route.fulfill(json={"applied": True, "message": "Fait ; la table suit."})
+
+    page.route("**/api/actions/table.play", busy, times=1)
+    events = api.state()["table"]["events"]
+    page.click('#digits [data-value="5"]')  # Chloé's card
+    expect(page.locator("#toast")).to_have_text("Fait ; la table suit.")
+    page.click('#digits [data-value="6"]')  # Alice's, based on the table after Chloé's
+    until(page, lambda: api.state()["table"]["events"] == events + 2)
+    expect(page.locator("#actor-name")).to_have_text("Bruno")

@@ -137,6 +137,9 @@ def test_the_press_banners_follow_a_language_switch(phones: tuple[Page, Page], a
     english = re.compile(r"^(★ \d+ cards? for|Click… nothing for) Chloé!$")
     expect(page.locator("#fired-banner")).to_have_text(english)
     expect(other.locator("#display-fired")).to_have_text(english)
+    # The display's last press line is the round's: a new game clears it.
+    api.act("score.new_game", name="Another")
+    expect(other.locator("#display-fired")).to_be_empty()
 
 
 def test_the_chart_draws_each_player_in_their_chosen_colour(phone: Page, api: Api) -> None:
@@ -176,11 +179,17 @@ TURN_PARTS = """() => {
   };
   const parts = {hit: '#hit', actor: '#actor-name', owed: '#owed li:last-child',
     colours: '#colour-row button', numbers: '#digits button:not([hidden])',
-    round_over: '#round-winner'};
+    round_over: '#round-winner', turn_of: '#turn-of', aim: '.meta .facing',
+    magazine: '.meta .magazine', last_card: '#last-card'};
   const out = {height: innerHeight, width: innerWidth, scrollY};
   for (const [k, sel] of Object.entries(parts)) out[k] = box(sel);
   out.toast = box('#toast');
   out.banner = box('#fired-banner');
+  if (out.banner) {  // seen, not under something else
+    const b = out.banner;
+    const at = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+    out.banner_seen = Boolean(at && at.closest('#fired-banner'));
+  }
   return out;
 }"""
 
@@ -192,12 +201,25 @@ TOAST_UP = (
 )
 
 
-def turn_faults(page: Page, state: str, wanted: tuple[str, ...], toast: bool = True) -> list[str]:
+# The turn's lines a press's banner must leave uncovered (besides the pad and HIT).
+TURN_LINES = ("actor", "owed", "turn_of", "aim", "magazine", "last_card")
+BANNER_UP = (
+    "document.getElementById('fired-banner').hidden = false;"
+    "document.getAnimations().forEach((a) => a.finish())"  # its pop, done
+)
+
+
+def turn_faults(
+    page: Page, state: str, wanted: tuple[str, ...], toast: bool = True, banner: bool = False
+) -> list[str]:
     """The parts of the turn that are not wholly on screen at either size, or under the toast
-    (one put up unless the state has its own: ``toast=False``)."""
+    (one put up unless the state has its own: ``toast=False``) or the press's banner (kept up
+    past its 5 s when ``banner``: its place is what is checked)."""
     faults = []
     for size in SIZES:
         page.set_viewport_size(size)
+        if banner:
+            page.evaluate(BANNER_UP)
         if toast:
             page.evaluate(TOAST_UP)
         expect(page.locator("#toast")).to_be_visible()
@@ -218,9 +240,13 @@ def turn_faults(page: Page, state: str, wanted: tuple[str, ...], toast: bool = T
         faults += [
             f"{where}: the toast covers {n}" for n in wanted if covers(parts["toast"], parts[n])
         ]
-        for name in ("actor", "owed", "colours", "hit"):
+        if banner and not parts.get("banner_seen"):
+            faults.append(f"{where}: no press banner in sight")
+        for name in (*TURN_LINES, "colours", "numbers", "hit"):
             if covers(parts["banner"], parts[name]):
                 faults.append(f"{where}: the press banner covers {name}")
+        if covers(parts["banner"], parts["toast"]):
+            faults.append(f"{where}: the press banner and the toast overlap")
         for scheme in screenshot_schemes():
             page.emulate_media(color_scheme=scheme)
             shot(page, f"turn-{state}-{size['width']}-{scheme}", full_page=False)
@@ -243,7 +269,7 @@ def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None
     faults += turn_faults(page, "owed", (*pad, "owed"))
     api.act("table.press")  # one of Alice's two presses: its banner comes up
     expect(page.locator("#fired-banner")).to_be_visible()
-    faults += turn_faults(page, "pressed", (*pad, "owed"))
+    faults += turn_faults(page, "pressed", (*pad, "owed"), banner=True)
     # A Coup Extrême: two players owe presses; the box out of reach puts a message up meanwhile.
     api.act("table.press")  # Alice's second press
     expect(page.locator("#owed li")).to_have_count(0)
@@ -253,7 +279,8 @@ def test_every_turn_fits_one_screen_toast_and_all(phone: Page, api: Api) -> None
     page.route("**/api/actions/**", lambda route: route.abort("connectionrefused"))
     page.click("#hit")
     expect(page.locator("#toast")).to_have_text("La boîte ne répond pas.")
-    faults += turn_faults(page, "coup-extreme-toast", (*pad, "owed"), toast=False)
+    expect(page.locator("#last-card")).to_contain_text("Coup Extrême")
+    faults += turn_faults(page, "coup-extreme-toast", (*pad, "owed"), toast=False, banner=True)
     # The round over: its panel; HIT only while presses are still owed.
     page.unroute("**/api/actions/**")
     api.act("table.round_won", player=api.state()["table"]["owed"][0]["player"])

@@ -28,7 +28,7 @@ def test_house_rules_decks_and_the_tables_questions(
     assert api.state()["table"]["rules"]["deck"] == "flip"
     # The score game counted Extrême cards: asked, a new game counts with the deck on the table
     # (its round-end pad has Flip's cards); the Extrême game stays in the list.
-    expect(page.locator("#toast .toast-text")).to_contain_text("Nouvelle partie : ")
+    expect(page.locator("#toast .toast-text")).to_have_text("Nouvelle partie commencée.")
     assert dialogs.seen == [
         "La partie « Soirée » compte les mains avec les cartes de UNO Extrême. Commencer une"
         " nouvelle partie comptée avec UNO Flip ? « Soirée » reste dans la liste des parties."

@@ -1,5 +1,6 @@
-"""The page's movements of the launcher (test fire, face a seat) are guarded: the round's phase,
-the launcher still moving, a burst of taps, the magazine, and remote pressing on a box."""
+"""The page's movements of the launcher (test fire, face a seat, calibrate a seat) are guarded:
+the round's phase, the launcher still moving, a burst of taps, the magazine, and remote pressing
+on a box."""
 
 from __future__ import annotations
 
@@ -142,6 +143,27 @@ def test_no_test_fire_or_turn_mid_round(box: tuple[Hub, Launcher, Clock]) -> Non
     assert launcher.fired() == before + 1
 
 
+def test_calibrating_a_seat_is_guarded_like_every_movement(
+    box: tuple[Hub, Launcher, Clock],
+) -> None:
+    hub, launcher, clock = box
+    hub.dispatch("device.calibrate_seat", {"seat": 1, "angle": 45})
+    assert launcher.turns() == [1] and launcher.turret.seat_angles[1] == 45
+    for _ in range(5):  # a burst of taps: saved and turned once
+        error = refusal(hub, "device.calibrate_seat", {"seat": 2, "angle": 100})
+        assert (error.status, error.key) == (429, "errors.launcher_too_soon")
+    assert launcher.turns() == [1] and launcher.turret.seat_angles[2] == 180
+    clock.now += MOVE_INTERVAL
+    launcher.idle = False
+    error = refusal(hub, "device.calibrate_seat", {"seat": 2, "angle": 100})
+    assert (error.status, error.key) == (429, "errors.launcher_moving")
+    launcher.idle = True
+    hub.post(Press(), "button").result(timeout=10)  # the round is under way
+    error = refusal(hub, "device.calibrate_seat", {"seat": 2, "angle": 100})
+    assert (error.status, error.key) == (409, "errors.round_under_way")
+    assert launcher.turret.seat_angles[2] == 180
+
+
 def test_a_test_fire_never_asks_for_more_cards_than_the_magazine_holds(
     box: tuple[Hub, Launcher, Clock],
 ) -> None:
@@ -173,7 +195,11 @@ def test_a_phone_cannot_fire_or_aim_a_box_without_remote_press(
     hub, launcher, _clock = box
     client = create_app(hub, WebConfig(), catalog()).test_client()
     headers = {**csrf(client), "Accept-Language": language}
-    for action, payload in (("device.test_fire", {"cards": 5}), ("device.face", {"seat": 1})):
+    for action, payload in (
+        ("device.test_fire", {"cards": 5}),
+        ("device.face", {"seat": 1}),
+        ("device.calibrate_seat", {"seat": 1, "angle": 45}),
+    ):
         answer = client.post(f"/api/actions/{action}", json={"payload": payload}, headers=headers)
         assert answer.status_code == 403
         assert answer.get_json()["error"]["message"] == text

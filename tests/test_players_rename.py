@@ -57,3 +57,30 @@ def test_a_clash_an_unknown_player_or_a_bad_name_is_refused(api: Api) -> None:
     assert refused(api, player="Alice", name="   ")[0] == 400
     after = api.state()
     assert (after["table"], after["score"]) == (before["table"], before["score"])
+
+
+def test_a_player_renamed_during_the_count_keeps_their_hand_and_win(api: Api) -> None:
+    """The round's count follows a rename: the hand counted, the win, and the score game (a
+    renamed game goes on as a copy)."""
+    seat_four(api)
+    api.act("table.round_won", player="Chloé")
+    game = api.state()["score"]["game"]["id"]
+    count = {"game": game, "round": api.state()["table"]["round"], "winner": "Chloé"}
+    api.act("count.hand", **count, player="Alice", cards={"n5": 2})
+    api.act("count.hand", **count, player="Bruno", points=12)
+    api.act("players.rename", player="Alice", name="Anaïs")
+    after = api.act("players.rename", player="Chloé", name="Cléo")
+    renamed = after["score"]["game"]["id"]
+    assert renamed != game
+    assert after["count"] == {
+        "game": renamed,
+        "round": count["round"],
+        "winner": "Cléo",
+        "hands": {"Anaïs": {"cards": {"n5": 2}}, "Bruno": {"points": 12}},
+    }
+    # The count goes on under the new names and is saved.
+    key = {k: after["count"][k] for k in ("game", "round", "winner")}
+    hands = api.act("count.hand", **key, player="Zoé", points=3)["count"]["hands"]
+    assert hands == {"Anaïs": {"cards": {"n5": 2}}, "Bruno": {"points": 12}, "Zoé": {"points": 3}}
+    saved = api.act("score.record_round", hands={**hands, "Cléo": {"points": 0}}, winner="Cléo")
+    assert saved["score"]["history"][-1]["credited"]["Cléo"] == 10 + 12 + 3

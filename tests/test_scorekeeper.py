@@ -56,6 +56,19 @@ def test_the_game_ruleset_chooses_the_deck_on_the_table(setup):
     assert hub.state()["table"]["magazine"] == 108 - 4 * 7 - 1
 
 
+def test_a_classic_game_keeps_extreme_rules_played_with_a_classic_deck(setup):
+    """Extrême rules with a classic deck (``any_deck``) hold classic cards: a game counted with
+    the classic ruleset leaves those rules on the table."""
+    hub, *_ = setup
+    hub.dispatch("table.rules", {"deck": "extreme", "any_deck": True})
+    assert hub.state()["table"]["counted_deck"] == "classic"
+    hub.dispatch("score.new_game", {"ruleset": "classic"})
+    hub.call(lambda: None).result(timeout=5)  # a deck change would be queued after the action
+    table = hub.state()["table"]
+    assert table["rules"]["deck"] == "extreme" and table["rules"]["any_deck"] is True
+    assert table["counted_deck"] == "classic"
+
+
 def test_stale_revision_from_a_second_phone_is_refused(setup):
     hub, *_ = setup
     hub.dispatch("score.new_game", {"ruleset": "extreme"})

@@ -102,8 +102,8 @@ def test_riposte_refuses_a_draw2_on_a_draw4_and_the_other_way():
     engine = table(stacking=True, any_deck=True)
     engine.handle(Play("draw2", "red"))
     refused(engine, Play("draw4", "red"))
-    engine.handle(Play("hit2", "red"))  # Appuyer 2x is the Extrême +2
-    assert owed(engine) == [("David", 4, "hit2")]
+    engine.handle(Play("draw2", "blue"))  # a +2 on a +2 is a Riposte
+    assert owed(engine) == [("David", 4, "draw2")]
 
 
 def test_riposte_mixing_is_a_house_rule():
@@ -144,6 +144,17 @@ def test_configured_magazine_overrides():
     assert engine.snapshot()["magazine"] == 60
     engine.handle(Reload())
     assert engine.snapshot()["magazine"] == 60
+
+
+def test_any_deck_holds_the_classic_deck_cards_only():
+    """Extrême rules with a classic deck: the Extrême deck's own cards are not in the players'
+    hands, so the table refuses them and names the deck it plays with."""
+    engine = table(any_deck=True)
+    for key in ("hit2", "discard_all", "coup_extreme"):
+        err = refused(engine, Play(key, "red"))
+        assert err.key == "errors.card_not_in_the_deck"
+        assert err.params["deck"] == "classic"
+    engine.handle(Play("number", "red", value=0))  # the classic deck's 0 is in
 
 
 def test_any_deck_extreme_counts_the_classic_deck():

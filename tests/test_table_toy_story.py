@@ -64,7 +64,7 @@ def test_lotso_presses_are_a_house_rule():
 
 def test_lotso_only_in_the_toy_story_deck():
     err = refused(table(), Play("lotso", "red"))
-    assert err.key == "errors.card_not_in_deck"
+    assert err.key == "errors.card_not_in_the_deck"
 
 
 def test_draw_two_and_four_are_presses_in_the_toy_story_deck():

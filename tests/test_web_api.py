@@ -261,7 +261,14 @@ def test_openapi_lists_every_route_and_action_schema(client: FlaskClient, hub: H
     for name, schema in hub.action_schemas().items():
         body = paths[f"/api/actions/{name}"]["post"]["requestBody"]
         assert body["content"]["application/json"]["schema"]["properties"]["payload"] == schema
-    assert paths["/api/login"]["post"]["responses"]["429"]
+    assert "web.error_pin_wait" in paths["/api/login"]["post"]["responses"]["429"]["description"]
+    # An action's answer: the state after it, or "applied" when that state was late.
+    done = paths["/api/actions/score.record_round"]["post"]["responses"]["200"]
+    one_of = done["content"]["application/json"]["schema"]["oneOf"]
+    assert {"$ref": "#/components/schemas/Applied"} in one_of
+    applied = doc["components"]["schemas"]["Applied"]
+    assert applied["required"] == ["applied", "message"]
+    assert "Idempotent-Replayed" in done["headers"]
 
 
 def test_qr_code_is_an_svg(client: FlaskClient) -> None:

@@ -3,11 +3,14 @@
 A phone's action (``table.play``, ``score.record_round``, ``device.face``...) is checked against
 its schema on the caller's thread, then run on the hub thread against the revision it was based
 on. While its handler runs, :attr:`ActionRegistry.source` says where it came from, so the table
-events a service posts as its follow-ups carry their real source.
+events a service posts as its follow-ups carry their real source, and
+:meth:`ActionRegistry.receipt` gives the phone's ``Idempotency-Key`` that the stores keep with
+the change (:mod:`companion.core.receipts`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -16,6 +19,7 @@ from typing import Any
 from companion.core.actions import validate_payload
 from companion.core.errors import ActionError
 from companion.core.events import Source
+from companion.core.receipts import Receipt
 
 from .longwork import LongWork
 from .stateview import StateView
@@ -23,6 +27,7 @@ from .workloop import WorkLoop
 
 ActionHandler = Callable[[dict[str, Any]], None]
 Prepare = Callable[[dict[str, Any]], dict[str, Any]]
+ReceiptFinder = Callable[[str, str], str | None]  # (scope, key): the fingerprint kept, or None
 OUTSIDE_ACTIONS: Source = "box"  # the source of what the box does outside any action
 
 
@@ -48,12 +53,31 @@ class ActionRegistry:
         self.actions: dict[str, RegisteredAction] = {}
         self.durables: list[Callable[[], None]] = []  # wait until what was written is on disk
         self.source: Source = OUTSIDE_ACTIONS  # the running action's (hub thread)
+        self.finders: list[ReceiptFinder] = []  # the stores that keep receipts
+        self._running = threading.local()  # the receipt of the action running on a thread
+
+    def receipt(self) -> Receipt | None:
+        """The receipt of the action running on the calling thread (None: none, or no key)."""
+        return getattr(self._running, "receipt", None)
+
+    def find_receipt(self, scope: str, key: str) -> str | None:
+        """The fingerprint a store kept with receipt ``key`` of session ``scope``."""
+        for finder in self.finders:
+            found = finder(scope, key)
+            if found is not None:
+                return found
+        return None
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         return {name: action.schema for name, action in self.actions.items()}
 
     def dispatch(
-        self, action: str, payload: Any, expected_revision: int | None, source: Source
+        self,
+        action: str,
+        payload: Any,
+        expected_revision: int | None,
+        source: Source,
+        receipt: Receipt | None = None,
     ) -> dict[str, Any]:
         """Run ``action`` and wait for it; the new state. See :meth:`Hub.dispatch`."""
         registered = self.actions.get(action)
@@ -62,7 +86,7 @@ class ActionRegistry:
             raise ActionError("unknown_action", f"unknown action {name!r}", {"action": name}, 404)
         # A short action is the table's own work: long work stands aside until it is answered.
         with self._long_work.urgent() if registered.prepare is None else nullcontext():
-            return self._dispatch(registered, payload, expected_revision, source)
+            return self._dispatch(registered, payload, expected_revision, source, receipt)
 
     def _dispatch(
         self,
@@ -70,6 +94,7 @@ class ActionRegistry:
         payload: Any,
         expected_revision: int | None,
         source: Source,
+        receipt: Receipt | None,
     ) -> dict[str, Any]:
         # A long action's text (a game file) is checked in pieces, standing aside between them.
         pause = self._long_work.stand_aside if registered.prepare is not None else None
@@ -92,11 +117,13 @@ class ActionRegistry:
         def work() -> bool:
             check_revision()
             outer, self.source = self.source, source
+            self._running.receipt = receipt
             before = self._view.revision
             try:
                 registered.handler(clean)
             finally:
                 self.source = outer
+                self._running.receipt = None
             return self._view.revision != before  # a change a journal may have written
 
         future = self._loop.call(work)
@@ -108,4 +135,7 @@ class ActionRegistry:
             changed = future.result()  # started: finish it, so the answer tells what happened
         for durable in self.durables if changed else ():  # the answer promises what it wrote
             durable()
-        return self._view.state()
+        try:
+            return self._view.state()
+        except ActionError as exc:  # the hub stopping meanwhile: done all the same, never "busy"
+            raise TimeoutError("the action was done; the table after it could not be read") from exc

@@ -34,6 +34,7 @@ PHYSICAL: tuple[Source, ...] = ("button", "box", "camera")  # inputs with no scr
 # Seconds between two movements asked from the page (a test fire, a turn to face a seat): a
 # burst of taps moves the launcher once.
 MOVE_INTERVAL = 2.0
+TEST_FIRED_KEY = "device.test_fired"  # cards test-fired since the magazine was last filled
 
 
 def _seat(help: str) -> Any:
@@ -166,6 +167,8 @@ class DeviceActions:
         for seat, angle in enumerate(saved):
             if isinstance(angle, int | float):
                 self.hardware.turret.set_seat_angle(seat, float(angle))
+        fired = self._store.settings_get(TEST_FIRED_KEY) if self._store is not None else None
+        self._test_fired = fired if isinstance(fired, int) and fired > 0 else 0
         hub.add_refusal_listener(self.refused)
         hub.add_listener(OnEvent("setup", lambda o: self.reseat(len(o.snapshot["players"]))))
         # A reload is the players' answer to a jam: the launcher is clear again.
@@ -255,6 +258,9 @@ class DeviceActions:
             )
         self.guard_move()
         self._test_fired += cards
+        # Kept before the cards fly (with the phone's key, when it sent one): a retry after a
+        # restart is answered, never fired again, and the magazine's count outlives the restart.
+        self._keep_test_fired()
         self.execute([Eject(cards), Cue("burst")])
 
     def guard_move(self) -> None:
@@ -285,9 +291,17 @@ class DeviceActions:
         self._last_move = now
 
     def _forget_test_fires(self) -> None:
-        self._test_fired = 0
+        if self._test_fired:
+            self._test_fired = 0
+            self._keep_test_fired()
+
+    def _keep_test_fired(self) -> None:
+        if self._store is not None:
+            self._store.settings_put(TEST_FIRED_KEY, self._test_fired)
 
     def calibrate_seat(self, payload: dict[str, Any]) -> None:
+        """Save a seat's angle and turn to it: a movement asked from the page, guarded."""
+        self.guard_move()
         turret = self.hardware.turret
         turret.set_seat_angle(payload["seat"], float(payload["angle"]))
         if self._store is not None:

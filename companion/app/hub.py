@@ -34,9 +34,16 @@ from companion.core.actions import TABLE_ACTION_SCHEMAS
 from companion.core.commands import Command
 from companion.core.errors import ActionError
 from companion.core.events import Event, Source
+from companion.core.receipts import Receipt
 from companion.core.table import Outcome, TableEngine
 
-from .action_registry import ActionHandler, ActionRegistry, Prepare, RegisteredAction
+from .action_registry import (
+    ActionHandler,
+    ActionRegistry,
+    Prepare,
+    ReceiptFinder,
+    RegisteredAction,
+)
 from .broadcast import (
     Announcement,
     Broadcaster,
@@ -206,13 +213,31 @@ class Hub:
         expected_revision: int | None = None,
         *,
         source: Source = "phone",
+        receipt: Receipt | None = None,
     ) -> dict[str, Any]:
         """Run a named action from ``source`` and wait for it; returns the new state.
 
         Raises :class:`ActionError` for bad input, an unknown action, or (status 409) when
         ``expected_revision`` is not the current one: another phone changed things first.
+        ``receipt``: the phone's key, kept by the stores with the change (:meth:`find_receipt`).
+        TimeoutError: the action was done, but the state after it could not be read in time
+        (or the hub began to stop meanwhile).
         """
-        return self._actions.dispatch(action, payload, expected_revision, source)
+        return self._actions.dispatch(action, payload, expected_revision, source, receipt)
+
+    def action_receipt(self) -> Receipt | None:
+        """The receipt of the action running on the calling thread: what a store writes with
+        the change it makes (None outside an action, or for an action sent without a key)."""
+        return self._actions.receipt()
+
+    def add_receipt_finder(self, finder: ReceiptFinder) -> None:
+        """A store that keeps receipts: ``finder(scope, key)`` gives the fingerprint kept."""
+        self._register(lambda: self._actions.finders.append(finder))
+
+    def find_receipt(self, scope: str, key: str) -> str | None:
+        """The fingerprint of the request whose change a store kept with receipt ``key`` of
+        session ``scope`` (None: no store has it). Any thread."""
+        return self._actions.find_receipt(scope, key)
 
     def register_action(
         self,

@@ -18,6 +18,7 @@ from .hub import Hub
 
 if TYPE_CHECKING:
     from .evening import EveningService
+    from .round_count import RoundCount
     from .scorekeeper import ScoreKeeper
 
 
@@ -60,10 +61,13 @@ def renamed_book(book: ScoreBook, old: str, new: str) -> ScoreBook:
 class PlayerNames:
     """Registers ``players.rename`` on the hub."""
 
-    def __init__(self, keeper: ScoreKeeper | None, evening: EveningService) -> None:
+    def __init__(
+        self, keeper: ScoreKeeper | None, evening: EveningService, count: RoundCount | None = None
+    ) -> None:
         self._hub: Hub | None = None
         self._keeper = keeper
         self._evening = evening
+        self._count = count
 
     def attach(self, hub: Hub) -> None:
         self._hub = hub
@@ -91,6 +95,10 @@ class PlayerNames:
             raise ActionError("duplicate_player", "two players have the same name")
         if old in seated:  # first: the table's own checks refuse a bad name before anything
             self._hub.handle(Rename(old, new), self._hub.action_source)
+        game_before = keeper.game_id if keeper is not None else None
         if keeper is not None and book is not None and old in scored:
             keeper.rename(renamed_book(book, old, new))
         self._evening.rename_player(old, new)
+        if self._count is not None:
+            after = keeper.game_id if keeper is not None else None
+            self._count.rename_player(old, new, (game_before, after))

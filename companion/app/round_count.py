@@ -53,10 +53,12 @@ class RoundCount:
 
     def __init__(self, store: SettingsStore | None) -> None:
         self._store = store
+        self._hub: Hub | None = None
         self.draft: dict[str, Any] = {}
 
     def attach(self, hub: Hub) -> None:
         """Put back the saved draft; register the action and the ``count`` status."""
+        self._hub = hub
         if self._store is not None:
             saved = self._store.settings_get(COUNT_KEY)
             if isinstance(saved, dict) and isinstance(saved.get("hands"), dict):
@@ -85,5 +87,24 @@ class RoundCount:
             hands[player] = {"points": payload["points"]}
         else:
             hands.pop(player, None)
+        self._keep()
+
+    def rename_player(self, old: str, new: str, game: tuple[str | None, str | None]) -> None:
+        """``old`` is called ``new`` during the count: their hand and win stay theirs. ``game``:
+        the score game's id before and after the rename (the renamed game is a copy)."""
+        if not self.draft:
+            return
+        before, after = game
+        if before is not None and after is not None and self.draft["game"] == before:
+            self.draft["game"] = after
+        if self.draft["winner"] == old:
+            self.draft["winner"] = new
+        hands = self.draft["hands"]
+        self.draft["hands"] = {new if p == old else p: hand for p, hand in hands.items()}
+        self._keep()
+        if self._hub is not None:
+            self._hub.changed("count")
+
+    def _keep(self) -> None:
         if self._store is not None:
             self._store.settings_put(COUNT_KEY, self.draft)

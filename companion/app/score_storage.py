@@ -71,8 +71,12 @@ class ScoreStorage:
         self._open()
 
     def attach(self, hub: Hub) -> None:
-        """Register the ``storage`` status and the ``storage.restore`` action."""
+        """Register the ``storage`` status and the ``storage.restore`` action; the database
+        keeps the receipts of phones' actions (and finds them for a retry)."""
         self._hub = hub
+        if self.storage is not None:
+            self.storage.receipt = hub.action_receipt
+        hub.add_receipt_finder(self._find_receipt)
         hub.register_status("storage", self.status)
         hub.register_action("storage.restore", json_schema(RestorePayload), self._restore, "score")
 
@@ -102,6 +106,12 @@ class ScoreStorage:
             return
         self.fault = None
         self.storage.on_fault_change = self._fault_changed
+        if self._hub is not None:
+            self.storage.receipt = self._hub.action_receipt
+
+    def _find_receipt(self, scope: str, key: str) -> str | None:
+        storage = self.storage
+        return None if storage is None else storage.find_receipt(scope, key)
 
     def _fault_changed(self) -> None:
         if self._hub is not None:
@@ -119,6 +129,8 @@ class ScoreStorage:
             "key": fault.key if fault else None,
             "message": str(fault) if fault else None,
             "scores": self.storage is not None,
+            # All is well, but the page says it: the file went and was made again.
+            "notice": self.storage.notice() if self.storage is not None else None,
         }
         try:
             status["backups"] = self._list_backups()

@@ -15,6 +15,7 @@ from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from companion.core.cards import counted_deck
 from companion.core.errors import ActionError, StoreFault
 from companion.core.events import Eliminate, Reinstate, SetRules
 from companion.core.limits import MAX_NAME, MAX_PLAYERS
@@ -164,9 +165,10 @@ class ScoreKeeper:
         if (
             "ruleset" in payload
             and ruleset.key in DECKS
-            and ruleset.key != self.hub.engine.rules.deck
+            and ruleset.key != counted_deck(self.hub.engine.rules)
         ):
-            # The deck the game is scored with is the deck on the table (launcher load, cards).
+            # The deck the game is scored with is the deck on the table (launcher load, cards);
+            # Extrême rules played with a classic deck already count classic hands.
             self.hub.post(SetRules((("deck", ruleset.key),)), self.hub.action_source)
 
     def record_round(self, payload: dict[str, Any]) -> None:

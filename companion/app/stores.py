@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from companion.core.errors import StoreFault
+from companion.core.receipts import Receipt
 from companion.core.scoring import GameSetup, LogEntry, Ruleset, ScoreBook
 from companion.core.scoring.shares import StoredGame
 
@@ -80,8 +81,16 @@ class Database(ScoreDatabase, Protocol):
 
     # Called (with no argument) when ``fault`` appears or clears.
     on_fault_change: Callable[[], None] | None
+    # The receipt of the phone's action running on the calling thread: kept with its change.
+    receipt: Callable[[], Receipt | None] | None
 
     @property
     def fault(self) -> StoreFault | None: ...
+
+    def notice(self) -> dict[str, Any] | None:
+        """What the page should know though all is well (the file went and was made again)."""
+        ...
+
+    def find_receipt(self, scope: str, key: str) -> str | None: ...
 
     def close(self) -> None: ...

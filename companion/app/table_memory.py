@@ -192,7 +192,7 @@ class TableMemory:
         self._round, self._rules = self._engine.log, self._engine.rules
         return _Write("checkpoint", self.capture())
 
-    def _put(self, writes: list[_Write]) -> None:
+    def _put(self, writes: list[_Write], *, again: bool = True) -> None:
         store = self._store
         if store is None:
             return
@@ -206,6 +206,8 @@ class TableMemory:
                     self._follow(store.last_line(), write.counting)
         except Exception as exc:
             self._failed(exc)
+            if getattr(exc, "problem", None) == "gone" and again:
+                self._put([self._checkpoint()], again=False)  # a new log: the whole table
             return
         self.failing = None
         self.saved += 1

@@ -289,7 +289,10 @@ WILD_KINDS = frozenset(c.key for c in CARD_TABLE if c.colour)
 
 
 def in_deck(card: CardRule, rules: RulesOptions) -> bool:
-    """Whether ``card`` is in the deck the table plays with."""
+    """Whether ``card`` is in the deck the table plays with. Extrême rules played with a classic
+    deck (``any_deck``) hold the classic deck's cards: its +2 and +4 are the presses."""
+    if rules.deck == "extreme" and rules.any_deck:
+        return "classic" in card.decks
     if rules.deck not in card.decks:
         return False
     if card.option and rules.deck == "extreme":
@@ -300,6 +303,12 @@ def in_deck(card: CardRule, rules: RulesOptions) -> bool:
 def deck_cards(rules: RulesOptions) -> tuple[CardRule, ...]:
     """Every card kind in the table's deck, in the table's order."""
     return tuple(c for c in CARD_TABLE if in_deck(c, rules))
+
+
+def counted_deck(rules: RulesOptions) -> str:
+    """The deck whose cards are in the players' hands: the ruleset that counts them at a round's
+    end. Extrême rules played with a classic deck (``any_deck``) hold classic cards."""
+    return "classic" if rules.deck == "extreme" and rules.any_deck else rules.deck
 
 
 def lowest_number(rules: RulesOptions) -> int:

@@ -60,6 +60,14 @@ class StorageCorrupt(StorageError):
         super().__init__(f"score database {path} is damaged ({problem}): {hint}")
 
 
+class StorageGone(StorageError):
+    """The state folder or the database file was removed or replaced while the box ran, and
+    a new one could not be made in its place: nothing was stored."""
+
+    key = "storage.gone"
+    problem = "gone"
+
+
 # SQLite's primary result codes (https://sqlite.org/rescode.html).
 _SQLITE_FULL = {13}
 _SQLITE_READONLY = {8}

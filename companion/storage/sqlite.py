@@ -14,27 +14,50 @@
 - The score log is append-only (a trigger refuses UPDATE of an entry); totals are never stored,
   they are derived by :class:`companion.core.scoring.ScoreBook`.
 - Schema version in ``PRAGMA user_version``; :data:`MIGRATIONS` bring old files up to date.
+- A phone's ``Idempotency-Key`` is kept as a receipt in the same transaction as the change its
+  action made (:attr:`Storage.receipt`, :mod:`companion.storage.receipts`): a retry after a
+  restart finds it.
+- Each write first checks that the file at the path is still the one open (device and inode):
+  a state folder or database removed or replaced while the box runs is noticed at the next
+  write, a new database is made in its place with the games the storage holds in memory and
+  the settings it knows (:mod:`companion.storage.recreate`), and the write goes there. If none
+  can be made the write is refused (:class:`StorageGone`): nothing is acknowledged that is not
+  on disk.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.core.receipts import Receipt
 from companion.core.scoring import GameSetup, LogEntry, Ruleset, ScoreBook, StaleWrite
 
-from .faults import StorageCorrupt, StorageError, StorageReadOnly, UnknownGame, classify
+from . import recreate
+from .faults import (
+    StorageCorrupt,
+    StorageError,
+    StorageGone,
+    StorageReadOnly,
+    UnknownGame,
+    classify,
+)
 from .layout import BACKUP_DIR, DB_NAME, backup_files
+from .receipts import SCHEMA as RECEIPTS_SCHEMA
+from .receipts import Receipts
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BACKUPS = 5
 BOOK_CACHE_ENTRIES = 30_000  # log entries of the games kept read at once (see BookCache)
@@ -71,6 +94,7 @@ MIGRATIONS: tuple[str, ...] = (
         updated_at TEXT NOT NULL
     );
     """,
+    RECEIPTS_SCHEMA,
 )
 
 
@@ -127,6 +151,9 @@ class BookCache:
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._books
 
+    def items(self) -> list[tuple[str, ScoreBook]]:
+        return list(self._books.items())
+
 
 Connect = Callable[[Path, float], sqlite3.Connection]
 
@@ -140,7 +167,7 @@ def connect_file(path: Path, busy_timeout: float) -> sqlite3.Connection:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    return recreate.stamp()
 
 
 class Storage:
@@ -152,10 +179,24 @@ class Storage:
         path: Path,
         backups: int,
         kept_entries: int = BOOK_CACHE_ENTRIES,
+        *,
+        connect: Connect | None = None,
+        busy_timeout: float = 10.0,
     ) -> None:
         self._db = connection
         self.path = path
         self.backup_count = backups
+        self._connect = connect or connect_file  # to make the file again if it goes
+        self._busy_timeout = busy_timeout
+        self._identity = recreate.identity(path)  # the file open: (device, inode)
+        # What the storage knows besides the games it holds: to write back if the file goes.
+        self._known = recreate.Known()
+        # Set when the file went while the box ran and was made again: said on the page.
+        self.recreated: recreate.Recreated | None = None
+        # The receipt of the phone's action running on the calling thread (None: none).
+        self.receipt: Callable[[], Receipt | None] | None = None
+        self.clock: Callable[[], float] = time.time  # when receipts were stored
+        self._receipts = Receipts()
         self._lock = threading.Lock()
         self._books = BookCache(kept_entries, self._book_dropped)  # as the stored logs
         # Told of each game the cache lets go of: the daemon frees a long one a piece at a time.
@@ -190,13 +231,7 @@ class Storage:
         except (OSError, sqlite3.Error) as error:
             raise classify(error, path) from error
         try:
-            cls._check(db, path)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            cls._migrate(db, path)
-            cls._probe_write(db)
-            cls._forget_unfinished_imports(db)
+            cls._prepare(db, path)
         except (OSError, sqlite3.Error) as error:
             db.close()
             fault = classify(error, path)
@@ -206,7 +241,7 @@ class Storage:
         except BaseException:
             db.close()
             raise
-        storage = cls(db, path, backups, kept_entries)
+        storage = cls(db, path, backups, kept_entries, connect=connect, busy_timeout=busy_timeout)
         if backups > 0:
             try:
                 storage.backup()
@@ -214,6 +249,17 @@ class Storage:
                 storage.close()
                 raise
         return storage
+
+    @classmethod
+    def _prepare(cls, db: sqlite3.Connection, path: Path) -> None:
+        """Check, set up and migrate a database just connected to."""
+        cls._check(db, path)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        cls._migrate(db, path)
+        cls._probe_write(db)
+        cls._forget_unfinished_imports(db)
 
     @classmethod
     def _open_read_only(cls, path: Path, fault: StorageReadOnly, kept_entries: int) -> Storage:
@@ -316,22 +362,30 @@ class Storage:
         self.close()
 
     @contextmanager
-    def _write(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
+    def _write(self, *, durable: bool = True, stamped: bool = True) -> Iterator[sqlite3.Connection]:
         """A short write transaction under the lock (BEGIN IMMEDIATE: no upgrade deadlocks).
         SQLite's errors come out as the :class:`StorageError` they mean.
 
         ``durable=False`` skips the flush to the card at commit (``synchronous=NORMAL`` for
         this one transaction): only for the pieces of an import, which the import's last,
-        durable commit flushes with it (the WAL is written in order)."""
+        durable commit flushes with it (the WAL is written in order).
+
+        ``stamped``: the transaction is the change of the action running on this thread, so
+        its receipt (:attr:`receipt`) is kept with it; not for a step that a crash undoes
+        (the pieces of an import before the last)."""
         if self.read_only is not None:
             raise self.read_only
+        receipt = self.receipt() if stamped and self.receipt is not None else None
         with self._lock:
             try:
+                self._still_there()
                 if not durable:
                     self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     yield self._db
+                    if receipt is not None:
+                        self._receipts.stamp(self._db, receipt, self.clock())
                     self._db.execute("COMMIT")
                 except BaseException:
                     if self._db.in_transaction:
@@ -340,11 +394,63 @@ class Storage:
                 finally:
                     if not durable:
                         self._db.execute("PRAGMA synchronous=FULL")
-            except (OSError, sqlite3.Error) as error:
+            except (OSError, sqlite3.Error, StorageGone) as error:
                 fault = classify(error, self.path)
                 self._set_fault(fault)
                 raise fault from error
             self._set_fault(None)
+
+    def _still_there(self) -> None:
+        """Under the lock, before a write: the file at the path is the one open; if it went
+        (removed, replaced), a database is made again there and the write goes to it."""
+        if self._identity is None or recreate.identity(self.path) == self._identity:
+            return
+        what = "removed" if recreate.identity(self.path) is None else "replaced"
+        log.error("score database %s was %s while the box ran: making it again", self.path, what)
+        # What the old connection's journal holds goes into the old file (gone with it), so
+        # its journal files at the path cannot be taken for the new file's.
+        with suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            recreate.remove_journal(self.path)
+            db = self._connect(self.path, self._busy_timeout)
+        except (OSError, sqlite3.Error) as error:
+            raise StorageGone(f"score database {self.path} was {what}: {error}") from error
+        try:
+            self._prepare(db, self.path)
+            books = [(game_id, book) for game_id, book in self._books.items()]
+            written = recreate.write_back(db, books, self._known)
+        except (OSError, sqlite3.Error, StorageError) as error:
+            db.close()
+            raise StorageGone(
+                f"score database {self.path} was {what} and cannot be made again: {error}"
+            ) from error
+        with suppress(sqlite3.Error):
+            self._db.close()
+        self._db = db
+        self._identity = recreate.identity(self.path)
+        self.recreated = recreate.Recreated(what, _now(), written)
+        if self.on_fault_change is not None:
+            self.on_fault_change()
+
+    def notice(self) -> dict[str, Any] | None:
+        """What the page should know though all is well: the file went and was made again."""
+        if self.recreated is None:
+            return None
+        return {"notice": "recreated", **self.recreated.to_dict()}
+
+    def find_receipt(self, scope: str, key: str) -> str | None:
+        """The fingerprint of the request that left receipt ``key`` of session ``scope``."""
+        with self._lock:
+            try:
+                return Receipts.find(self._db, scope, key)
+            except sqlite3.Error:
+                if self.fault is None:
+                    raise  # a healthy database that cannot say: the caller does not guess
+                # Read only from before receipts were kept, locked, damaged: it stores no
+                # change now, so an action it refuses is not done twice; the table's go on.
+                return None
 
     def _set_fault(self, fault: StorageError | None) -> None:
         changed = (fault is None) != (self.fault is None)
@@ -407,7 +513,7 @@ class Storage:
         game_id = book.setup.game_id or uuid.uuid4().hex
         stamp = created_at or _now()
         entries = book.entries
-        with self._write() as db:
+        with self._write(stamped=not entries) as db:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                 game_id = uuid.uuid4().hex
             setup = _with_id(book.setup, game_id)
@@ -426,7 +532,7 @@ class Storage:
                 ]
                 if pause is not None:
                     pause()
-                with self._write(durable=False) as db:
+                with self._write(durable=False, stamped=False) as db:
                     db.executemany(
                         "INSERT INTO entries (game_id, seq, entry_json, stored_at) "
                         "VALUES (?, ?, ?, ?)",
@@ -438,12 +544,13 @@ class Storage:
                         "UPDATE games SET revision = ? WHERE id = ?", (len(entries), game_id)
                     )
         except BaseException:
-            with suppress(StorageError), self._write() as db:
+            with suppress(StorageError), self._write(stamped=False) as db:
                 _forget_game(db, game_id)
             raise
         cached = book.copy()
         cached.setup = setup  # as stored: with its id
         with self._lock:
+            self._known.created[game_id] = stamp
             self._books.put(game_id, cached)  # the caller keeps its own copy to change
         return game_id
 
@@ -524,10 +631,12 @@ class Storage:
 
     def _book(self, db: sqlite3.Connection, game_id: str) -> ScoreBook:
         row = db.execute(
-            "SELECT setup_json, revision FROM games WHERE id = ? AND revision >= 0", (game_id,)
+            "SELECT setup_json, revision, created_at FROM games WHERE id = ? AND revision >= 0",
+            (game_id,),
         ).fetchone()
         if row is None:
             raise UnknownGame(game_id)
+        self._known.created[game_id] = row[2]
         cached = self._books.get(game_id)
         if cached is not None and cached.revision == row[1]:
             return cached
@@ -545,8 +654,11 @@ class Storage:
     # -- rulesets -------------------------------------------------------------------------------
     def custom_rulesets(self) -> list[Ruleset]:
         with self._lock:
-            rows = self._db.execute("SELECT ruleset_json FROM rulesets ORDER BY key").fetchall()
-        return [Ruleset.from_dict(json.loads(text)) for (text,) in rows]
+            rows = self._db.execute(
+                "SELECT key, ruleset_json FROM rulesets ORDER BY key"
+            ).fetchall()
+            self._known.rulesets.update((key, text) for key, text in rows)
+        return [Ruleset.from_dict(json.loads(text)) for _, text in rows]
 
     # -- settings -------------------------------------------------------------------------------
     def settings_get(self, key: str, default: Any = None) -> Any:
@@ -555,6 +667,8 @@ class Storage:
             row = self._db.execute(
                 "SELECT value_json FROM settings WHERE key = ?", (key,)
             ).fetchone()
+            if row is not None:
+                self._known.settings.setdefault(key, row[0])
         return default if row is None else json.loads(row[0])
 
     def settings_put(self, key: str, value: Any) -> None:
@@ -567,6 +681,8 @@ class Storage:
                 "updated_at = excluded.updated_at",
                 (key, text, _now()),
             )
+        with self._lock:
+            self._known.settings[key] = text
 
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check`` ("ok" when all is well)."""
@@ -584,8 +700,7 @@ def _with_id(setup: GameSetup, game_id: str) -> GameSetup:
     return replace(setup, game_id=game_id)
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+_dumps = recreate.dumps
 
 
 def _statements(script: str) -> list[str]:

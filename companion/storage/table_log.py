@@ -19,25 +19,43 @@ as it is.
   come would hold them up (measured: a press's write p99 0.2 ms without, 4 to 6 ms with).
 - Small pages (512 bytes): a line fills part of one page, so a press writes one page to the
   journal whatever the round's length.
+- Each write first checks that the file at the path is the one open (device and inode): after
+  the state folder or the file was removed or replaced, a new log is made there and the write
+  refused with :class:`StorageGone` (``problem`` "gone"), so that the table's memory writes the
+  whole table into it as a checkpoint at once (:mod:`companion.app.table_memory`).
+- A phone's action sent with an ``Idempotency-Key`` (a press from the page) keeps its receipt
+  in the same transaction as its line (:attr:`TableLog.receipt`): a retry after a restart finds
+  it and the launcher does not fire twice.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
+import time
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from .faults import StorageCorrupt, StorageError, classify
+from companion.core.receipts import Receipt
+
+from .faults import StorageCorrupt, StorageError, StorageGone, classify
+from .receipts import SCHEMA as RECEIPTS_SCHEMA
+from .receipts import Receipts
+from .recreate import identity, remove_journal
+
+log = logging.getLogger(__name__)
 
 DB_NAME = "table.sqlite3"
 PAGE_SIZE = 512
 FOLD_AFTER_ROUND_BYTES = 256 << 10  # a new round folds the journal in past this size
 FOLD_ALWAYS_BYTES = 16 << 20  # ... and any write past this one
 SYNC_DELAY_S = 0.002  # a line waits this long before its flush starts
+LOST = (-1, -1)  # the identity of a log whose file went and could not be made again
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -72,14 +90,65 @@ class TableLog:
         self._synced = threading.Condition()
         self._appended = 0  # transactions written since opening
         self._flushed = 0  # ... of which on the card
-        self._closing = False
-        self._stop = threading.Event()  # set at close: the flush starts at once
         self._fold_due = False  # a new round began: a good moment to fold the journal in
-        self._journal_fd = os.open(f"{path}-wal", os.O_RDONLY)
-        self._folder = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        # The receipt of the phone's action running on the calling thread (None: none).
+        self.receipt: Callable[[], Receipt | None] | None = None
+        self.clock: Callable[[], float] = time.time  # when receipts were stored
+        self._receipts = Receipts()
+        self._identity = identity(path)  # the file open: (device, inode)
+        self._start_sync()
+
+    def _start_sync(self) -> None:
+        """The journal's descriptor, the folding connection and the sync thread."""
+        self._closing = False
+        self._syncing = True
+        self._stop = threading.Event()  # set at close: the flush starts at once
+        self._journal_fd = os.open(f"{self.path}-wal", os.O_RDONLY)
+        self._folder = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._folder.execute("PRAGMA synchronous = FULL")  # the file synced after a fold
         self._thread = threading.Thread(target=self._sync_loop, name="table-log-sync", daemon=True)
         self._thread.start()
+
+    def _stop_sync(self) -> None:
+        if not self._syncing:
+            return
+        self._syncing = False
+        with self._synced:
+            self._closing = True
+            self._synced.notify_all()
+        self._stop.set()
+        self._thread.join(10.0)
+        with suppress(OSError):
+            os.fsync(self._journal_fd)
+        os.close(self._journal_fd)
+        self._folder.close()
+
+    def _still_there(self) -> None:
+        """Under the lock, before a write: the file at the path is the one open. If it went, a
+        new log is made there and :class:`StorageGone` raised (the write was not stored: the
+        caller writes a checkpoint of the whole table instead)."""
+        if identity(self.path) == self._identity:
+            return
+        what = "removed" if identity(self.path) is None else "replaced"
+        log.error("table log %s was %s while the box ran: making it again", self.path, what)
+        if self._syncing:  # the old one's: folded into the old file, then closed
+            self._identity = LOST
+            self._stop_sync()
+            with suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.close()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            remove_journal(self.path)
+            self._db = self._connect(self.path)
+            self._start_sync()
+        except (OSError, sqlite3.Error) as error:
+            with suppress(sqlite3.Error):
+                self._db.close()  # (closed twice is fine; the next write tries again)
+            raise StorageGone(f"table log {self.path} was {what}: {error}") from error
+        self._identity = identity(self.path)
+        self._next = self._read_next()
+        raise StorageGone(f"table log {self.path} was {what}: made again, the table is rewritten")
 
     @classmethod
     def open(cls, state_dir: str | os.PathLike[str]) -> TableLog:
@@ -116,6 +185,7 @@ class TableLog:
             db.execute("PRAGMA synchronous = NORMAL")  # the sync thread flushes
             db.execute("PRAGMA wal_autocheckpoint = 0")  # folded in by the sync thread
             db.executescript(SCHEMA)
+            db.executescript(RECEIPTS_SCHEMA)
         except BaseException:
             db.close()
             raise
@@ -134,34 +204,63 @@ class TableLog:
         """Store ``line`` (JSON-ready) after the others; in the kernel when it returns, on the
         card soon after. Returns the bytes of text stored."""
         text = _dumps(line)
+        receipt = self.receipt() if self.receipt is not None else None
         with self._lock:
-            self._write("INSERT INTO lines (n, line) VALUES (?, ?)", (self._next, text))
+            self._still_there()
+            if receipt is None:
+                self._write("INSERT INTO lines (n, line) VALUES (?, ?)", (self._next, text))
+            else:
+                self._transaction(
+                    lambda db: db.execute(
+                        "INSERT INTO lines (n, line) VALUES (?, ?)", (self._next, text)
+                    ),
+                    receipt,
+                )
             self._next += 1
         return self._wrote(len(text))
+
+    def _transaction(
+        self, work: Callable[[sqlite3.Connection], Any], receipt: Receipt | None
+    ) -> None:
+        """``work(db)`` and ``receipt`` (if any) in one transaction (the caller holds the lock)."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            work(db)
+            if receipt is not None:
+                self._receipts.stamp(db, receipt, self.clock())
+            db.execute("COMMIT")
+        except BaseException as error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if isinstance(error, OSError | sqlite3.Error):
+                raise classify(error, self.path) from error
+            raise
+
+    def find_receipt(self, scope: str, key: str) -> str | None:
+        """The fingerprint of the request that left receipt ``key`` of session ``scope``."""
+        with self._lock:
+            return Receipts.find(self._db, scope, key)
 
     def checkpoint(self, data: Any) -> int:
         """Store a starting point: :meth:`read` gives it and the lines after it. The lines from
         before the previous checkpoint go. Returns the bytes of text stored."""
         text = _dumps(data)
+        receipt = self.receipt() if self.receipt is not None else None
+
+        def store(db: sqlite3.Connection) -> None:
+            previous = db.execute("SELECT max(n) FROM checkpoints").fetchone()[0]
+            if previous is not None:
+                db.execute("DELETE FROM lines WHERE n < ?", (previous,))
+                db.execute("DELETE FROM checkpoints WHERE n < ?", (previous,))
+                db.execute("DELETE FROM marks WHERE n < ?", (previous,))
+            db.execute(
+                "INSERT OR REPLACE INTO checkpoints (n, data) VALUES (?, ?)", (self._next, text)
+            )
+
         with self._lock:
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                previous = db.execute("SELECT max(n) FROM checkpoints").fetchone()[0]
-                if previous is not None:
-                    db.execute("DELETE FROM lines WHERE n < ?", (previous,))
-                    db.execute("DELETE FROM checkpoints WHERE n < ?", (previous,))
-                    db.execute("DELETE FROM marks WHERE n < ?", (previous,))
-                db.execute(
-                    "INSERT OR REPLACE INTO checkpoints (n, data) VALUES (?, ?)", (self._next, text)
-                )
-                db.execute("COMMIT")
-            except BaseException as error:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                if isinstance(error, OSError | sqlite3.Error):
-                    raise classify(error, self.path) from error
-                raise
+            self._still_there()
+            self._transaction(store, receipt)
         self._fold_due = True
         return self._wrote(len(text))
 
@@ -241,15 +340,7 @@ class TableLog:
 
     def close(self) -> None:
         """Flush, fold the journal into the file, close."""
-        with self._synced:
-            self._closing = True
-            self._synced.notify_all()
-        self._stop.set()
-        self._thread.join(10.0)
-        with suppress(OSError):
-            os.fsync(self._journal_fd)
-        os.close(self._journal_fd)
-        self._folder.close()
+        self._stop_sync()  # (stopped already if the file went and none could be made again)
         with self._lock:
             with suppress(sqlite3.Error):  # a full or read-only disk: folded in next time
                 self._db.execute("PRAGMA synchronous = FULL")

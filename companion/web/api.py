@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote
 
-from flask import Blueprint, Response, current_app, jsonify, request, session
+from flask import Blueprint, Response, current_app, g, jsonify, request, session
 
 from companion.core.cards import card_table_data
 from companion.core.commands import CueName
@@ -24,6 +24,7 @@ from companion.core.errors import ActionError
 from companion.core.events import COLOURS, DARK_COLOURS
 from companion.core.options import DECKS, rules_fields
 from companion.core.payload import clean_text, shown
+from companion.core.receipts import Receipt
 from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
 from companion.core.scoring.formats import game_to_json
 from companion.i18n import LANGUAGES
@@ -41,7 +42,13 @@ log = logging.getLogger(__name__)
 PAGE_CUES: tuple[CueName, ...] = ("ding", "burst", "reload", "error")
 
 # Actions that press, fire or aim the launcher from a phone.
-REMOTE_PRESS_ACTIONS = ("table.press", "device.hit", "device.test_fire", "device.face")
+REMOTE_PRESS_ACTIONS = (
+    "table.press",
+    "device.hit",
+    "device.test_fire",
+    "device.face",
+    "device.calibrate_seat",
+)
 # Catalog domains the page reads (besides its own, the score database's faults).
 PAGE_DOMAINS = ("web.", "storage.")
 # A phone refused a live stream reads the state this often, and asks for a stream again after.
@@ -249,6 +256,9 @@ def create_api() -> Blueprint:
                 "rules": rules_fields(),
                 "decks": list(DECKS),
                 "colours": {"light": list(COLOURS), "dark": list(DARK_COLOURS)},
+                # Each deck's card kinds and values: the round-end pads count the hands of the
+                # deck on the table, whichever ruleset the score game was started with.
+                "deck_rulesets": {r.key: r.to_dict() for r in builtin_rulesets() if r.key in DECKS},
             }
         )
         response.headers["Cache-Control"] = "max-age=300"
@@ -411,13 +421,19 @@ def attachment(filename: str) -> str:
 def _once(ctx: WebContext, run: Callable[[], Response], again: Callable[[], Response]) -> Response:
     """``run()`` the request once per ``Idempotency-Key`` (see companion.web.idempotency): a
     retry of a refusal gets the same refusal, a retry of a success ``again()`` (the state now,
-    which includes what the first did), both marked ``Idempotent-Replayed: true``."""
+    which includes what the first did), both marked ``Idempotent-Replayed: true``.
+
+    A key the box no longer remembers (a restart, a flood of other keys) is looked for in the
+    stores, which keep it with the change its action made: found, the retry is answered."""
     try:
         key = parse_key(request.headers.get(HEADER))
         if key is None:
             return run()
         scope = str(session.get("csrf") or request.remote_addr or "")
-        entry = ctx.remembered.begin(scope, key, fingerprint(request.path, request.get_data()))
+        print_ = fingerprint(request.path, request.get_data())
+        entry = ctx.remembered.begin(scope, key, print_)
+        if entry is None:
+            entry = _kept(ctx, scope, key, print_)
     except KeyProblem as problem:
         raise ApiError(problem.key, problem.status) from None
     if entry is not None:
@@ -430,6 +446,7 @@ def _once(ctx: WebContext, run: Callable[[], Response], again: Callable[[], Resp
         replayed.headers[REPLAYED] = "true"
         return replayed
     status, error, refused = 500, None, False
+    g.receipt = Receipt(scope, key, print_)  # kept by the stores with the change
     try:
         try:
             response = run()
@@ -445,6 +462,24 @@ def _once(ctx: WebContext, run: Callable[[], Response], again: Callable[[], Resp
         ctx.remembered.finish(scope, key, status, error, forget=refused and status >= 500)
 
 
+def _kept(ctx: WebContext, scope: str, key: str, print_: str) -> Any:
+    """The stores' receipt of ``key`` as a finished entry to replay (None: no store has it,
+    run the request). ``key`` is claimed in :attr:`WebContext.remembered` meanwhile."""
+    try:
+        kept = ctx.hub.find_receipt(scope, key)
+    except Exception:  # the stores cannot say: not run blindly, the phone retries shortly
+        log.exception("receipts could not be read")
+        ctx.remembered.finish(scope, key, 503, None, forget=True)
+        raise ApiError("errors.busy", 503) from None
+    if kept is None:
+        return None
+    if kept != print_:
+        ctx.remembered.finish(scope, key, 422, None, forget=True)
+        raise KeyProblem("input.idempotency_reused", 422)
+    ctx.remembered.finish(scope, key, 200, None)
+    return ctx.remembered.begin(scope, key, print_)
+
+
 def _applied(ctx: WebContext) -> Response:
     """The answer to an action that was done when the table after it could not be read in
     time: never "busy, nothing was changed". The phones' live streams bring the new state."""
@@ -455,7 +490,7 @@ def _state_now(ctx: WebContext) -> Response:
     """The answer to a retry of an action that was done: the state now (which includes it)."""
     try:
         return _json_state(ctx, ctx.hub.state())
-    except TimeoutError:
+    except (TimeoutError, ActionError):  # late, or the box stopping: done all the same
         return _applied(ctx)
 
 
@@ -526,7 +561,7 @@ def _dispatch(
 ) -> dict[str, Any] | None:
     """The state after the action, or None when the action ran but that state was late."""
     try:
-        return ctx.hub.dispatch(name, payload, revision)
+        return ctx.hub.dispatch(name, payload, revision, receipt=g.get("receipt"))
     except TimeoutError:
         # The hub says "busy" (an ActionError, 503) when the action never started; once
         # started it runs to its end: a timeout here is the state after it, not the action.

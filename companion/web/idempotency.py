@@ -4,7 +4,9 @@ A phone on weak Wi-Fi may send an action, lose the answer and send it again: wit
 ``score.record_round`` would then store two rounds. Every write (``POST /api/...``) may carry the
 header of the IETF draft *The Idempotency-Key HTTP Header Field*: a string of its own choosing,
 new for each action (a UUID), the same for its retries. The box remembers each key for
-:data:`KEEP_SECONDS` (the last :data:`KEEP_KEYS` keys), per phone session:
+:data:`KEEP_SECONDS` (the last :data:`KEEP_KEYS` keys, never one whose request still runs), per
+phone session; beyond that, the stores keep an action's key with the change it made
+(:mod:`companion.core.receipts`), and a retry is looked for there:
 
 - a retry of a finished request gets its first answer's status again, with
   ``Idempotent-Replayed: true``; a refusal gets the same error, a success the state as it is now
@@ -89,8 +91,7 @@ class Remembered:
             entry = self._entries.get((scope, key))
             if entry is None:
                 self._entries[(scope, key)] = _Entry(print_, now)
-                while len(self._entries) > KEEP_KEYS:
-                    self._entries.popitem(last=False)
+                self._evict()
                 return None
             if entry.fingerprint != print_:
                 raise KeyProblem("input.idempotency_reused", 422)
@@ -110,6 +111,15 @@ class Remembered:
             entry = self._entries.get((scope, key))
             if entry is not None:
                 entry.status, entry.error = status, error
+
+    def _evict(self) -> None:
+        """Past :data:`KEEP_KEYS`, the oldest finished keys go (the stores keep those of
+        changes); a request still running keeps its key, so its retry never runs alongside."""
+        while len(self._entries) > KEEP_KEYS:
+            oldest = next((k for k, e in self._entries.items() if e.status is not None), None)
+            if oldest is None:
+                return  # all running: as many as the web server's threads
+            del self._entries[oldest]
 
     def _expire(self, now: float) -> None:
         while self._entries:

@@ -28,6 +28,20 @@ ERROR_SCHEMA: dict[str, Any] = {
     },
 }
 
+# An action that was done when the table after it could not be read in time: never "busy".
+APPLIED_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "the action was done, but the table after it was not ready in time: the "
+    "live stream (GET /api/events) brings it; never answered as busy",
+    "required": ["applied", "message"],
+    "properties": {"applied": {"const": True}, "message": {"type": "string"}},
+}
+REPLAYED_HEADER: dict[str, Any] = {
+    "description": "true when this is the answer to an earlier request with the same "
+    "Idempotency-Key (found in memory, or kept with the change it made)",
+    "schema": {"type": "string", "enum": ["true"]},
+}
+
 # What each GET answers with, beyond JSON.
 MEDIA = {
     "/api/events": "text/event-stream",
@@ -52,9 +66,18 @@ def _ok(path: str) -> dict[str, Any]:
     return {"description": "OK", "content": {media: {"schema": schema}}}
 
 
-def _write_responses(path: str) -> dict[str, Any]:
+def _write_responses(path: str, *, action: bool = False) -> dict[str, Any]:
+    done = _ok(path)
+    if action:  # the state after the action, or "applied" when it was late
+        done["content"]["application/json"]["schema"] = {
+            "oneOf": [
+                {"type": "object", "description": "the state after the action"},
+                {"$ref": "#/components/schemas/Applied"},
+            ]
+        }
+    done["headers"] = {"Idempotent-Replayed": REPLAYED_HEADER}
     return {
-        "200": _ok(path),
+        "200": done,
         "400": _error("bad input; nothing changed"),
         "401": _error("the table PIN is needed"),
         "403": _error("foreign origin, missing CSRF token or wrong PIN"),
@@ -65,8 +88,17 @@ def _write_responses(path: str) -> dict[str, Any]:
         ),
         "413": _error("the body is larger than this action allows"),
         "422": _error("this Idempotency-Key was used for another request"),
-        "429": _error("too many bad PINs, or a HIT press faster than the button takes: wait"),
-        "503": _error("the box is busy, or the score database cannot be used: retry later"),
+        "429": _error(
+            "too many bad PINs from this address (web.error_locked), or from everywhere while "
+            "this address already has a PIN waiting its turn (web.error_pin_wait); a HIT press "
+            "faster than the button takes; a launcher movement too soon after the last: wait "
+            "for Retry-After"
+        ),
+        "503": _error(
+            "the box is busy (nothing was done), or the score database cannot be used (full, "
+            "locked, damaged, or its folder gone and not made again: nothing was stored): "
+            "retry later"
+        ),
         "507": _error("the disk is full: nothing was stored"),
     }
 
@@ -129,7 +161,7 @@ def openapi_document(app: Flask, action_schemas: dict[str, dict[str, Any]]) -> d
                         }
                     },
                 },
-                "responses": _write_responses("/api/state"),
+                "responses": _write_responses("/api/state", action=True),
             }
         }
     return {
@@ -141,7 +173,7 @@ def openapi_document(app: Flask, action_schemas: dict[str, dict[str, Any]]) -> d
             "session's CSRF token (GET /api/session) and, when set, the table PIN.",
         },
         "paths": paths,
-        "components": {"schemas": {"Error": ERROR_SCHEMA}},
+        "components": {"schemas": {"Error": ERROR_SCHEMA, "Applied": APPLIED_SCHEMA}},
     }
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from companion.core.receipts import Receipt
+
 T = TypeVar("T")
 
 
@@ -37,8 +39,18 @@ class Hub(Protocol):
     def state(self) -> dict[str, Any]: ...
 
     def dispatch(
-        self, action: str, payload: dict[str, Any], expected_revision: int | None = None
+        self,
+        action: str,
+        payload: dict[str, Any],
+        expected_revision: int | None = None,
+        *,
+        receipt: Receipt | None = None,
     ) -> dict[str, Any]: ...
+
+    def find_receipt(self, scope: str, key: str) -> str | None:
+        """The fingerprint of the request whose change a store kept with ``key`` of session
+        ``scope`` (an ``Idempotency-Key`` the web no longer remembers); None: none has it."""
+        ...
 
     def query(self, name: str, params: dict[str, Any]) -> Any:
         """A read beyond the state (``score.rounds``: a page of older rounds; ``score.sheet``:

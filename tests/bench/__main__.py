@@ -11,6 +11,7 @@ AREAS = (
     "devices",
     "speech",
     "scoring",
+    "receipts",
     "imports",
     "web",
     "clients",

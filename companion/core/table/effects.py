@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..cards import CARDS, CardRule, in_deck, lowest_number
+from ..cards import CARDS, CardRule, counted_deck, in_deck, lowest_number
 from ..commands import Command, Priority, Say
 from ..errors import ActionError
 from ..events import Play
@@ -21,12 +21,15 @@ def card_rule(st: TableState, key: str, side: str | None = None) -> CardRule:
     if card is None:
         raise ActionError("card_not_in_deck", f"unknown card {key!r}", {"card": key[:40]})
     if not in_deck(card, rules):
-        if card.option and rules.deck == "extreme" and rules.deck in card.decks:
-            message = f"{key} is not in this deck (rules option '{card.option}' is off)"
-        else:
-            message = f"{key} is not in the {rules.deck} deck"
+        deck = counted_deck(rules)
+        if card.option and deck == "extreme" and deck in card.decks:
+            raise ActionError(
+                "card_not_in_deck",
+                f"{key} is not in this deck (rules option '{card.option}' is off)",
+                {"card": key, "option": card.option},
+            )
         raise ActionError(
-            "card_not_in_deck", message, {"card": key, "option": card.option or rules.deck}
+            "card_not_in_the_deck", f"{key} is not in the {deck} deck", {"card": key, "deck": deck}
         )
     side = st.side if side is None else side
     if card.side and side and card.side != side:

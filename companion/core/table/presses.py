@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from ..cards import counted_deck
 from ..commands import Command, Cue, Eject, Priority, Say
 from ..errors import ActionError
 from ..events import CardsSeen, Jam, Press, Reload
@@ -145,10 +146,8 @@ def full_magazine(t: Table) -> int:
     (000 §III, §X.A), unless the launcher options set a load."""
     if t.launcher_options.magazine:
         return t.launcher_options.magazine
-    rules = t.state.rules
-    deck = "classic" if rules.deck == "extreme" and rules.any_deck else rules.deck
     dealt = HAND_SIZE * players_in(t.state) + 1
-    return max(0, _deck_size(deck) - dealt)
+    return max(0, _deck_size(counted_deck(t.state.rules)) - dealt)
 
 
 @functools.cache

@@ -7,7 +7,7 @@ from dataclasses import fields
 from typing import Any
 
 from ..actions import event_action
-from ..cards import lowest_number
+from ..cards import counted_deck, lowest_number
 from ..events import Event, Insert, Play, Replace, StartRound
 from ..options import RulesOptions
 from .log import MARK_EVERY, Entry, RoundLog
@@ -66,6 +66,8 @@ def table_view(t: Table) -> dict[str, Any]:
         "last_card": st.last_card,
         "side": st.side,
         "lowest_number": lowest_number(st.rules),
+        # The deck in the players' hands: the round-end pads count with its cards.
+        "counted_deck": counted_deck(st.rules),
         "asking": None
         if st.asking is None
         else {"card": "lotso", "player": seats[st.asking].name, "colour": st.asking_colour},

@@ -3,6 +3,7 @@
 
 import { toast } from "./dom.js";
 import { formatMessage } from "./message.js";
+import { followRename } from "./components/me.js";
 
 export const store = {
   session: null, texts: {}, lang: "fr", state: null, revision: -1,
@@ -224,9 +225,12 @@ async function send(name, payload, options, key) {
   if (!options || options.revision !== false) body.revision = store.revision;
   try {
     const answer = await post("/api/actions/" + name, body, key);
-    // Done, though the box was too busy to send the table with it: the stream brings it.
-    if (answer && answer.applied && typeof answer.revision !== "number") toast(answer.message);
-    render(answer);
+    if (answer && answer.applied && typeof answer.revision !== "number") {
+      // Done, though the box was too busy to send the table with it: read it now, so this
+      // phone's next edit is based on it (not refused as stale) even before the stream brings it.
+      toast(answer.message);
+      await reloadState();
+    } else render(answer);
     return true;
   } catch (err) {
     if (err.status === 401 && askPin) {
@@ -286,6 +290,7 @@ export function render(state) {
   const happened = newer ? happenedBetween(store.state.table || {}, state.table || {}) : null;
   store.happened = happened
     ? Object.assign(happened, { revision: state.revision, at: performance.now() }) : null;
+  if (store.state) followRename((store.state.table || {}).players, (state.table || {}).players);
   store.state = state;
   store.revision = state.revision;
   const lang = wantedLanguage(state.settings && state.settings.language);

@@ -102,21 +102,47 @@ export function roundRecorded() {
     && (last.dealer === tb.dealer || savedFor === tableRound(tb)));
 }
 
-/** The score game's card kinds: {kind, points, label} in this phone's language. */
-export function scoreKinds() {
-  const sc = score();
-  const kinds = (sc.game && sc.game.ruleset && sc.game.ruleset.kinds) || [];
-  return kinds.filter((k) => k.count !== 0).map((k) => ({
+/** The ruleset the pads count a round's hands with: the deck in the players' hands (the table's,
+ * at every moment: changed mid-evening, a rematch, a game opened or imported), or the score game's
+ * own when it counts that deck or is a house ruleset. */
+export function padRuleset() {
+  const own = (score().game || {}).ruleset || null;
+  const decks = (store.cards && store.cards.deck_rulesets) || {};
+  const inHands = decks[table().counted_deck];
+  if (!own || !inHands || own.key === inHands.key || !(own.key in decks)) return own;
+  return inHands;
+}
+
+/** A hand counted on the pads as the score sheet takes it: its cards when the pads count with
+ * the game's own ruleset, else its points (the game's ruleset does not know the deck's cards). */
+export function sheetHand(hand, ruleset = padRuleset()) {
+  const own = (score().game || {}).ruleset || null;
+  if ("cards" in hand && own && ruleset && own.key === ruleset.key) return { cards: hand.cards };
+  return { points: "cards" in hand ? countedPoints(hand.cards, ruleset) : hand.points };
+}
+
+/** The side a round's hands count on: the side in play of a two-sided deck (UNO Flip, 000
+ * §XI.G), else "" (every kind). */
+export function handSide(ruleset = padRuleset()) {
+  const sides = (ruleset && ruleset.sides) || [];
+  return sides.length > 1 && sides.includes(table().side) ? table().side : "";
+}
+
+/** The card kinds of `ruleset` (by default the pads') on `side` (by default the side in play):
+ * {kind, points, label} in this phone's language. */
+export function scoreKinds(ruleset = padRuleset(), side = handSide(ruleset)) {
+  const kinds = (ruleset && ruleset.kinds) || [];
+  return kinds.filter((k) => k.count !== 0 && (!side || (k.side || "") === side)).map((k) => ({
     kind: k.key, points: k.value ?? 0, label: k["label_" + store.lang] || k.key,
   }));
 }
 
 /** The points of a hand given as card counts ({kind: n}). */
-export function countedPoints(counts) {
-  const kinds = scoreKinds();
+export function countedPoints(counts, ruleset = padRuleset()) {
+  const kinds = (ruleset && ruleset.kinds) || [];
   return Object.entries(counts || {}).reduce((sum, [kind, n]) => {
-    const k = kinds.find((x) => x.kind === kind);
-    return sum + (k ? k.points : 0) * n;
+    const k = kinds.find((x) => x.key === kind);
+    return sum + (k ? k.value ?? 0 : 0) * n;
   }, 0);
 }
 
@@ -269,7 +295,13 @@ function renderHandsForm(winner) {
   const order = names.includes(mine) ? [mine, ...names.filter((p) => p !== mine)] : names;
   const key = JSON.stringify([countKey(), order, store.lang]);
   if (box.dataset.for !== key) {
+    // Drawn again (a player renamed, another language): the pads open stay open, this phone's
+    // own too under its new name.
+    const open = [...box.querySelectorAll("[data-cards-of]")].filter((pad) => !pad.hidden)
+      .map((pad) => pad.dataset.cardsOf);
+    if (open.includes(box.dataset.mine)) open.push(mine);
     box.dataset.for = key;
+    box.dataset.mine = mine;
     box.textContent = "";
     counting.counts = {};
     order.forEach((p) => {
@@ -288,6 +320,7 @@ function renderHandsForm(winner) {
       row.append(name, status, input, toggle);
       box.append(row, pad);
     });
+    open.filter((p) => order.includes(p)).forEach((p) => openPad(p, true));
   }
   // This phone's own hand opens by its cards, once per round.
   if (mine && order.includes(mine) && counting.opened !== key) {
@@ -415,10 +448,12 @@ async function saveHands() {
   }
   othersFrom(tb.winner).forEach((p) => {
     // The cards themselves when they were counted by cards: the box counts their points.
-    hands[p] = "cards" in counted[p] ? { cards: counted[p].cards } : { points: counted[p].points };
+    hands[p] = sheetHand(counted[p]);
   });
-  const ok = await act("score.record_round", { hands, winner: tb.winner, revision: score().revision },
-    { revision: false });
+  const payload = { hands, winner: tb.winner, revision: score().revision };
+  const side = handSide(score().game.ruleset);  // UNO Flip: the side the round ended on
+  if (side) payload.side = side;
+  const ok = await act("score.record_round", payload, { revision: false });
   if (ok) {
     savedFor = tableRound(tb);
     $("hands-entry").dataset.for = "";
@@ -426,14 +461,16 @@ async function saveHands() {
   renderFlow();
 }
 
-/** Same players and rules again; the first deal passes to the next player. */
+/** Same players and rules again, counted with the deck on the table; the first deal passes to
+ * the next player. */
 async function rematch() {
   const game = score().game;
   const players = game.players;
   const next = players[(players.indexOf(game.first_dealer) + 1) % players.length];
+  const ruleset = (padRuleset() || game.ruleset).key;
   if (!(await act("table.setup", { players, dealer: next }))) return;
   await act("score.new_game", { name: autoGameName(players), players, first_dealer: next,
-    ruleset: game.ruleset.key, mode: game.mode, target: game.target,
+    ruleset, mode: game.mode, target: game.target,
     teams: (game.teams || []).length ? "across" : "none" }, { revision: false });
 }
 

@@ -15,3 +15,14 @@ export function setMe(name) {
     if (name) localStorage.setItem(ME, name); else localStorage.removeItem(ME);
   } catch (e) { /* private mode: this visit only */ }
 }
+
+/** A player renamed at the table (same seat, a new name): a phone that was theirs stays theirs. */
+export function followRename(before, after) {
+  const mine = me();
+  const names = (players) => (players || []).map((p) => p.name);
+  const was = names(before);
+  const now = names(after);
+  const seat = was.indexOf(mine);
+  if (!mine || seat < 0 || now.includes(mine) || was.length !== now.length) return;
+  if (!was.includes(now[seat])) setMe(now[seat]);
+}

@@ -183,7 +183,8 @@ function wire(showScreen) {
   $("open-camera").addEventListener("click", () => showScreen("camera"));
   $("test-fire").addEventListener("click", async () => {
     $("fire-note").textContent = t("test_firing");
-    await act("device.test_fire", {}, { revision: false });
+    // Refused (too soon, mid-round...): the message says why; the note no longer says it fires.
+    if (!(await act("device.test_fire", {}, { revision: false }))) $("fire-note").textContent = "";
   });
   $("phone-sound").addEventListener("change", (e) => sound.setPhone(e.target.checked));
   $("reload2").addEventListener("click", () => act("table.reload", {}));

@@ -36,7 +36,7 @@ async function followDeck(deck) {
   const ok = await act("score.new_game", { name: autoGameName(players), players,
     first_dealer: game.first_dealer, ruleset: deck, mode: game.mode, target: game.target,
     teams: (game.teams || []).length ? "across" : "none" }, { revision: false });
-  if (ok) offerUndoNewGame(t("new_game_started", { name: gameName(score().game) }), before);
+  if (ok) offerUndoNewGame(t("new_game_started"), before);
   return ok;
 }
 

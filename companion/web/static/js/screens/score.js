@@ -11,8 +11,8 @@
 import { $, el, fill, toast } from "../dom.js";
 import { act, players, request, score, standings, store, t, table } from "../store.js";
 import {
-  autoGameName, countedPoints, gameName, gameOver, offerUndoNewGame, roundRecorded, scoreKinds,
-  setAside, standingsList,
+  autoGameName, countedPoints, gameName, gameOver, offerUndoNewGame, padRuleset, roundRecorded,
+  scoreKinds, setAside, sheetHand, standingsList,
 } from "../components/flow.js";
 import { gameSettings } from "./setup.js";
 
@@ -24,7 +24,7 @@ const entry = { hands: {}, player: null, editing: null, revision: null, winner: 
 const markup = `
 <div id="storage-problem" class="card" role="alert" hidden>
   <p id="storage-text"></p>
-  <div class="row">
+  <div class="row" id="storage-backup-row">
     <label><span data-i18n="storage_backup"></span> <select id="storage-backups"></select></label>
     <button type="button" id="storage-restore" class="secondary" data-i18n="storage_restore"></button>
   </div>
@@ -163,11 +163,15 @@ function roundHands(r) {
   return out;
 }
 
+// A new round counts with the deck in the players' hands (the pads'); a past round edited, with
+// the game's own cards, as it was saved.
+const entryRuleset = () => (entry.editing ? (score().game || {}).ruleset : padRuleset());
+
 function handPoints(player) {
   const hand = entry.hands[player];
   if (!hand) return 0;
   if ("points" in hand) return hand.points;
-  return countedPoints(hand.counts);
+  return countedPoints(hand.counts, entryRuleset());
 }
 
 // The score revision the entry started from: if another phone records or edits a round
@@ -192,11 +196,19 @@ function tapKind(kind) {
   render();
 }
 
-/** The score database cannot be used (full, read-only, locked, damaged): say so, offer a backup. */
+/**
+ * The score database cannot be used (full, read-only, locked, damaged, gone): say so, offer a
+ * backup. A database made again while the box ran (its file went) is said too.
+ */
 function renderStorage() {
   const storage = (store.state && store.state.storage) || {};
-  $("storage-problem").hidden = storage.ok !== false;
-  if (storage.ok !== false) return;
+  const notice = storage.notice && storage.notice.notice;
+  $("storage-problem").hidden = storage.ok !== false && !notice;
+  $("storage-backup-row").hidden = storage.ok !== false;
+  if (storage.ok !== false) {
+    if (notice) $("storage-text").textContent = t("storage_" + notice);
+    return;
+  }
   $("storage-text").textContent = t("storage_" + storage.problem);
   const names = (storage.backups || []).map((b) => b.name);
   const select = $("storage-backups");
@@ -278,7 +290,8 @@ function renderEntry() {
   const pad = $("kind-pad");
   pad.textContent = "";
   const counts = (current || {}).counts || {};
-  scoreKinds().forEach((k) => {
+  // A past round edited: every kind of its game (the side it ended on is its own).
+  scoreKinds(entryRuleset(), entry.editing ? "" : undefined).forEach((k) => {
     const n = counts[k.kind] || 0;
     const b = el("button", { type: "button", class: "kind", "data-kind": k.kind,
       "aria-label": k.label + " (" + k.points + ")" + (n ? " ×" + n : ""),
@@ -367,7 +380,8 @@ function roundPayload() {
   const hands = {};
   scorePlayers().forEach((p) => {
     const h = entry.hands[p];
-    hands[p] = h && "points" in h ? { points: h.points } : { [HAND_CARDS]: (h && h.counts) || {} };
+    hands[p] = sheetHand(h && "points" in h ? h : { [HAND_CARDS]: (h && h.counts) || {} },
+      entryRuleset());
   });
   const payload = { hands, winner: $("winner").value || undefined };
   // UNO Flip: hands count on the side the round ended on (000 §XI.G), the table's side.
@@ -426,7 +440,7 @@ async function newGame() {
   const before = gameId();
   if (await act("score.new_game", payload, { revision: false })) {
     resetEntry();
-    offerUndoNewGame(t("new_game_started", { name }), before);
+    offerUndoNewGame(t("new_game_started"), before);
   }
 }
 

@@ -3,9 +3,8 @@
 
 import { $, el, fill, toast } from "../dom.js";
 import { act, hasAction, label, score, settings, store, t, table } from "../store.js";
-import { autoGameName, gameName, renderMe, roundInProgress } from "../components/flow.js";
+import { autoGameName, gameName, padRuleset, renderMe, roundInProgress } from "../components/flow.js";
 import { setMe } from "../components/me.js";
-import { rules } from "../components/deck.js";
 import { colourOf, freeColour, PALETTE_SIZE } from "../components/colours.js";
 
 // The seats being edited: while `dirty`, live updates do not overwrite them. `colours`: the
@@ -67,7 +66,8 @@ function render() {
   const rulesets = score().rulesets || (store.session && store.session.rulesets) || [];
   const names = Object.fromEntries(rulesets.map((r) => [r.key,
     (store.lang === "en" ? r.name_en : r.name_fr) || r.name || r.key]));
-  const ruleset = (game.ruleset && game.ruleset.key) || "extreme";
+  // Counted with the deck on the table (a house ruleset stays the game's own).
+  const ruleset = (padRuleset() || {}).key || table().counted_deck || "extreme";
   fill($("ruleset"), Object.keys(names), touched("ruleset") ? $("ruleset").value : ruleset,
     (v) => names[v]);
   fill($("counting"), score().modes || ["winner_takes"],
@@ -166,13 +166,15 @@ function planned() {
     || (dealer !== undefined && dealer !== tb.dealer);
   const game = score().game;
   const want = gameSettings();
+  // The game's own ruleset, or the deck on the table it goes on with, is the same game.
+  const counted = [(game && game.ruleset || {}).key, (padRuleset() || {}).key];
   const sameGame = game && JSON.stringify(game.players) === JSON.stringify(seats.names)
-    && (game.ruleset || {}).key === want.ruleset && game.mode === want.mode
+    && counted.includes(want.ruleset) && game.mode === want.mode
     && game.target === want.target && ((game.teams || []).length ? "across" : "none") === want.teams;
   const newGame = !sameGame && hasAction("score.new_game");
   // A game scored with another deck puts that deck on the table (the cards in play change).
   const decks = new Set(((store.cards && store.cards.cards) || []).flatMap((c) => c.decks));
-  const deck = newGame && decks.has(want.ruleset) && want.ruleset !== rules().deck;
+  const deck = newGame && decks.has(want.ruleset) && want.ruleset !== table().counted_deck;
   return { reseat, newGame, deck, dealer, want };
 }
 

@@ -44,7 +44,8 @@ def test_photos_of_real_cards_are_read_and_sure_reads_are_right():
     score = score_pictures(default_model(), pictures)
     assert score.right / score.photos >= RIGHT_FLOOR, score.mistakes
     assert score.wrong_sure == 0, score.mistakes
-    assert score.sure >= 0.85 * score.photos  # measured: 90 %
+    # measured: 84 % (the price of never being sure of another deck's card, docs/vision.md)
+    assert score.sure >= 0.8 * score.photos
 
 
 def test_cards_of_a_deck_in_colours_no_classic_card_has_are_not_sure():

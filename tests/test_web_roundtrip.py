@@ -18,6 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.app.hub import Hub
+from companion.core.limits import MAX_GAME_ROUNDS
 from companion.core.scoring import GameSetup, HandEntry, ScoreBook, builtin_ruleset
 from companion.core.scoring.formats import game_to_json
 from tests.test_storage_faults import box, post
@@ -25,7 +26,7 @@ from tests.test_web_api import make_app
 
 # Names a spreadsheet would run as formulas, one with a quote of its own, and accents.
 PLAYERS = ("=Ana", "Bo", "+Cyril", "'Zoé")
-ROUNDS = 1_000
+ROUNDS = MAX_GAME_ROUNDS  # the largest game the box keeps
 
 
 @functools.cache

@@ -270,11 +270,6 @@ class Hub:
         work calls :meth:`stand_aside` between its pieces; ``lasting``: what it makes lives on."""
         return self.long_work.run(work, lasting=lasting)
 
-    def let_go(self, parts: list[list[Any]]) -> None:
-        """Free a long game's objects (``parts``, the last references) a piece at a time as
-        long work (:meth:`LongWork.let_go`); returns at once."""
-        self.long_work.let_go(parts)
-
     def stand_aside(self) -> None:
         """Between two pieces of long work: the table's own work goes first."""
         self.long_work.stand_aside()

@@ -1,14 +1,17 @@
-"""Long pieces of work that must never hold the table: a game file read, checked and stored.
+"""Long pieces of work that must never hold the table: a game stored or read, its export.
 
-Such work takes a whole core for seconds, in one Python process with the presses. Three things
-keep a press answered in its usual time meanwhile:
+A game file itself is read in a process of its own (:mod:`.game_reader`); what is left for the
+daemon (storing the game, reading one to open it, the page's statistics, the CSV export and the
+chart: each a pass through every round of a game of at most
+:data:`~companion.core.limits.MAX_GAME_ROUNDS`) takes a core for tens of milliseconds, in one
+Python process with the presses. Three things keep a press answered in its usual time meanwhile:
 
 - the work runs on a thread of its own at a lower priority (on Linux a thread has its own
   niceness, and a thread cannot take back a priority it gave up: hence a new thread each time);
 - the interpreter is handed to a waiting thread within half a millisecond instead of five
   (``sys.setswitchinterval``), since a press crosses several threads, each waiting its turn;
-- Python's cyclic garbage collector is held off: a 26,000-round game is about a million objects,
-  and each full collection on the way would stop every thread for a few hundred milliseconds;
+- Python's cyclic garbage collector is held off: a long game is about a hundred thousand
+  objects, and each full collection on the way would stop every thread meanwhile;
 - between two pieces (about a millisecond each) the work stands aside
   (:meth:`LongWork.stand_aside`), and for as long as the table's own work is under way (an input
   being handled, a phone's action being answered: :meth:`LongWork.urgent`), up to a bound, so
@@ -30,7 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any, TypeVar
+from typing import TypeVar
 
 R = TypeVar("R")
 
@@ -38,7 +41,6 @@ LONG_WORK_NICENESS = 10  # the long work's thread gives way to the presses' thre
 LONG_WORK_SWITCH_INTERVAL = 0.0005  # seconds a waiting thread waits for the interpreter at most
 STAND_ASIDE_S = 0.0002  # between two pieces of long work, at least
 URGENT_WAIT_S = 0.05  # between two pieces, the longest wait for the table's own work to end
-LET_GO_SLICE = 256  # objects of a long game let go of in one step (see LongWork.let_go)
 
 
 class LongWork:
@@ -89,22 +91,6 @@ class LongWork:
         if errors:
             raise errors[0]
         return results[0]
-
-    def let_go(self, parts: list[list[Any]]) -> None:
-        """Let go of ``parts`` (lists of a long game's objects, the last references to them) a
-        slice at a time on a long-work thread of their own, standing aside between slices:
-        freeing a 26,000-round game in one step holds every thread for about 50 ms. Returns at
-        once."""
-
-        def free() -> None:
-            while parts:
-                part = parts[-1]
-                while part:
-                    del part[-LET_GO_SLICE:]
-                    self.stand_aside()
-                parts.pop()
-
-        self._start(free, [], lasting=False)
 
     def _start(
         self, work: Callable[[], object], errors: list[BaseException], lasting: bool

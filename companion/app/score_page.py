@@ -8,6 +8,7 @@ can reuse the bytes of an unchanged part.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -19,10 +20,13 @@ from companion.core.scoring.shares import GameShares
 from .hub import Hub
 from .stores import ScoreStore
 
-LET_GO_AT_ONCE = 2_000  # objects freed in one step at most on the hub thread
 HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
 PAGE_LIMIT = 200  # the most rounds one page of history holds
 UNAVAILABLE: dict[str, Any] = {"game": None, "games": [], "available": False}
+# Log entries of the stored games past which a start counts the statistics aside (about 50 ms
+# of work here; twenty of the longest games the box keeps are seconds, more on a Pi).
+COUNT_ASIDE = 5_000
+COUNTING: dict[str, Any] = {"players": [], "head_to_head": [], "counting": True}
 
 
 class OpenGame(Protocol):
@@ -52,6 +56,9 @@ class ScorePage:
         # The game's history as the page gets it, for (game id, revision): rebuilt when it changes.
         self._history: tuple[tuple[str | None, int], History] = ((None, -1), History())
         self._shares = GameShares()
+        self._counting = False  # the statistics are being counted aside (count_aside)
+        self._counted: GameShares | None = None  # what that counted, for the hub thread
+        self._counted_lock = threading.Lock()
 
     def attach(self, hub: Hub) -> None:
         self._hub = hub
@@ -60,17 +67,8 @@ class ScorePage:
         hub.register_query("score.sheet", self.sheet)
         hub.register_query("score.book", self.book_copy)
 
-    def let_go(self, parts: list[list[Any]]) -> None:
-        """Parts of a long game no longer held, in lists of their own (a reader may still go
-        through the list they came from): freed a piece at a time, off the table (a short one
-        at once)."""
-        if self._hub is not None and sum(len(part) for part in parts) > LET_GO_AT_ONCE:
-            self._hub.let_go(parts)
-
     def forget(self) -> None:
         """Another database: nothing made from the old one holds."""
-        self._let_go_history()
-        self.let_go([part for tally in self._shares.tallies.values() for part in tally.parts()])
         self._history = ((None, -1), History())
         self._shares = GameShares()
 
@@ -134,14 +132,51 @@ class ScorePage:
             )
         return status
 
+    def count_aside(self) -> None:
+        """After a start or a restore, the statistics over many stored games (past
+        :data:`COUNT_ASIDE` log entries) are counted as the hub's long work, not while the hub
+        builds its first state: until they are, the page's statistics are empty and say
+        ``counting``, and the page is told when they are there."""
+        hub = self._hub
+        try:
+            store = self._game.store()
+            games = store.list_games()
+        except StoreFault:
+            return
+        if hub is None or sum(game.revision for game in games) <= COUNT_ASIDE:
+            return
+        self._counting = True
+        shares = self._shares.aside()
+
+        def count() -> None:
+            try:
+                shares.compute(games, store.read_game, None, pause=hub.stand_aside)
+            finally:  # counted or not: the hub counts what is missing
+                with self._counted_lock:
+                    self._counted = shares
+                hub.call(self._show_counted)
+
+        threading.Thread(target=lambda: hub.run_long(count), name="stats", daemon=True).start()
+
+    def _show_counted(self) -> None:
+        self._status = self._stats = None
+        if self._hub is not None:
+            self._hub.changed("score")
+
     def stats(self) -> dict[str, Any]:
         """Wins, averages, best rounds and head-to-head over every stored game (cached)."""
+        with self._counted_lock:
+            counted, self._counted = self._counted, None
+        if counted is not None:
+            for key, share in counted.shares.items():
+                self._shares.shares.setdefault(key, share)
+            self._counting = False
+        if self._counting:
+            return COUNTING
         changes = self._game.changes
         if self._stats is None or self._stats[0] != changes:
             store = self._game.store()
-            stats = self._shares.compute(
-                store.list_games(), store.read_game, self._game.game_id, let_go=self.let_go
-            )
+            stats = self._shares.compute(store.list_games(), store.read_game, self._game.game_id)
             self._stats = (changes, stats)
         return self._stats[1]
 
@@ -189,8 +224,6 @@ class ScorePage:
         same_game = game_id == self._game.game_id
         history = History.of(book.history(), previous=cached if same_game else None)
         self._history = (key, history)
-        if not same_game:  # (the same game's new history goes on with most of the old lines)
-            self.let_go([list(cached)])
         return history
 
     def made_aside(
@@ -201,20 +234,14 @@ class ScorePage:
         :meth:`adopt`."""
         store = self._game.store()
         shares = self._shares.aside()  # its own copy: the hub thread may change the page's
-        stats = shares.compute(
-            store.list_games(), store.read_game, game_id, pause=pause, let_go=self.let_go
-        )
+        stats = shares.compute(store.list_games(), store.read_game, game_id, pause=pause)
         return {"history": History.of(book.history(), pause), "stats": stats, "shares": shares}
 
     def adopt(self, game_id: str, book: ScoreBook, made: dict[str, Any], unchanged: bool) -> None:
         """Take what :meth:`made_aside` made, the game now open; its statistics only if
         ``unchanged`` (no other game changed while they were made)."""
-        self._let_go_history()  # an export may still read the old one
         self._history = ((game_id, book.revision), made["history"])
         if unchanged:
             self._stats = (self._game.changes, made["stats"])
             # The imported game's rounds tallied: its next round adds one round to them.
             self._shares = made["shares"]
-
-    def _let_go_history(self) -> None:
-        self.let_go([list(self._history[1])])

@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core.actions import NAME
-from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from companion.core.limits import (
+    MAX_GAME_ENTRIES,
+    MAX_GAME_ROUNDS,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
 from companion.core.model import json_schema, option
 from companion.core.scoring import MODES
 
@@ -75,8 +81,8 @@ class RoundPayload:
 class CorrectionPayload(RoundPayload):
     """A round recorded again, corrected."""
 
-    # Any round of an imported game (a 20 MB file holds fewer): the book refuses one that
-    # does not exist.
+    # Any round of a game (one imported holds at most MAX_GAME_ROUNDS, one played on may hold
+    # more): the book refuses one that does not exist.
     round: int = option(help="the round's number", min=1, max=10**6)
 
 
@@ -106,7 +112,8 @@ class ImportPayload:
 
     format: str = option("json", "the file's format", choices=FORMATS)
     text: str = option(
-        help="the file: a game exported as JSON, or a CSV score sheet",
+        help=f"the file: a game exported as JSON, or a CSV score sheet (at most "
+        f"{MAX_GAME_ROUNDS:,} rounds and {MAX_GAME_ENTRIES:,} log entries)",
         min_length=1,
         max_length=5_000_000,
         multiline=True,

@@ -27,14 +27,13 @@ from companion.core.scoring import (
     ScoringError,
     StaleWrite,
     find_ruleset,
-    game_from_csv,
-    game_from_json,
     teams_across,
     teams_alternating,
 )
 from companion.core.scoring.book import RoundFacts
 from companion.core.scoring.model import LogEntry, check_new_names
 
+from .game_reader import GameFile, read_apart
 from .hub import Hub
 from .score_page import ScorePage
 from .score_payloads import SCORE_ACTION_SCHEMAS, ImportPayload, NewGamePayload
@@ -42,6 +41,7 @@ from .score_results import round_results, standings_said
 from .stores import ScoreDatabase
 
 R = TypeVar("R")
+Build = Callable[[ScoreBook], LogEntry]  # a change's log entry, built (and checked) on a book
 CURRENT_GAME = "score.current_game"
 
 
@@ -77,16 +77,25 @@ class ScoreKeeper:
         self._hub = hub
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "score.new_game": self.new_game,
-            "score.open_game": lambda p: self._open(p["game"]),
+            "score.open_game": self.open_read,
             "score.record_round": self.record_round,
-            "score.correct_round": self.correct_round,
-            "score.delete_round": lambda p: self._append(p, lambda b: b.new_deletion(p["round"])),
-            "score.undo": lambda p: self._append(p, lambda b: b.new_undo(self._now())),
-            "score.redo": lambda p: self._append(p, lambda b: b.new_redo(self._now())),
             "score.import": self.open_imported,
             "score.announce": self.announce_standings,
         }
-        prepare = {"score.import": self.import_game}
+        prepare: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "score.import": self.import_game,
+            "score.open_game": self.read_game,
+        }
+        # A change to an earlier round replays the rounds after it: checked off the hub thread
+        # (prepare), the hub then only stores it (see _append).
+        changes: dict[str, Callable[[dict[str, Any]], Build]] = {
+            "score.correct_round": self._correction,
+            "score.delete_round": lambda p: lambda b: b.new_deletion(p["round"]),
+            "score.undo": lambda p: lambda b: b.new_undo(self._now()),
+            "score.redo": lambda p: lambda b: b.new_redo(self._now()),
+        }
+        for name, build_of in changes.items():
+            handlers[name], prepare[name] = _checked_first(self, build_of)
         for name, handler in handlers.items():
             hub.register_action(
                 name,
@@ -119,14 +128,13 @@ class ScoreKeeper:
             store = self.store()
         except StoreFault:
             return  # no database: every action answers why
-        # A long game the storage stops keeping read is freed a piece at a time, off the table.
-        store.on_book_dropped = lambda book: self.page.let_go(book.parts())
         game_id = store.settings_get(CURRENT_GAME)
         if isinstance(game_id, str):
             try:
                 self._open(game_id)
             except Exception:
                 self.book = None  # the game was removed: start without one
+        self.page.count_aside()
 
     # ------------------------------------------------------------------ actions
 
@@ -190,40 +198,31 @@ class ScoreKeeper:
             raise ActionError("no_game", "start or open a game first", status=409)
         self.hub.announce("score.standings", [standings_said(self.book)])
 
-    def correct_round(self, payload: dict[str, Any]) -> None:
+    def _correction(self, payload: dict[str, Any]) -> Build:
         hands = _hands(payload["hands"])
-        self._append(
-            payload,
-            lambda b: b.new_correction(
-                payload["round"], hands, at=self._now(), **_round_facts(payload)
-            ),
+        return lambda b: b.new_correction(
+            payload["round"], hands, at=self._now(), **_round_facts(payload)
         )
 
     def import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Read, check and store a game file, off the hub thread (the action's ``prepare``):
-        the work is linear in the rounds, stands aside every millisecond or so and runs as the
-        hub's long work (a thread of its own, at a lower priority), so the table answers presses
-        meanwhile. The hub then only opens it (:meth:`open_imported`)."""
-        self.store()  # no database: refused before the file is read
-        return self.hub.run_long(lambda: self._import_game(payload), lasting=True)
-
-    def _import_game(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Read, check and store a game file off the hub thread (the action's ``prepare``): read
+        in a process of its own (:mod:`.game_reader`), stored as the hub's long work. The hub
+        then only opens it (:meth:`open_imported`)."""
+        store = self.store()  # no database: refused before the file is read
         changes = self.changes
-        text = payload["text"]
-        if payload.get("format", ImportPayload.format) == "json":
-            book = game_from_json(text, self.hub.stand_aside)
-        else:
-            # A CSV sheet holds points only: it joins with the current game's rules.
-            current = self.book
-            ruleset = current.setup.ruleset if current else find_ruleset("classic")
-            book = game_from_csv(
-                text,
-                name=f"Import {self._now()}",
-                ruleset=ruleset,
-                pause=self.hub.stand_aside,
-                rulesets=self.store().custom_rulesets(),
-            )
-        return self.stored(book, changes, self.hub.stand_aside)
+        # A CSV sheet holds points only: it joins with the current game's rules.
+        current = self.book
+        file = GameFile(
+            text=payload["text"],
+            format=payload.get("format", ImportPayload.format),
+            name=f"Import {self._now()}",
+            ruleset=current.setup.ruleset if current else find_ruleset("classic"),
+            rulesets=tuple(store.custom_rulesets()),
+        )
+        pause = self.hub.stand_aside
+        return self.hub.run_long(
+            lambda: self.stored(read_apart(file, pause=pause), changes, pause), lasting=True
+        )
 
     def stored(
         self, book: ScoreBook, changes: int, pause: Callable[[], None] | None = None
@@ -237,13 +236,44 @@ class ScoreKeeper:
 
     def open_imported(self, prepared: dict[str, Any]) -> None:
         """Open the game :meth:`import_game` stored (on the hub thread: nothing long here)."""
+        self.store().settings_put(CURRENT_GAME, prepared["game_id"])
+        self._adopt(prepared)
+
+    def read_game(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Read a stored game and what the page shows of it as the hub's long work (the
+        ``score.open_game`` action's ``prepare``); the hub then opens it (:meth:`open_read`)."""
+        store = self.store()
+        changes, game_id = self.changes, payload["game"]
+
+        def read() -> dict[str, Any]:
+            try:
+                book = store.load_game(game_id)
+            except KeyError:
+                raise ActionError(
+                    "unknown_game", f"no game {game_id[:64]!r}", {"game": game_id[:64]}, 404
+                ) from None
+            made = self.page.made_aside(book, game_id, self.hub.stand_aside)
+            return {"game_id": game_id, "book": book, "changes": changes, "made": made}
+
+        return self.hub.run_long(read, lasting=True)
+
+    def open_read(self, prepared: dict[str, Any]) -> None:
+        """Open the game :meth:`read_game` read (on the hub thread: nothing long here); read
+        again here if it changed meanwhile."""
+        stored = self.store().cached_game(prepared["game_id"])
+        if stored is None or stored.revision != prepared["book"].revision:
+            self._open(prepared["game_id"])
+            return
+        with suppress(StoreFault):  # read-only scores: the game is open all the same, to look at
+            self.store().settings_put(CURRENT_GAME, prepared["game_id"])
+        self._adopt(prepared)
+
+    def _adopt(self, prepared: dict[str, Any]) -> None:
         book: ScoreBook = prepared["book"]
         game_id: str = prepared["game_id"]
-        store = self.store()
-        store.settings_put(CURRENT_GAME, game_id)
         unchanged = prepared["changes"] == self.changes
         self.book, self.game_id = book, game_id
-        store.keep_read(game_id)
+        self.store().keep_read(game_id)
         self._changed()
         # No other game changed while it was read: the statistics made aside hold.
         self.page.adopt(game_id, book, prepared["made"], unchanged)
@@ -259,9 +289,10 @@ class ScoreKeeper:
     def _append(
         self,
         payload: dict[str, Any],
-        build: Callable[[ScoreBook], LogEntry],
+        build: Build,
         *,
         record: bool = False,
+        checked: tuple[str, int, LogEntry] | None = None,
     ) -> None:
         store = self.store()
         if self.book is None or self.game_id is None:
@@ -273,7 +304,10 @@ class ScoreKeeper:
         # change replays the rounds after the one it changes: it is checked once, on the stored
         # game (which keeps that check for the append), and the keeper goes on with a copy.
         book = self.book if record else self._stored_book(store, self.game_id, self.book.revision)
-        entry = build(book)
+        # Checked aside on this game at this revision: the same entry (the storage checks it
+        # again, at no cost when the stored game kept that check).
+        aside = checked is not None and checked[:2] == (self.game_id, self.book.revision)
+        entry = checked[2] if checked is not None and aside else build(book)
         store.append_entry(self.game_id, entry, self.book.revision)
         if book is self.book:
             self.book.apply(entry)
@@ -318,6 +352,40 @@ class ScoreKeeper:
         with suppress(StoreFault):  # read-only scores: the game is open all the same, to look at
             store.settings_put(CURRENT_GAME, game_id)
         self._changed()
+
+
+def _checked_first(
+    keeper: ScoreKeeper, build_of: Callable[[dict[str, Any]], Build]
+) -> tuple[Callable[[dict[str, Any]], None], Callable[[dict[str, Any]], dict[str, Any]]]:
+    """A change's handler and its ``prepare``, which checks the change aside first."""
+
+    def prepare(payload: dict[str, Any]) -> dict[str, Any]:
+        try:
+            checked = keeper.hub.run_long(lambda: _checked_aside(keeper, build_of(payload)))
+        except (ValueError, LookupError, RuntimeError):
+            # Refused here (or the game changed under the check): the hub checks it again and
+            # says why, on the game as it is then.
+            checked = None
+        return {"payload": payload, "checked": checked}
+
+    def handle(prepared: dict[str, Any]) -> None:
+        payload = prepared["payload"]
+        keeper._append(payload, build_of(payload), checked=prepared["checked"])
+
+    return handle, prepare
+
+
+def _checked_aside(keeper: ScoreKeeper, build: Build) -> tuple[str, int, LogEntry] | None:
+    """``build``'s entry, checked on the stored game off the hub thread, with the game and
+    revision it was checked at (None without a game: the hub says why). The stored game keeps
+    that check for the append (see :meth:`ScoreBook.check`)."""
+    game_id, book = keeper.game_id, keeper.book
+    if game_id is None or book is None:
+        return None
+    stored = keeper.store().cached_game(game_id)
+    if stored is None or stored.revision != book.revision:
+        return None
+    return game_id, stored.revision, build(stored)
 
 
 def _round_facts(payload: dict[str, Any]) -> RoundFacts:

@@ -47,9 +47,6 @@ class ListedGame(StoredGame, Protocol):
 class ScoreStore(Protocol):
     """The stored games: each one a setup and an append-only log of entries."""
 
-    # Told of each game the store stops keeping read (to free a long one a piece at a time).
-    on_book_dropped: Callable[[ScoreBook], None] | None
-
     def create_game(self, setup: GameSetup) -> str: ...
 
     def import_game(self, book: ScoreBook, *, pause: Callable[[], None] | None = None) -> str: ...

@@ -115,10 +115,9 @@ class BookCache:
     entries in all (the one asked for last and the open one always stay): a 26,000-round game
     is about 90 MB read, and a Pi Zero 2 W has 512 MB."""
 
-    def __init__(self, budget: int, dropped: Callable[[ScoreBook], None] | None = None) -> None:
+    def __init__(self, budget: int) -> None:
         self.budget = budget
         self.kept: str | None = None  # the game open now: never let go of
-        self._dropped = dropped  # told of each book let go of (to free it in pieces)
         self._books: OrderedDict[str, ScoreBook] = OrderedDict()
 
     def get(self, game_id: str) -> ScoreBook | None:
@@ -143,10 +142,7 @@ class BookCache:
         for oldest in [g for g in self._books if g not in (last, self.kept)]:
             if held <= self.budget:
                 break
-            dropped = self._books.pop(oldest)
-            held -= dropped.revision
-            if self._dropped is not None:
-                self._dropped(dropped)
+            held -= self._books.pop(oldest).revision
 
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._books
@@ -198,9 +194,7 @@ class Storage:
         self.clock: Callable[[], float] = time.time  # when receipts were stored
         self._receipts = Receipts()
         self._lock = threading.Lock()
-        self._books = BookCache(kept_entries, self._book_dropped)  # as the stored logs
-        # Told of each game the cache lets go of: the daemon frees a long one a piece at a time.
-        self.on_book_dropped: Callable[[ScoreBook], None] | None = None
+        self._books = BookCache(kept_entries)  # as the stored logs
         self.fault: StorageError | None = None  # the last write's fault; None once one succeeds
         # Set when the database could only be opened to read (a read-only folder or card).
         self.read_only: StorageReadOnly | None = None
@@ -609,10 +603,6 @@ class Storage:
         """Game ``game_id`` to read only (statistics): the storage's own book, not a copy."""
         with self._lock:
             return self._book(self._db, game_id)
-
-    def _book_dropped(self, book: ScoreBook) -> None:
-        if self.on_book_dropped is not None:
-            self.on_book_dropped(book)
 
     def keep_read(self, game_id: str | None) -> None:
         """Game ``game_id`` (the one open) stays read whatever else is read."""

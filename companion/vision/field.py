@@ -31,6 +31,11 @@ ASPECT = (0.5, 0.74)
 MIN_FIELD_AREA = 2500  # pixels, at 640 × 480: a card about 90 px long
 MIN_PIECE_AREA = 300
 MAX_FIELD_SHARE = 0.5
+# Under a soft shadow the white border is judged against the brightest white near it, at least
+# this share of the frame's own brightest white.
+SHADE_WHITE = 0.62
+SHADE_FLOOR = 0.45
+CLEAN_RING = 0.9  # a field this well ringed with white needs no second look
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,27 @@ def _white_mask(image: Image) -> tuple[Image, Floats]:
     return white, gains
 
 
+def _shaded_mask(image: Image, gains: Floats) -> Image:
+    """White as a shadow leaves it (bright against its own surroundings rather than against the
+    whole frame), with the colour edges cut out: a thumb or a shadowed border lying between a
+    card's field and the table then no longer joins them into one region."""
+    scale: Any = (float(gains[0]), float(gains[1]), float(gains[2]), 0.0)
+    balanced = cv2.multiply(image, scale)
+    blue, green, red = cv2.split(balanced)
+    lowest = cv2.min(cv2.min(blue, green), red)
+    bright = float(np.percentile(lowest[::4, ::4], 99.0))
+    h, w = lowest.shape
+    small = cv2.resize(lowest, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+    near = cv2.dilate(small, np.ones((5, 5), np.uint8))
+    near = cv2.resize(cv2.GaussianBlur(near, (0, 0), 2.0), (w, h)).astype(np.float32)
+    level = SHADE_WHITE * np.clip(near, SHADE_FLOOR * bright, bright)
+    white = ((lowest.astype(np.float32) > np.maximum(70.0, level)) * 255).astype(np.uint8)
+    edges = cv2.bitwise_or(cv2.Canny(blue, 60, 150), cv2.Canny(green, 60, 150))
+    edges = cv2.bitwise_or(edges, cv2.Canny(red, 60, 150))
+    cut: Image = cv2.bitwise_or(white, edges)
+    return cut
+
+
 def _order(corners: Floats) -> Floats:
     """Clockwise, starting on a short side (the warp then makes the card upright or upside
     down, never sideways)."""
@@ -76,7 +102,34 @@ def _quad(hull: Image) -> Floats:
         approx = cv2.approxPolyDP(hull, eps * perimeter, True)
         if len(approx) == 4:
             return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) == 5:
+            corner = _corner_back(approx.reshape(5, 2).astype(np.float32))
+            if corner is not None:
+                return corner
     return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+
+
+def _corner_back(points: Floats) -> Floats | None:
+    """Four corners from a five-sided outline whose shortest side cuts a corner off (a thumb
+    over it): that side's two neighbours, extended, meet where the corner was."""
+    sides = np.linalg.norm(np.roll(points, -1, axis=0) - points, axis=1)
+    i = int(np.argmin(sides))
+    if sides[i] > 0.5 * float(np.median(sides)):
+        return None
+    a0, a1 = points[i - 1], points[i]  # the side before the cut
+    b0, b1 = points[(i + 1) % 5], points[(i + 2) % 5]  # and the side after it
+    da, db = a1 - a0, b1 - b0
+    cross = float(da[0] * db[1] - da[1] * db[0])
+    if abs(cross) < 1e-6 * float(np.dot(da, da) + np.dot(db, db)):
+        return None
+    t = float((b0 - a0)[0] * db[1] - (b0 - a0)[1] * db[0]) / cross
+    meet = a0 + t * da
+    keep = [points[(i + k) % 5] for k in (2, 3, 4)]
+    quad = np.array([meet, *keep], np.float32)
+    area = cv2.contourArea(quad)
+    if area <= 0 or area > 1.25 * cv2.contourArea(points):
+        return None
+    return quad
 
 
 def _pieces(white: Image) -> list[tuple[int, Image]]:
@@ -169,14 +222,7 @@ def changed_share(changed: Image, hull: Image, frame_width: int) -> float:
     return int(np.count_nonzero(inside & (changed > 0))) / max(1, total)
 
 
-def find_top(image: Image, changed: Image | None = None) -> Found | None:
-    """The top card of the pile in ``image`` (BGR), or None when no whole card is seen.
-
-    ``changed`` marks where the picture changed since the pile was last still (see
-    :mod:`.watcher`): of two whole cards, the one lying there is the one just laid."""
-    if image.ndim != 3 or image.shape[2] != 3:
-        raise ValueError("a colour (BGR) picture is needed")
-    white, _ = _white_mask(image)
+def _candidates(white: Image, image: Image) -> list[Candidate | None]:
     pieces = _pieces(white)
     found = [_candidate([p], white, image) for p in pieces]
     # A field cut in two by an oval reaching both long edges: two pieces, neither a field.
@@ -187,6 +233,22 @@ def find_top(image: Image, changed: Image | None = None) -> Found | None:
         for q in halves[i + 1 :]
         if _near(p[1], q[1])
     ]
+    return found
+
+
+def find_top(image: Image, changed: Image | None = None) -> Found | None:
+    """The top card of the pile in ``image`` (BGR), or None when no whole card is seen.
+
+    ``changed`` marks where the picture changed since the pile was last still (see
+    :mod:`.watcher`): of two whole cards, the one lying there is the one just laid."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("a colour (BGR) picture is needed")
+    white, gains = _white_mask(image)
+    found = _candidates(white, image)
+    if not any(c is not None and c[2] >= CLEAN_RING for c in found):
+        # No clean card: a thumb or a shadow may have joined the top card's field to the
+        # table; look again with white judged locally and the colour edges cut out.
+        found += _candidates(_shaded_mask(image, gains), image)
     candidates = [c for c in found if c is not None]
     if changed is not None:
         width = image.shape[1]

@@ -85,6 +85,9 @@ class Model:
     fields: FieldModel | None = field(default=None, repr=False, compare=False)
     agree_at: float = 1.0  # the networks' probability a sure field read needs
     field_foreign_at: float = FIELD_NOT_A_CARD  # and their "not of this deck" share, at most
+    # A sure read of the networks also needs their "not of this deck" share below this: cards of
+    # decks the model was never shown (faces, stars) sit just above what its own cards show.
+    foreign_at: float = 1.0
     kinds: tuple[str, ...] = KINDS
 
     @property
@@ -124,7 +127,12 @@ class Model:
         shades = {name: float(colours[i]) for i, name in enumerate(COLOURS)}
         candidates, allowed = rank(named, shades, previous, foreign)
         card, confidence = candidates[0]
-        sure = allowed and confidence >= self.sure_at and found.spot.heat >= self.heat_at
+        sure = (
+            allowed
+            and confidence >= self.sure_at
+            and found.spot.heat >= self.heat_at
+            and foreign < self.foreign_at
+        )
         return Read(card, confidence, sure, candidates, found)
 
     def read(
@@ -174,6 +182,7 @@ class Model:
             "heat_at": self.heat_at,
             "agree_at": self.agree_at,
             "field_foreign_at": self.field_foreign_at,
+            "foreign_at": self.foreign_at,
             "origin": self.origin,
         }
         with path.open("wb") as out:
@@ -219,6 +228,7 @@ class Model:
                     fields=fields,
                     agree_at=float(meta.get("agree_at", 1.0)),
                     field_foreign_at=float(meta.get("field_foreign_at", FIELD_NOT_A_CARD)),
+                    foreign_at=float(meta.get("foreign_at", 1.0)),
                 )
         except FileNotFoundError:
             raise ModelError(f"{path}: no such model file") from None

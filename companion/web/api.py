@@ -29,7 +29,6 @@ from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rule
 from companion.core.scoring.formats import game_to_json
 from companion.i18n import LANGUAGES
 from companion.web import chart, lan, scoreview
-from companion.web.bodies import LONG, loads_in_pieces
 from companion.web.config import MAX_BODY, MAX_UPLOAD
 from companion.web.context import WebContext, web
 from companion.web.idempotency import HEADER, REPLAYED, KeyProblem, fingerprint, parse_key
@@ -188,12 +187,6 @@ def create_api() -> Blueprint:
             raise ApiError("web.error_unknown_action", 404, action=shown(name))
         # The limit is set before the body is read: only a game file may be large.
         request.max_content_length = body_limit(schemas[name])
-        if (request.content_length or 0) > LONG:  # a game file: the hub's long work
-            return _once(
-                ctx,
-                lambda: ctx.hub.run_long(lambda: _act(ctx, name)),
-                lambda: _state_now(ctx),
-            )
         return _once(ctx, lambda: _act(ctx, name), lambda: _state_now(ctx))
 
     def _act(ctx: WebContext, name: str) -> Response:
@@ -401,7 +394,7 @@ def create_api() -> Blueprint:
         if book is None:
             raise ApiError("errors.no_game", 404)
         # Every entry of the game's log: the hub's long work, off this thread.
-        text = ctx.hub.run_long(lambda: game_to_json(book, pause=ctx.hub.stand_aside))
+        text = ctx.hub.run_long(lambda: game_to_json(book))
         response = Response(text.encode("utf-8"), mimetype="application/json")
         name = scoreview.export_name({"game": book.setup.to_dict()}, "json")
         response.headers["Content-Disposition"] = attachment(name)
@@ -536,13 +529,7 @@ def body_limit(schema: dict[str, Any]) -> int:
 
 def _json_object() -> dict[str, Any]:
     try:
-        if (request.content_length or 0) > LONG:  # a game file: read in pieces (bodies.py)
-            try:
-                body = loads_in_pieces(request.get_data(as_text=True), web().hub.stand_aside)
-            except ValueError:
-                body = None
-        else:
-            body = request.get_json(silent=True, force=True)
+        body = request.get_json(silent=True, force=True)
     except RecursionError:  # [[[[... deeper than the parser goes
         raise ApiError("input.too_deep", field="body") from None
     if not isinstance(body, dict):

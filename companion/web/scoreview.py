@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.scoring.formats import SheetRound, sheet_to_csv
-from companion.core.scoring.pieces import Pause
+from companion.core.scoring.formats import Pause, SheetRound, sheet_to_csv
 from companion.core.scoring.tally import PAUSE_EVERY
 
 

@@ -134,10 +134,11 @@ def main(argv: list[str] | None = None) -> int:
         if f is None:
             continue
         read = model.read_found(f)
-        reads.append((read.confidence, f.spot.heat, read.card == c))
+        reads.append((read.confidence, f.spot.heat, read.card == c, model.foreign(f.embedding)))
     conf = np.array([r[0] for r in reads])
     heat = np.array([r[1] for r in reads])
     right = np.array([r[2] for r in reads])
+    strange = np.array([r[3] for r in reads])
     print(f"right on calibration: {right.mean():.3f} of {len(right)} found", file=sys.stderr)
     best = (0, 0.99, 0.5)
     for heat_at in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5):
@@ -161,30 +162,45 @@ def main(argv: list[str] | None = None) -> int:
         for deck in FOREIGN_DECKS
         for image in foreign_stills(args.foreign, seed, deck)
     ]
-    # With --no-foreign-sure, no calibration card of a foreign deck may be sure from the networks
-    # alone either: the threshold rises above the likeliest of those (at a cost in sure reads,
-    # see docs/vision.md; the field reader's say, agree_at, is set below in any case).
+    # With --no-foreign-sure, no calibration card of a foreign deck may be sure: either the
+    # networks' "not of this deck" share of a sure read gets a ceiling just under the lowest of
+    # those cards', or the probability a sure read needs rises above the highest of theirs;
+    # whichever keeps more calibration reads sure (the trade is in docs/vision.md).
     alone = Model(
         *heads_of(model), float(kt), float(ct), sure_at, heat_at, "", nets, fields=field_reader
     )
-    fooling = (
-        [r.confidence for r in (alone.read(image) for image in strangers) if r.sure]
-        if args.no_foreign_sure
-        else []
-    )
+    fooled = [alone.read(image) for image in strangers] if args.no_foreign_sure else []
+    fooling = [(r.confidence, alone.foreign(r.found.embedding)) for r in fooled if r.sure]
+    foreign_at = 1.0
     if fooling:
-        sure_at = float(np.ceil(max(fooling) * 1000 + 1) / 1000)
         chosen = (conf >= sure_at) & (heat >= heat_at)
+        ceiling = float(np.floor(min(q for _, q in fooling) * 10000) / 10000)
+        by_ceiling = chosen & (strange < ceiling)
+        raised = float(np.ceil(max(p for p, _ in fooling) * 1000 + 1) / 1000)
+        by_raise = chosen & (conf >= raised)
+        if by_ceiling.sum() >= by_raise.sum():
+            foreign_at, chosen = ceiling, by_ceiling
+        else:
+            sure_at, chosen = raised, by_raise
         print(
-            f"{len(fooling)} foreign cards sure: sure at p >= {sure_at:.3f}, "
-            f"{int(chosen.sum())} sure ({int((chosen & ~right).sum())} wrong)",
+            f"{len(fooling)} foreign cards sure: sure at p >= {sure_at:.3f}, foreign share "
+            f"< {foreign_at:.4f}: {int(chosen.sum())} sure ({int((chosen & ~right).sum())} wrong)",
             file=sys.stderr,
         )
     # The field reader may settle an unsure read when it is sure, the networks give its card at
     # least agree_at and see at most field_foreign_at of "not of this deck" there: the pair that
     # settles the most, keeping all sure reads within the same error budget and leaving every
     # calibration card of a foreign deck unsure.
-    tuned = Model(*heads_of(model), float(kt), float(ct), max(0.5, sure_at), heat_at, "", nets)
+    tuned = Model(
+        *heads_of(model),
+        float(kt),
+        float(ct),
+        max(0.5, sure_at),
+        heat_at,
+        "",
+        nets,
+        foreign_at=foreign_at,
+    )
     net_sure = int(chosen.sum())
     net_wrong = int((chosen & ~right).sum())
     known = field_candidates(tuned, [(f, seen, seen.card == c) for f, c, seen in rows])
@@ -192,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         tuned, [(model.find(image), field_reader.read(image), False) for image in strangers]
     )
     agree_at, field_foreign_at, best_extra = 1.0, 0.0, -1
-    for agree in (0.9, 0.7, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05):
-        for at_most in (0.1, 0.07, 0.05, 0.03, 0.02, 0.01, 0.005):
+    for agree in (0.9, 0.8, 0.7, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05):
+        for at_most in (0.1, 0.07, 0.05, 0.03, 0.02, 0.01, 0.005, 0.003, 0.002, 0.001):
             settled = [ok for p, q, ok in known if p >= agree and q < at_most]
             fooled = sum(p >= agree and q < at_most for p, q, _ in foreign)
             extra, wrong = len(settled), settled.count(False)
@@ -223,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         fields=FieldModel.load(FIELD_MODEL),
         agree_at=agree_at,
         field_foreign_at=field_foreign_at,
+        foreign_at=foreign_at,
     )
     final.save(args.out)
     print(f"{args.out}: {args.out.stat().st_size // 1024} KiB", file=sys.stderr)

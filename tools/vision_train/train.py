@@ -35,6 +35,8 @@ from companion.vision.net import (
     STRIDE,
 )
 
+from .heads import shape_corner
+
 torch.set_num_threads(1)
 CROP = 128  # finder training crops
 
@@ -172,6 +174,78 @@ def occlude(
         )
 
 
+def skin(rng: np.random.Generator) -> np.ndarray:
+    """A skin tone (BGR), pale to dark."""
+    dark = rng.uniform(0.0, 1.0)
+    red = 235 - 150 * dark
+    return np.array(
+        [red * rng.uniform(0.55, 0.75), red * rng.uniform(0.72, 0.88), red], np.float32
+    ) * rng.uniform(0.9, 1.1)
+
+
+def thumb_mask(
+    shape: tuple[int, int], at: tuple[float, float], length: float, angle: float, soft: float
+) -> np.ndarray:
+    """A thumb's or finger's tip as a soft-edged mask: an ellipse, long axis along ``angle``
+    (degrees), running on out of the picture the way it came in."""
+    mask = np.zeros(shape, np.float32)
+    width = length / 1.6
+    x, y = at
+    a = math.radians(angle)
+    cv2.ellipse(mask, (round(x), round(y)), (round(length), round(width)), angle, 0, 360, 1.0, -1)
+    far = (round(x + 4 * length * math.cos(a)), round(y + 4 * length * math.sin(a)))
+    cv2.line(mask, (round(x), round(y)), far, 1.0, max(1, round(2 * width * 0.95)))
+    if soft > 0:
+        mask = cv2.GaussianBlur(mask, (0, 0), soft)
+    return mask
+
+
+def lay_thumb(image: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``image`` with a thumb of a random tone, lit from one side, where ``mask`` says."""
+    h, w = mask.shape
+    tone = skin(rng)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    ramp = (xs * math.cos(a) + ys * math.sin(a)) / max(h, w)
+    shade = (1.0 + rng.uniform(0.1, 0.4) * (ramp - ramp.mean()))[..., None]
+    finger = np.clip(tone[None, None, :] * shade, 0, 255)
+    m = mask[..., None]
+    return np.clip(image.astype(np.float32) * (1 - m) + finger * m, 0, 255).astype(np.uint8)
+
+
+def lay_shadow(image: np.ndarray, mask: np.ndarray, depth: float) -> np.ndarray:
+    return np.clip(image.astype(np.float32) * (1 - depth * mask[..., None]), 0, 255).astype(
+        np.uint8
+    )
+
+
+def lay_glare(image: np.ndarray, rng: np.random.Generator, size: float) -> np.ndarray:
+    """A lamp's soft reflection on the gloss: a bright blob washing the colours out."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    x, y = rng.uniform(0, w), rng.uniform(0, h)
+    sigma = size * rng.uniform(0.4, 1.2)
+    blob = np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma**2)) * rng.uniform(0.3, 0.65)
+    out = image.astype(np.float32) * (1 - blob[..., None]) + 250 * blob[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def soft_shadow(shape: tuple[int, int], rng: np.random.Generator, size: float) -> np.ndarray:
+    """A soft shadow's mask: an ellipse or a straight edge, blurred."""
+    h, w = shape
+    mask = np.zeros((h, w), np.float32)
+    if rng.random() < 0.5:
+        centre = (round(rng.uniform(0, w)), round(rng.uniform(0, h)))
+        axes = (round(size * rng.uniform(0.6, 2.0)), round(size * rng.uniform(0.4, 1.4)))
+        cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    else:
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        a = rng.uniform(0, 2 * math.pi)
+        d = (xs - rng.uniform(0, w)) * math.cos(a) + (ys - rng.uniform(0, h)) * math.sin(a)
+        mask = (d > 0).astype(np.float32)
+    return cv2.GaussianBlur(mask, (0, 0), max(0.5, size * rng.uniform(0.1, 0.4)))
+
+
 # ---------------------------------------------------------------- the finder
 
 
@@ -276,6 +350,45 @@ FOREIGN_TURNS = {
 }
 
 
+FOREIGN_SHARE = 0.04
+INDEX_RADIUS = READ_SIZE / READ_SPAN * 0.45  # the printed index, around the crop's centre
+COVERED = 0.35  # an index hidden this much is no longer one the reader can tell
+CLEAR = 0.12  # and one hidden less than this still is
+
+
+def hide_index(
+    crop: np.ndarray, kind: int, colour: int, rng: np.random.Generator
+) -> tuple[np.ndarray, int, int]:
+    """A thumb, a soft shadow or a glare over the reader's square. A thumb hiding the index
+    makes it "not an index I know" (the card's other index tells); one beside it changes nothing."""
+    size = READ_SIZE / READ_SPAN
+    shape = crop.shape[:2]
+    if rng.random() < 0.1:
+        angle = float(rng.uniform(0, 360))
+        length = size * rng.uniform(0.7, 1.2)
+        centre = READ_SIZE / 2
+        ys, xs = np.mgrid[0:READ_SIZE, 0:READ_SIZE].astype(np.float32)
+        index = ((xs - centre + 0.5) ** 2 + (ys - centre + 0.5) ** 2) <= INDEX_RADIUS**2
+        a = math.radians(angle)
+        reach = rng.uniform(0.0, 1.8) * size
+        for _ in range(12):
+            at = (centre + reach * math.cos(a), centre + reach * math.sin(a))
+            mask = thumb_mask(shape, at, length, angle, 0.6)
+            hidden = float(mask[index].mean())
+            if hidden >= COVERED or hidden <= CLEAR:
+                break
+            reach += 0.15 * size
+        if hidden <= CLEAR or hidden >= COVERED:
+            crop = lay_thumb(crop, mask, rng)
+            if hidden >= COVERED:
+                kind, colour = NONE, -1
+    if rng.random() < 0.12:
+        crop = lay_shadow(crop, soft_shadow(shape, rng, size), rng.uniform(0.25, 0.6))
+    if rng.random() < 0.04:
+        crop = lay_glare(crop, rng, size)
+    return crop, kind, colour
+
+
 def reader_sample(
     patch: np.ndarray, kind: int, colour: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, int, int]:
@@ -289,6 +402,9 @@ def reader_sample(
     crop = cv2.warpAffine(
         patch, m, (READ_SIZE, READ_SIZE), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT
     )
+    if rng.random() < FOREIGN_SHARE:  # a picture where an index would be: a deck not known
+        return light(shape_corner(rng), rng), NONE, -1
+    crop, kind, colour = hide_index(crop, kind, colour, rng)
     shift = 0.0
     if 0 <= colour <= 3 and rng.random() < 0.15:
         shift = float(rng.choice(FOREIGN_TURNS[colour]))  # into a colour no classic card has

@@ -31,7 +31,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, Unpack
+from typing import TypedDict, Unpack
 
 from companion.core.scoring.errors import ScoringError, StaleWrite
 from companion.core.scoring.model import (
@@ -154,13 +154,6 @@ class ScoreBook:
         # after the last one, and what it leads to).
         self._pending: tuple[LogEntry, int, _LogState | None, Derived | NextRound] | None = None
         self._replay(entries, verify, pause)
-
-    def parts(self) -> list[list[Any]]:
-        """The objects this book holds (its log, its rounds in effect, their views), in lists of
-        their own: who lets go of a long book lets go of the book at once, then of these a piece
-        at a time, never of a whole game's objects in one step (nothing here is changed)."""
-        state = self._state
-        return [list(self._entries), list(state.rounds.values()), list(self._derived.history)]
 
     def copy(self) -> ScoreBook:
         """An independent book with the same log, without replaying it."""

@@ -26,17 +26,19 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from companion.core.limits import MAX_GAME_ENTRIES, MAX_GAME_ROUNDS
 from companion.core.scoring.book import ScoreBook, Standings
 from companion.core.scoring.errors import ScoringError
 from companion.core.scoring.model import GameSetup, HandEntry, LogEntry, check_new_names
-from companion.core.scoring.pieces import Pause, drop_in_pieces, json_in_pieces
 from companion.core.scoring.rulesets import Ruleset, builtin_rulesets, find_ruleset
 from companion.core.scoring.tally import PAUSE_EVERY
 
 FORMAT_NAME = "uno-companion/game"
 FORMAT_VERSION = 1
 CSV_FIXED = ("round", "dealer", "winner", "side")
+CSV_HEAD_ROWS = 3  # at most, before the rounds: the settings' names and values, the header
 MAX_TEXT = 20_000_000  # a game file bigger than this is not a game file
+Pause = Callable[[], None] | None
 
 
 def game_to_dict(book: ScoreBook) -> dict[str, Any]:
@@ -52,34 +54,23 @@ def game_to_dict(book: ScoreBook) -> dict[str, Any]:
     }
 
 
-def game_to_json(
-    book: ScoreBook, indent: int | None = 2, pause: Callable[[], None] | None = None
-) -> str:
-    """The game file of ``book``; with ``pause``, the file's objects are let go of a piece at a
-    time, ``pause()`` between pieces (see :func:`_drop_in_pieces`)."""
-    data = game_to_dict(book)
-    text = json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
-    drop_in_pieces(data, pause)
-    return text
+def game_to_json(book: ScoreBook, indent: int | None = 2) -> str:
+    """The game file of ``book``."""
+    return json.dumps(game_to_dict(book), ensure_ascii=False, indent=indent) + "\n"
 
 
-def game_from_json(text: str, pause: Pause = None) -> ScoreBook:
-    """Read a JSON game file; the log is replayed, and stored standings must match it.
-    ``pause()`` is called between pieces of the work (see :class:`ScoreBook`)."""
-    data = _read_json(text, pause)
-    try:
-        return game_from_dict(data, pause)
-    finally:
-        drop_in_pieces(data, pause)
+def game_from_json(text: str) -> ScoreBook:
+    """Read a JSON game file; the log is replayed, and stored standings must match it."""
+    return game_from_dict(_read_json(text))
 
 
-def _read_json(text: str, pause: Pause = None) -> Any:
+def _read_json(text: str) -> Any:
     """The data in a JSON file, or an error saying where it stops being JSON (or that it is
     nested deeper than a game file ever is)."""
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     try:
-        return json_in_pieces(text, pause)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise ScoringError(
             "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
@@ -88,7 +79,9 @@ def _read_json(text: str, pause: Pause = None) -> Any:
         raise ScoringError("import_too_deep") from None
 
 
-def game_from_dict(data: Any, pause: Pause = None) -> ScoreBook:
+def game_from_dict(data: Any) -> ScoreBook:
+    """The game a file's data describes, replayed and checked; one over the box's limits
+    (:data:`MAX_GAME_ROUNDS`, :data:`MAX_GAME_ENTRIES`) is refused before it is replayed."""
     if not isinstance(data, Mapping):
         raise ScoringError("import_bad_format", found=type(data).__name__)
     if data.get("format") != FORMAT_NAME:
@@ -102,10 +95,9 @@ def game_from_dict(data: Any, pause: Pause = None) -> ScoreBook:
     log = data.get("log")
     if not isinstance(log, list):
         raise ScoringError("import_field", field="log", problem="must be a list")
+    check_game_size(log)
     entries = []
     for index, item in enumerate(log, start=1):
-        if pause is not None and index % PAUSE_EVERY == 0:
-            pause()
         if isinstance(item, Mapping) and item.get("seq", index) != index:
             raise ScoringError(
                 "import_entry",
@@ -113,13 +105,35 @@ def game_from_dict(data: Any, pause: Pause = None) -> ScoreBook:
                 problem=f"seq is {_shown(item.get('seq'))}, not {index}",
             )
         entries.append(LogEntry.from_dict(item, f"log[{index}]"))
-    book = ScoreBook(setup, entries, pause=pause)
+    book = ScoreBook(setup, entries)
     stored = data.get("standings")
     if stored is not None:
         problem = standings_difference(stored, book.standings())
         if problem:
             raise ScoringError("import_standings_mismatch", problem=problem)
     return book
+
+
+def check_game_size(log: Sequence[Any]) -> None:
+    """Refuse a log longer than the box keeps: more entries than :data:`MAX_GAME_ENTRIES`, or
+    more recorded rounds than :data:`MAX_GAME_ROUNDS`."""
+    if len(log) > MAX_GAME_ENTRIES:
+        raise ScoringError(
+            "import_too_many_entries",
+            found=len(log),
+            limit=MAX_GAME_ENTRIES,
+            rounds=MAX_GAME_ROUNDS,
+        )
+    recorded = sum(
+        1 for item in log if isinstance(item, Mapping) and item.get("type") == "round_recorded"
+    )
+    if recorded > MAX_GAME_ROUNDS:
+        raise too_many_rounds()
+
+
+def too_many_rounds() -> ScoringError:
+    """The refusal of a game with more rounds than :data:`MAX_GAME_ROUNDS`."""
+    return ScoringError("import_too_many_rounds", limit=MAX_GAME_ROUNDS, entries=MAX_GAME_ENTRIES)
 
 
 def standings_difference(stored: Any, derived: Standings) -> str:
@@ -363,7 +377,6 @@ def game_from_csv(
     teams: Sequence[Sequence[str]] = (),
     date: str = "",
     game_id: str = "",
-    pause: Pause = None,
     rulesets: Sequence[Ruleset] = (),
 ) -> ScoreBook:
     """Read a CSV score sheet (either language, ',' ';' or tab between columns, with or without
@@ -375,11 +388,13 @@ def game_from_csv(
     text = text.lstrip("\ufeff")  # the byte-order mark a spreadsheet writes first
     reader = csv.reader(io.StringIO(text), delimiter=_separator(text))
     lines: list[list[str]] = []
+    filled = 0  # lines not blank: a settings row and its values, the header, the rounds
     try:
-        for row in reader:  # row by row, pausing: a long sheet is not one long step
+        for row in reader:  # a sheet longer than the box keeps is not read to its end
             lines.append(row)
-            if pause is not None and len(lines) % PAUSE_EVERY == 0:
-                pause()
+            filled += any(c.strip() for c in row)
+            if filled > MAX_GAME_ROUNDS + CSV_HEAD_ROWS:
+                raise too_many_rounds()
     except csv.Error as error:  # a cell over the csv module's limit (128 K), a stray NUL...
         raise ScoringError("import_csv_row", line=reader.line_num, problem=str(error)) from None
     rows = [
@@ -408,6 +423,8 @@ def game_from_csv(
         teams = [t.split(" & ") for t in written.split(TEAM_SEPARATOR)] if written else teams
     if not rows:
         raise ScoringError("import_csv_empty")
+    if len(rows) - 1 > MAX_GAME_ROUNDS:  # the header, then the rounds
+        raise too_many_rounds()
     _, header = rows[0]
     header = [_unguarded(cell.strip()) for cell in header]
     if _fixed_columns(header) is None:
@@ -449,8 +466,6 @@ def game_from_csv(
         raise ScoringError("import_csv_header", problem=str(error)) from error
     book = ScoreBook(setup)
     for expected_round, (line, row) in enumerate(rows[1:], start=1):
-        if pause is not None and expected_round % PAUSE_EVERY == 0:
-            pause()
         cells = [_unguarded(cell.strip()) for cell in row]
         if len(cells) != len(header):
             raise ScoringError(

@@ -47,12 +47,11 @@ class GameShares:
         open_game: str | None,
         *,
         pause: Callable[[], None] | None = None,
-        let_go: Callable[[list[list[Any]]], None] | None = None,
     ) -> dict[str, Any]:
         """Wins, averages, best rounds and head-to-head over ``games`` (``read(game_id)``: a
         game to read only), as the page shows them. The shares of games no longer listed are
-        dropped; the tallies of games other than ``open_game`` go to ``let_go`` (a tally holds
-        every round of its game, and only the open game changes)."""
+        dropped; the tallies of games other than ``open_game`` too (a tally holds every round of
+        its game, and only the open game changes)."""
         shares, tallies = self.shares, self.tallies
 
         def share(game: StoredGame) -> GameTally:
@@ -73,9 +72,7 @@ class GameShares:
         for key in [k for k in shares if k not in alive]:
             shares.pop(key, None)
         for game_id in [g for g in tallies if g != open_game]:
-            parts = tallies.pop(game_id).parts()
-            if let_go is not None:
-                let_go(parts)
+            del tallies[game_id]
         return {
             "players": [p.to_dict() for p in stats.players],
             "head_to_head": [asdict(h) for h in stats.head_to_head],

@@ -144,10 +144,6 @@ class RoundsTally:
         """How many of the game's rounds it has gone through."""
         return len(self._views)
 
-    def parts(self) -> list[list[RoundView]]:
-        """The rounds it went through, in a list of its own (see :meth:`ScoreBook.parts`)."""
-        return [list(self._views)]
-
     def sync(self, views: Sequence[RoundView], pause: Callable[[], None] | None = None) -> None:
         """Tally ``views`` (a game's history), going through only those it has not seen."""
         mine = self._views

@@ -89,6 +89,12 @@ class DaemonOptions:
     camera_gate: Callable[[], bool] | None = None  # replays: each camera play waits for it
     camera_realtime: bool = True  # a folder of frames replayed at the pace it was filmed
     camera: Camera | None = None  # tests: this camera instead of [camera]'s
+    # Builds the camera for a frame source and the checked configuration (None: the vision
+    # model's Eye, which needs the camera extra); tests give one that fails or fakes it.
+    camera_factory: Callable[[str, Config], Camera] | None = None
+    # These pins instead of the backend's (benches: a mock factory whose pins note their
+    # changes); whoever passes it closes it.
+    pin_factory: Any = None
 
 
 def table_engine(
@@ -270,14 +276,18 @@ class Daemon:
         from companion.devices import BackendUnavailable, LauncherHardware, make_pin_factory
 
         backend = self.options.backend or ("mock" if self.options.simulate else None)
-        try:
-            factory = make_pin_factory(backend or sections.hardware.backend)
-        except BackendUnavailable as exc:
-            raise StartupError(str(exc)) from exc
-        if (backend or sections.hardware.backend) == "mock":
-            self.pin_factory = self._output(factory)  # closed after the parts on its pins
-        else:
+        factory: Any = self.options.pin_factory
+        if factory is not None:
             self.pin_factory = factory
+        else:
+            try:
+                factory = make_pin_factory(backend or sections.hardware.backend)
+            except BackendUnavailable as exc:
+                raise StartupError(str(exc)) from exc
+            if (backend or sections.hardware.backend) == "mock":
+                self.pin_factory = self._output(factory)  # closed after the parts on its pins
+            else:
+                self.pin_factory = factory
         kwargs: dict[str, Any] = {}
         if self.options.motion_clock is not None:
             kwargs["motion_clock"] = self.options.motion_clock
@@ -310,22 +320,24 @@ class Daemon:
         )
         self.voice_service = VoiceService(self.voice) if self.voice is not None else None
         language = self.voice_service.set_language if self.voice_service else None
-        services: list[Service] = [scores, self.keeper, self.devices]
-        if self.voice_service is not None:
-            services.append(self.voice_service)
         evening = EveningService(store)
         count = RoundCount(store)
         self.camera = self._camera(sections)
         return [
-            *services,
+            scores,
+            self.keeper,
+            self.devices,  # first: the press's buzzer and ejector start before anything else
             self.camera,
             Settings(self.config, store, language),
             evening,
             count,
             StoredGames(store),
             PlayerNames(self.keeper, evening, count),
-            # Last: each event's line is written once the launcher and the voice were told.
+            # Each event's line is written once the launcher was told.
             *([self.memory] if self.memory is not None else []),
+            # The voice last: a line can wait a tenth of a millisecond, a press cannot; its
+            # thread wakes once the press's outputs have had the interpreter.
+            *([self.voice_service] if self.voice_service is not None else []),
         ]
 
     def _input_sources(self, sections: Config) -> list[InputSource]:
@@ -353,8 +365,9 @@ class Daemon:
         source = options.camera_source or (section.source if section.enabled else None)
         if source is None:
             return CameraService(None, pictures)
+        build = options.camera_factory or self._eye
         try:
-            camera = self._eye(source, sections)
+            camera = build(source, sections)
         except ImportError as exc:  # the camera extra (OpenCV, numpy) is not installed
             raise StartupError(f"the camera cannot start: {exc}; {CAMERA_EXTRA}") from exc
         except (ValueError, OSError) as exc:

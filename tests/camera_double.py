@@ -13,22 +13,27 @@ from typing import Any
 
 from playwright.sync_api import Page, Route
 
-from companion.app.camera.payloads import AnswerPayload
+from companion.app.camera.payloads import (
+    AnswerPayload,
+    DeckPayload,
+    NoPayload,
+    QuestionPayload,
+    SwitchPayload,
+)
 from companion.app.hub import Hub
-from companion.core.actions import object_schema
 from companion.core.errors import ActionError
 from companion.core.model import json_schema
 from companion.vision.kinds import deck_faces
 
-_ID = {"type": "integer", "minimum": 0}
+# The service's own declarations: a payload the box refuses, this double refuses too.
 SCHEMAS = {
-    "camera.answer": json_schema(AnswerPayload),  # the service's own schema
-    "camera.dismiss": object_schema(["id"], id=_ID),
-    "camera.enable": object_schema(["on"], on={"type": "boolean"}),
-    "camera.teach_start": object_schema(["deck"], deck={"enum": ["extreme", "classic"]}),
-    "camera.teach_skip": object_schema([]),
-    "camera.teach_finish": object_schema([]),
-    "camera.teach_cancel": object_schema([]),
+    "camera.answer": json_schema(AnswerPayload),
+    "camera.dismiss": json_schema(QuestionPayload),
+    "camera.enable": json_schema(SwitchPayload),
+    "camera.teach_start": json_schema(DeckPayload),
+    "camera.teach_skip": json_schema(NoPayload),
+    "camera.teach_finish": json_schema(NoPayload),
+    "camera.teach_cancel": json_schema(NoPayload),
 }
 
 

@@ -382,14 +382,15 @@ def test_a_frozen_picture_is_said_once_and_reads_wait_for_it_to_move(camera_daem
     assert daemon.hub.state()["table"]["events"] == 0 and daemon.heard.count("camera.frozen") == 1
 
 
-def test_a_box_without_the_camera_extra_says_the_one_command(tmp_path, monkeypatch):
+def test_a_box_without_the_camera_extra_says_the_one_command(tmp_path):
     from companion.daemon import StartupError
 
-    def no_opencv(self: Daemon, source: str, sections: Any) -> Any:
+    def no_opencv(source: str, sections: Any) -> Any:
         raise ImportError("No module named 'cv2'")
 
-    monkeypatch.setattr(Daemon, "_eye", no_opencv)
-    daemon = Daemon(Config(), options(tmp_path, camera_source="folder:/nowhere"))
+    daemon = Daemon(
+        Config(), options(tmp_path, camera_source="folder:/nowhere", camera_factory=no_opencv)
+    )
     with pytest.raises(StartupError) as error:
         daemon.start()
     assert "No module named 'cv2'" in str(error.value)

@@ -107,10 +107,6 @@ def test_a_mashed_button_keeps_the_queue_bounded_and_loses_no_card(factory: Mock
         hardware.close()
 
 
-def _pending_kinds(hardware: LauncherHardware) -> list[str]:
-    return [kind for kind, _ in hardware._pending]
-
-
 def test_turns_coalesce_and_ejections_run_on_while_the_launcher_is_busy(
     factory: MockFactory,
 ) -> None:
@@ -121,8 +117,10 @@ def test_turns_coalesce_and_ejections_run_on_while_the_launcher_is_busy(
         hardware.execute(Eject(2))  # running now
         hardware.execute([Turn(1, "Bruno"), Turn(2, "Chloé"), Turn(0, "Alice")])
         hardware.execute([Eject(3), Eject(1)])
-        kinds: Any = _pending_kinds(hardware)
+        waiting = hardware.waiting()
+        kinds: Any = [kind for kind, _ in waiting]
         assert kinds in (["turn", "eject"], ["eject", "turn", "eject"])
+        assert ("turn", 0) in waiting and waiting[-1] == ("eject", 4)  # latest seat; 3 + 1 merged
         assert hardware.pending_cards() in (4, 6)
         assert hardware.wait_idle(10, sound=False)
         assert hardware.status()["cards_fired"] == 6 and hardware.turret.seat == 0
@@ -139,7 +137,7 @@ def test_a_merged_ejection_is_never_more_than_a_deck(factory: MockFactory) -> No
         wait_for(lambda: hardware.pending == 0, what="the first ejection under way")
         for _ in range(30):
             hardware.execute(Eject(5))
-        waiting = [command.cards for kind, command in hardware._pending if kind == "eject"]
+        waiting = [cards for kind, cards in hardware.waiting() if kind == "eject"]
         assert waiting == [MAX_EJECTION, 150 - MAX_EJECTION]  # no card dropped, none past a deck
     finally:
         hardware.close()

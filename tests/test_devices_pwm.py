@@ -151,4 +151,4 @@ def test_hardware_pwm_frame_is_the_servo_frame() -> None:
     from companion.devices import pwm
     from companion.devices.servo import SERVO_FRAME_S
 
-    assert round(SERVO_FRAME_S * 1e9) == pwm._PERIOD_NS
+    assert round(SERVO_FRAME_S * 1e9) == pwm.SERVO_PERIOD_NS

@@ -21,8 +21,10 @@ from companion.app.device_actions import DeviceActions
 from companion.app.hub import Hub
 from companion.app.saved_settings import SavedSettings
 from companion.app.score_storage import ScoreStorage
+from companion.app.scorekeeper import ScoreKeeper
 from companion.app.table_memory import TableMemory
 from companion.core.receipts import Receipt
+from companion.core.scoring.formats import game_to_json
 from companion.core.table import TableEngine
 from companion.daemon import table_memory
 from companion.storage import DB_NAME, MIGRATIONS, StorageGone
@@ -424,3 +426,40 @@ def test_a_table_log_whose_folder_cannot_be_made_again_says_so_and_tries_again(
     checkpoint, lines, _ = table_log.read()
     assert checkpoint == {"table": "whole"} and [line for _, line in lines] == [["table.press", {}]]
     table_log.close()
+
+
+def test_an_import_stored_before_the_box_was_killed_is_not_stored_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import is stored off the hub thread, then opened on it: the phone's key is kept with
+    the stored game, so a retry after a kill between the two finds it and stores nothing."""
+    killed = threading.Event()  # the box dies after storing the game, before opening it
+    monkeypatch.setattr(ScoreKeeper, "open_imported", lambda _self, _prepared: killed.wait())
+    secret = session_secret(tmp_path)
+    _, scores, client = with_game(tmp_path, secret)
+    assert send(client, "score.record_round", ROUND, "round-1").status_code == 200
+    text = game_to_json(scores.storage.load_game(scores.storage.list_games()[0].game_id))
+    cookie = client.get_cookie(COOKIE)
+    assert cookie is not None
+    answers: list[int] = []
+    request = threading.Thread(
+        target=lambda: answers.append(
+            send(client, "score.import", {"text": text, "format": "json"}, "import-1").status_code
+        )
+    )
+    request.start()
+    try:
+        wait_for(lambda: len(scores.storage.list_games()) == 2)
+        monkeypatch.undo()
+        _, scores2, client2 = started(tmp_path, session_secret(tmp_path))  # the box is back
+        client2.set_cookie(COOKIE, cookie.value)
+        again = send(client2, "score.import", {"text": text, "format": "json"}, "import-1")
+        assert again.status_code == 200, again.get_json()
+        assert again.headers["Idempotent-Replayed"] == "true"
+        assert len(scores2.storage.list_games()) == 2
+    finally:
+        killed.set()
+        request.join()
+    assert answers == [200]
+    scores2.close()
+    scores.close()

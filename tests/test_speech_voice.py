@@ -35,11 +35,15 @@ def busy_engine(voice: Voice) -> None:
     """Keep the engine busy for 0.3 s so the next lines wait in the queue."""
     wait_for(lambda: voice.worker.available is not None, timeout=20, what="the engine")
     voice.handle(Say("Hold on", {}, Priority.RESULT))  # unknown key: said as is
-    wait_for(lambda: not voice.worker.stats().pending, timeout=20, what="the line taken")
+    wait_for(
+        lambda: voice.worker.stats().submitted == 1 and not voice.worker.stats().pending,
+        timeout=20,
+        what="the line taken",
+    )
 
 
 def settle(voice: Voice) -> None:
-    assert voice.worker.wait_idle(20)
+    assert voice.wait_idle(20)
 
 
 def test_say_is_rendered_in_the_table_language_with_its_voice(make_voice):
@@ -53,6 +57,24 @@ def test_say_is_rendered_in_the_table_language_with_its_voice(make_voice):
         "roa/fr|Alice, appuie 2 fois.",
         "gmw/en|Bruno wins the round and scores 57 points.",
     ]
+
+
+def test_a_line_handed_over_keeps_the_language_of_the_moment(make_voice):
+    voice, player = make_voice("fr")
+    assert voice.wait_idle(20)
+    before = voice.worker.stats().submitted
+    voice.handle(Say("table.press_owed", {"player": "Alice", "presses": 2}, Priority.PROMPT))
+    voice.set_language("en")  # at once, before the voice's thread took the line
+    voice.handle(Say("results.round_winner", {"player": "Bruno", "points": 9}, Priority.RESULT))
+    settle(voice)
+    assert sorted(player.lines()) == [
+        "gmw/en|Bruno wins the round and scores 9 points.",
+        "roa/fr|Alice, appuie 2 fois.",
+    ]
+    assert voice.worker.stats().submitted == before + 2
+    voice.close()
+    voice.handle(Say("table.uno", {"player": "Chloé"}))  # closed: ignored, never raises
+    assert voice.wait_idle(1)
 
 
 @pytest.mark.parametrize(
@@ -94,6 +116,7 @@ def test_cues_play_on_the_speaker_unless_disabled(make_voice):
     assert player.played == [voice.cues.wav("ding"), voice.cues.wav("suspense", 0.8)]
     quiet, quiet_player = make_voice(cues_enabled=False)
     quiet.handle(Cue("ding"))
+    assert quiet.wait_idle(5)  # the ding handed over was acted on (and dropped)
     marker = b"played after anything queued before it"
     quiet.output.play_cue(marker)  # the output plays in order: a queued ding would come first
     assert quiet_player.wait_for_count(1, timeout=5)
@@ -110,7 +133,7 @@ def test_cues_are_rendered_off_the_press_path(make_voice, monkeypatch):
     for level in range(21):
         voice.handle(Cue("suspense", level / 20))
     voice.handle(Cue("error"))
-    assert player.wait_for_count(1, timeout=5)
+    assert voice.wait_idle(5) and player.wait_for_count(1, timeout=5)
     assert rendered == []  # every WAV came from the cache
     monkeypatch.undo()
     # A new volume is rendered aside; the cues in use are swapped once it is ready.
@@ -139,6 +162,7 @@ def test_handle_never_raises(make_voice, caplog):
     voice.handle(Say("table.turn", {"reason": "skip"}))  # missing {player}: template said as is
     voice.set_language("de")
     assert voice.language == "fr"
+    assert voice.wait_idle(20)
     errors = [r for r in caplog.records if "could not handle" in r.getMessage()]
     assert len(errors) == 1
 

@@ -11,8 +11,8 @@ the change (:mod:`companion.core.receipts`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,17 @@ class ActionRegistry:
     def receipt(self) -> Receipt | None:
         """The receipt of the action running on the calling thread (None: none, or no key)."""
         return getattr(self._running, "receipt", None)
+
+    @contextmanager
+    def acting_for(self, receipt: Receipt | None) -> Iterator[None]:
+        """The calling thread works for the action of ``receipt`` meanwhile: what a store writes
+        then is kept with it (the long work of an import, stored off the hub thread)."""
+        outer = self.receipt()
+        self._running.receipt = receipt
+        try:
+            yield
+        finally:
+            self._running.receipt = outer
 
     def find_receipt(self, scope: str, key: str) -> str | None:
         """The fingerprint a store kept with receipt ``key`` of session ``scope``."""
@@ -112,18 +123,18 @@ class ActionRegistry:
 
         if registered.prepare is not None:
             check_revision()  # before the long work, not only after it
-            clean = registered.prepare(clean)
+            with self.acting_for(receipt):  # a store written aside keeps the phone's key too
+                clean = registered.prepare(clean)
 
         def work() -> bool:
             check_revision()
             outer, self.source = self.source, source
-            self._running.receipt = receipt
             before = self._view.revision
             try:
-                registered.handler(clean)
+                with self.acting_for(receipt):
+                    registered.handler(clean)
             finally:
                 self.source = outer
-                self._running.receipt = None
             return self._view.revision != before  # a change a journal may have written
 
         future = self._loop.call(work)

@@ -267,8 +267,15 @@ class Hub:
     def run_long(self, work: Callable[[], R], *, lasting: bool = False) -> R:
         """``work()`` (reading a game file, say) where it cannot hold the table: on a thread of
         its own, at a lower priority, the collector held (:class:`LongWork`); its result. The
-        work calls :meth:`stand_aside` between its pieces; ``lasting``: what it makes lives on."""
-        return self.long_work.run(work, lasting=lasting)
+        work calls :meth:`stand_aside` between its pieces; ``lasting``: what it makes lives on.
+        Work done for a phone's action keeps its receipt: what it stores is kept with the key."""
+        receipt = self._actions.receipt()
+
+        def for_the_action() -> R:
+            with self._actions.acting_for(receipt):
+                return work()
+
+        return self.long_work.run(for_the_action, lasting=lasting)
 
     def stand_aside(self) -> None:
         """Between two pieces of long work: the table's own work goes first."""

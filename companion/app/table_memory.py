@@ -3,8 +3,8 @@
 Every accepted table event is noted by the hub's journal as one line of the table log
 (:mod:`companion.storage.table_log`), encoded as the event left the table: the action and payload
 a phone would post, its source, its time, and for a press the cards the launcher really fired:
-about fifty bytes, whatever the round's length. The line is written as soon as the launcher and
-the voice were told (the memory listens after them), into the kernel: a killed process loses
+about fifty bytes, whatever the round's length. The line is written as soon as the launcher
+was told (the memory listens after it), into the kernel: a killed process loses
 none, and the press costs the ding nothing. A new round (a new
 table, Undo of a setup, a renamed player) writes a checkpoint instead: the round's log so far
 with its starting point (the engine's :class:`~companion.core.table.TableState`, the magazine,
@@ -163,7 +163,7 @@ class TableMemory:
             self._failed(exc)
 
     def on_outcome(self, outcome: Any) -> None:
-        """After the launcher and the voice were told: the lines noted, written (into the
+        """After the launcher was told: the lines noted, written (into the
         kernel: a killed process loses none of them)."""
         if self._pending:
             pending, self._pending = self._pending, []

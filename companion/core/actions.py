@@ -51,7 +51,6 @@ __all__ = [
     "TABLE_ACTION_PAYLOADS",
     "TABLE_ACTION_SCHEMAS",
     "event_action",
-    "object_schema",
     "table_event",
     "validate_payload",
 ]
@@ -59,16 +58,6 @@ __all__ = [
 MAX_TEXT = MAX_NAME
 MAX_LINE = 10**9  # a line number of the round's log
 NAME = {"min_length": 1, "max_length": MAX_TEXT}  # a player's name, as every payload takes it
-
-
-def object_schema(required: list[str], **props: Any) -> dict[str, Any]:
-    """The JSON schema of an action payload: an object with exactly these fields."""
-    return {
-        "type": "object",
-        "properties": props,
-        "required": required,
-        "additionalProperties": False,
-    }
 
 
 def _player(help: str = "the player", *, required: bool = False) -> Any:

@@ -365,8 +365,13 @@ class LauncherHardware:
 
     def pending_cards(self) -> int:
         """Cards still waiting to be fired."""
+        return sum(number for kind, number in self.waiting() if kind == "eject")
+
+    def waiting(self) -> list[tuple[str, int]]:
+        """The movements waiting behind the one running, oldest first, each as it will run:
+        ``("home", 0)``, ``("turn", seat)`` or ``("eject", cards)`` (merged ones as one)."""
         with self._state_lock:
-            return sum(c.cards for kind, c in self._pending if kind == "eject")
+            return [(kind, _movement_number(kind, command)) for kind, command in self._pending]
 
     def _perform(self, kind: str, command: Any) -> None:
         if kind == "home":
@@ -489,6 +494,15 @@ class LauncherHardware:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _movement_number(kind: str, command: Any) -> int:
+    """The seat of a turn, the cards of an ejection, 0 for homing."""
+    if kind == "turn":
+        return int(command.seat)
+    if kind == "eject":
+        return int(command.cards)
+    return 0
 
 
 def _last_index(pending: deque[tuple[str, Any]], kind: str) -> int | None:

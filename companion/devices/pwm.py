@@ -28,7 +28,8 @@ RP1_PWM_DEVICE = "1f00098000.pwm"
 # RP1 PWM0 channel for each header pin.
 RP1_CHANNELS = {12: 0, 13: 1, 18: 2, 19: 3}
 OVERLAY_LINE = "dtoverlay=pwm-2chan,pin=12,func=4,pin2=13,func2=4"
-_PERIOD_NS = pulse_ns(SERVO_FRAME_S)
+# The period of every servo channel: one servo frame (50 Hz), in nanoseconds as sysfs takes it.
+SERVO_PERIOD_NS = pulse_ns(SERVO_FRAME_S)
 
 
 def find_pwm_chip(root: Path = PWM_ROOT, device: str = RP1_PWM_DEVICE) -> Path | None:
@@ -117,7 +118,7 @@ class HardwarePwmServoOutput(PulseOutput):
         self._channel.enable(False)  # start detached: no jump to the middle at power-up
 
     def _send(self, pulse: float) -> float:
-        self._channel.set(_PERIOD_NS, pulse_ns(pulse))
+        self._channel.set(SERVO_PERIOD_NS, pulse_ns(pulse))
         self._channel.enable(True)
         return pulse
 

@@ -5,12 +5,20 @@ decides whether it is worth saying (turn announcements follow ``speech.turn_anno
 files it with the :class:`~companion.speech.worker.SpeechWorker`; a ``Cue`` becomes a short WAV
 on the same :class:`~companion.speech.output.AudioOutput`. Nothing here waits for the speaker,
 and nothing raises into the caller: a press is never delayed or lost because of the voice.
+
+:meth:`Voice.handle` runs on the hub thread, between the launcher being told and the press's
+buzzer and ejector threads taking the interpreter: it only hands the command over. The voice's
+own thread, at the lowest priority, turns it into a line or a cue a moment later
+(``HANDOVER_DELAY``), once the press's outputs have had their turn: a spoken line lasts a
+second or more, two milliseconds more are not heard.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -22,6 +30,7 @@ from .config import SpeechConfig
 from .engine import DEFAULT_ENGINE
 from .output import AudioOutput, Player
 from .player_process import PlayerProcess
+from .priority import lower_priority
 from .sounds import CueSounds
 from .worker import SpeechStats, SpeechWorker
 
@@ -50,6 +59,10 @@ SLOT_GROUPS: Mapping[str, str] = {
 PER_PLAYER_KEYS = frozenset({"table.uno", "table.uno_reminder", "table.fired"})
 # Results are worth hearing a little late; everything else is dropped after ``stale_after``.
 RESULT_AGE_FACTOR = 5.0
+# How long a handed-over command waits before the voice's thread acts on it: past the press's
+# first pin change (p99 under a millisecond, ``make bench ARGS=daemon``), far below what an ear
+# notices in a sentence or in a speaker cue that follows the buzzer's.
+HANDOVER_DELAY = 0.002
 
 
 def render(catalog: Catalog, say: Say, language: str) -> str:
@@ -118,15 +131,56 @@ class Voice:
         self.output = AudioOutput(speaker)
         self.worker = SpeechWorker(config, self.output.play_speech, engine_factory=engine_factory)
         self._errors_logged: set[str] = set()
+        # Commands handed over with the language of the moment, a ``threading.Event`` to mark
+        # a point reached (:meth:`wait_idle`), or None to stop.
+        self._inbox: queue.SimpleQueue[tuple[object, str] | threading.Event | None] = (
+            queue.SimpleQueue()
+        )
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
+        self._thread.start()
 
     def handle(self, command: object) -> None:
-        """Act on a ``Say`` or ``Cue`` command, ignore anything else; never raises."""
+        """Hand a ``Say`` or ``Cue`` command over to the voice's thread (anything else is
+        ignored); returns at once and never raises. Lines keep the language of the moment."""
+        if isinstance(command, Say | Cue) and not self._closed:
+            self._inbox.put((command, self.language))
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until every command handed over so far was acted on and nothing is queued or
+        being spoken; True if so within ``timeout`` seconds."""
+        if self._closed:
+            return self.worker.wait_idle(timeout)
+        deadline = time.monotonic() + timeout
+        reached = threading.Event()
+        self._inbox.put(reached)
+        if not reached.wait(timeout):
+            return False
+        return self.worker.wait_idle(max(0.0, deadline - time.monotonic()))
+
+    def _run(self) -> None:
+        lower_priority()  # this thread: a line may wait a moment, a press may not
+        while (item := self._inbox.get()) is not None:
+            time.sleep(HANDOVER_DELAY)  # the press that handed it over goes first
+            while item is not None:
+                if isinstance(item, threading.Event):
+                    item.set()
+                else:
+                    self._act(*item)
+                try:
+                    item = self._inbox.get_nowait()
+                except queue.Empty:
+                    break
+            if item is None:
+                return
+
+    def _act(self, command: object, language: str) -> None:
         try:
             if isinstance(command, Say):
-                self._say(command)
+                self._say(command, language)
             elif isinstance(command, Cue) and self.config.cues_enabled:
                 self.output.play_cue(self.cues.wav(command.name, command.level))
-        except Exception as exc:  # the voice must never break a press
+        except Exception as exc:  # the voice must never break: log once, go on
             message = f"{type(exc).__name__}: {exc}"
             if message not in self._errors_logged:
                 self._errors_logged.add(message)
@@ -177,19 +231,22 @@ class Voice:
 
     def close(self) -> None:
         """Stop speaking: drop queued lines and sounds, stop the engine process."""
+        self._closed = True
+        self._inbox.put(None)
+        self._thread.join(2.0)
         try:
             self.output.close()
             self.worker.close()
         except Exception:
             log.exception("voice did not close cleanly")
 
-    def _say(self, say: Say) -> None:
+    def _say(self, say: Say, language: str) -> None:
         if not self.config.enabled or not self.wants(say):
             return
-        text = render(self.catalog, say, self.language)
+        text = render(self.catalog, say, language)
         max_age = self.config.stale_after
         if say.priority >= Priority.RESULT:
             max_age *= RESULT_AGE_FACTOR
         self.worker.submit(
-            text, say.priority, slot_for(say), voice=self.voice_id(), max_age=max_age
+            text, say.priority, slot_for(say), voice=self.voice_id(language), max_age=max_age
         )

@@ -114,11 +114,11 @@ def landed_to_turret(work: Path) -> list[float]:
         try:
             turret = daemon.pin_factory.pin(daemon.hardware.config.pins.turret)
             changes: list[float] = []
-            last = turret._last_change
+            last = turret.state  # the servo's pulse, as a duty cycle
             end = time.monotonic() + shot.frames[-1].t_ms / 1000 + 3.0
             while time.monotonic() < end:
-                if turret._last_change != last:
-                    last = turret._last_change
+                if turret.state != last:
+                    last = turret.state
                     changes.append(time.monotonic())
                 time.sleep(0.0005)
             if len(plays.handled) != len(shot.plays):

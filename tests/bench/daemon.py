@@ -7,11 +7,15 @@
 - HIT pin edge → first buzzer or ejector pin change, p50/p99 over many presses through the whole
   daemon (debounce, hub thread, engine, actuator lanes), next to a bare gpiozero Button callback
   on the same pin factory in the same run (the floor).
-- The same press latency with the voice on (real pyttsx3/espeak-ng) and off, in alternating
-  rounds of the same run: the press path never waits on speech. The sounds go through the real
-  player process to a stand-in for ``aplay`` that takes as long as the sound, as a speaker does
-  (ALSA's null device swallows a line at once, so the box would synthesise every line, even
-  those a real speaker would never reach before a newer one replaced them).
+- The same press latency with the voice on (real pyttsx3/espeak-ng) and off: two daemons
+  measured in alternating blocks (on, off, off, on, ...), each block started with both
+  launchers at rest and the speech done, so whatever else the machine does weighs on both
+  alike; the ratio of the pooled p99 and p50, with the spread of that ratio over the blocks
+  (resampled). Their launchers feed quickly and count no cards, so a block's ejections are
+  over before the next block. The sounds go through the real player process to a stand-in
+  for ``aplay`` that takes as long as the sound, as a speaker does (ALSA's null device
+  swallows a line at once, so the box would synthesise every line, even those a real speaker
+  would never reach before a newer one replaced them).
 - CPU used by the idle daemon (page served, nobody connected) over 30 s, and resident memory.
 """
 
@@ -19,12 +23,15 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import statistics
 import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.app.table_memory import TableMemory
 from companion.config import LauncherConfig, parse_config
@@ -38,7 +45,16 @@ from tests.helpers import wait_for
 
 PRESSES = int(os.environ.get("BENCH_PRESSES", "1000"))
 IDLE_SECONDS = float(os.environ.get("BENCH_IDLE_SECONDS", "30"))
-HARDWARE = {"debounce_ms": 2}  # presses 5 ms apart: a debounce window must not merge them
+HARDWARE: dict[str, Any] = {"debounce_ms": 2}  # presses 5 ms apart: no debounce may merge them
+# The voice comparison's launchers: a quick feed without a beam, a quick turret.
+QUICK_HARDWARE: dict[str, Any] = {
+    **HARDWARE,
+    "pins": {"card_sensor": -1},
+    "ejector": {"feed_mm_s": 5000.0, "card_length_mm": 20.0, "feed_path_mm": 0.0},
+    "turret": {"slew_deg_s": 2000.0, "settle_s": 0.0},
+}
+VOICE_BLOCKS = int(os.environ.get("BENCH_VOICE_BLOCKS", "12"))  # of each, on and off
+VOICE_BLOCK_PRESSES = int(os.environ.get("BENCH_VOICE_BLOCK_PRESSES", "50"))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -49,6 +65,31 @@ def percentile(values: list[float], q: float) -> float:
 def ms(values: list[float]) -> str:
     p50, p99 = percentile(values, 0.5) * 1e3, percentile(values, 0.99) * 1e3
     return f"p50 {p50:.3f} ms, p99 {p99:.3f} ms"
+
+
+def spread(values: list[float]) -> str:
+    """The 5th and 95th percentiles of ``values``."""
+    return f"{percentile(values, 0.05):.2f}–{percentile(values, 0.95):.2f}"
+
+
+class StampedPin(MockPWMPin):
+    """gpiozero's mock PWM pin, noting when its level last changed (:attr:`changed_at`, on
+    ``time.monotonic``): the devices set a pin's level through its public ``state``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changed_at = time.monotonic()
+
+    @property
+    def state(self) -> Any:
+        return MockPWMPin.state.fget(self)
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        before = MockPWMPin.state.fget(self)
+        MockPWMPin.state.fset(self, value)
+        if MockPWMPin.state.fget(self) != before:
+            self.changed_at = time.monotonic()
 
 
 def rss_mb() -> float:
@@ -72,8 +113,10 @@ def paced_player(folder: Path) -> PlayerProcess:
     return PlayerProcess(command=str(script))
 
 
-def make_daemon(state_dir: Path, voice: bool, web: bool = False) -> Daemon:
-    sections = {"hardware": HARDWARE, "speech": {"audio_device": "null", "stale_after": 2.0}}
+def make_daemon(
+    state_dir: Path, voice: bool, web: bool = False, hardware: dict[str, Any] = HARDWARE
+) -> Daemon:
+    sections = {"hardware": hardware, "speech": {"audio_device": "null", "stale_after": 2.0}}
     config = replace(parse_config(sections), launcher=LauncherConfig(magazine=200))
     state_dir.mkdir(parents=True, exist_ok=True)
     options = DaemonOptions(
@@ -85,6 +128,7 @@ def make_daemon(state_dir: Path, voice: bool, web: bool = False) -> Daemon:
         host="127.0.0.1",
         port=0,
         voice_player=paced_player(state_dir) if voice else None,
+        pin_factory=MockFactory(pin_class=StampedPin),
     )
     return Daemon(config, options).start()
 
@@ -103,7 +147,7 @@ def press_latencies(daemon: Daemon, count: int) -> list[float]:
     for i in range(count):
         if i % 25 == 0:  # keep cards in the magazine; ejections queue up behind (by design)
             daemon.hub.dispatch("table.reload", {"cards": 200})
-        before = [p._last_change for p in outputs]
+        before = [p.changed_at for p in outputs]
         start = time.monotonic()
         hit.drive_low()
         deadline = start + 1.0
@@ -111,8 +155,8 @@ def press_latencies(daemon: Daemon, count: int) -> list[float]:
         while changed is None and time.monotonic() < deadline:
             time.sleep(0.0001)  # poll without holding the GIL from the threads being measured
             for pin, last in zip(outputs, before, strict=True):
-                if pin._last_change != last:
-                    changed = pin._last_change
+                if pin.changed_at != last:
+                    changed = pin.changed_at
                     break
         hit.drive_high()
         if changed is not None:
@@ -186,6 +230,50 @@ def table_memory_writes(lengths: tuple[int, ...] = (10, 100, 300, 2000)) -> None
         )
 
 
+def voice_on_and_off(blocks: int, count: int) -> None:
+    """Press latency with the voice on and off, in alternating blocks (see the docstring)."""
+    results: dict[bool, list[list[float]]] = {False: [], True: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        daemons = {
+            voice: make_daemon(Path(tmp) / str(voice), voice=voice, hardware=QUICK_HARDWARE)
+            for voice in results
+        }
+        try:
+            voice = daemons[True].voice
+            assert voice is not None
+            wait_for(lambda: voice.worker.available is not None, 30, "the speech engine to start")
+            for block in range(blocks):
+                for on in (True, False) if block % 2 == 0 else (False, True):
+                    for daemon in daemons.values():  # both at rest, the speech done
+                        daemon.hardware.wait_idle(30)
+                    voice.wait_idle(30)
+                    results[on].append(press_latencies(daemons[on], count))
+            spoken = voice.stats()
+        finally:
+            for daemon in daemons.values():
+                daemon.stop()
+    pooled = {on: [x for block in results[on] for x in block] for on in results}
+    total = len(pooled[True])
+    print(f"press latency, voice off: {ms(pooled[False])} over {len(pooled[False])} presses")
+    print(f"press latency, voice on:  {ms(pooled[True])} over {total} presses ({spoken})")
+
+    def ratio(q: float, picks: list[int]) -> float:
+        on = [x for i in picks for x in results[True][i]]
+        off = [x for i in picks for x in results[False][i]]
+        return percentile(on, q) / percentile(off, q)
+
+    every = list(range(blocks))
+    draw = random.Random(1)
+    resampled = [draw.choices(every, k=blocks) for _ in range(400)]
+    p99 = [ratio(0.99, picks) for picks in resampled]
+    p50 = [ratio(0.5, picks) for picks in resampled]
+    print(
+        f"press voice on / voice off: p99 {ratio(0.99, every):.2f}x (90 % of block resamples "
+        f"{spread(p99)}), p50 {ratio(0.5, every):.2f}x ({spread(p50)}); "
+        f"{blocks} alternating blocks of {count} presses each"
+    )
+
+
 def main() -> None:
     table_memory_writes()
     with tempfile.TemporaryDirectory() as tmp:
@@ -198,33 +286,7 @@ def main() -> None:
         print(f"bare gpiozero Button callback (floor): {ms(floor)} over {PRESSES} presses")
         print(f"HIT edge → first buzzer/ejector pin change: {ms(path)} over {len(path)} presses")
 
-    # Voice off and on side by side, in alternating rounds: whatever else the machine is doing
-    # weighs on both alike. The idle one of the two daemons only waits meanwhile.
-    rounds = 6
-    count = max(60, PRESSES // 3 // rounds)
-    results: dict[bool, list[float]] = {False: [], True: []}
-    with tempfile.TemporaryDirectory() as tmp:
-        daemons = {voice: make_daemon(Path(tmp) / str(voice), voice=voice) for voice in results}
-        try:
-            worker = daemons[True].voice.worker
-            wait_for(lambda: worker.available is not None, 30, "the speech engine to start")
-            for _ in range(rounds):
-                for voice, daemon in daemons.items():
-                    results[voice] += press_latencies(daemon, count)
-                    worker.wait_idle(30)  # the voice-off round starts with the speech done
-            spoken = daemons[True].voice.stats()
-        finally:
-            for daemon in daemons.values():
-                daemon.stop()
-    total = rounds * count
-    print(f"press latency, voice off: {ms(results[False])} over {total} presses")
-    print(f"press latency, voice on:  {ms(results[True])} over {total} presses ({spoken})")
-    ratio = percentile(results[True], 0.99) / percentile(results[False], 0.99)
-    middle = percentile(results[True], 0.5) / percentile(results[False], 0.5)
-    print(
-        f"press p99 voice on / voice off: {ratio:.2f}x, p50 {middle:.2f}x "
-        f"(alternating rounds of {count})"
-    )
+    voice_on_and_off(VOICE_BLOCKS, VOICE_BLOCK_PRESSES)
 
     with tempfile.TemporaryDirectory() as tmp:
         daemon = make_daemon(Path(tmp), voice=True, web=True)

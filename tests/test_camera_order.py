@@ -236,3 +236,24 @@ def test_a_card_tapped_on_a_phone_then_seen_by_the_camera_is_not_played_twice(ca
     camera.show(sure("4", "yellow"))  # Chloé lays the same face: a play of its own
     settle(daemon, 2)
     assert plays(daemon) == typed("play 4 yellow", "play 4 yellow")
+
+
+def test_the_watcher_follows_the_top_card_not_the_answer_placed_under_later_cards(camera_daemon):
+    """An answer placed under cards that waited behind it is not the pile's top card: the
+    watcher is told the table's top card once nothing waits, never an older one (it would take
+    the top card, seen again, for a new play), and never a wild's named colour."""
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    begin(daemon)
+    assert camera.piles == [("3", "yellow")]  # the round's first card, the first read's prior
+    camera.show(unsure("4", "yellow"))  # asked
+    camera.show(sure("8", "yellow"))  # waits
+    camera.show(sure("wild"))  # waits: the top card
+    settle(daemon, 3)
+    question = camera_state(daemon)["question"]
+    told = len(camera.corrected)
+    daemon.hub.dispatch("camera.answer", {"id": question["id"], "kind": "4", "colour": "yellow"})
+    daemon.hub.call(lambda: None).result(timeout=10)
+    assert camera.corrected[told:] == [("wild", "")]
+    assert camera.seen[-1] == 3  # after the camera's three sightings
+    assert ("4", "yellow") not in camera.corrected[told:]

@@ -68,11 +68,12 @@ def test_a_filmed_round_ends_as_the_typed_one(tmp_path, capsys):
     assert {k: records[-1][k] for k in COMPARED} == {k: script[-1][k] for k in COMPARED}
     plays = [line for line in final["log"] if line["event"] == "play"]
     assert len(plays) == len(played.rounds[0].plays)
-    # Sure reads play by themselves; the card the film blurred was asked and left open while
-    # the next cards were read (they waited), then answered by the scripted phone in its place.
+    # Sure reads play by themselves; the card the film blurred was asked, then answered in its
+    # place: by the scripted phone once the next cards were read (they waited), or by the camera
+    # itself as soon as the picture came clear and it read the card sure.
     sources = [line["source"] for line in plays]
-    assert "camera" in sources and "phone" in sources and set(sources) <= {"camera", "phone"}
-    assert final["questions"] >= 1
+    assert "camera" in sources and set(sources) <= {"camera", "phone"}
+    assert final["asked"] >= 1
     assert [line["card"] for line in plays] == [r["card"] for r in script if r["event"] == "play"]
     assert all(line["card"] for line in plays)
 

@@ -47,6 +47,8 @@ class FakeCamera:
     opened: int = 0
     refuse_open: int = 0
     corrected: list[tuple[str, str]] = field(default_factory=list)
+    seen: list[int] = field(default_factory=list)  # the sightings each correction follows
+    piles: list[tuple[str, str] | None] = field(default_factory=list)  # each round's first card
     t_ms: int = 0
     unplugged_for_good: bool = False
     released: int = 0  # times the camera's thread let go of it
@@ -89,11 +91,12 @@ class FakeCamera:
     def jpeg(self, frame: FakeFrame) -> bytes:
         return b"\xff\xd8 frame %d \xff\xd9" % frame.t_ms
 
-    def correct(self, kind: str, colour: str) -> None:
+    def correct(self, kind: str, colour: str, *, seen: int) -> None:
         self.corrected.append((kind, colour))
+        self.seen.append(seen)
 
-    def new_pile(self) -> None:
-        pass
+    def new_pile(self, top: tuple[str, str] | None = None) -> None:
+        self.piles.append(top)
 
     def stop(self) -> None:
         pass

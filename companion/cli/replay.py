@@ -259,6 +259,9 @@ class CameraEvening:
         self.questions = 0  # questions the scripted phone answered
         self.asked = 0  # questions the camera asked (some it answered itself, once clear)
         self.waited = 0  # cards that waited behind a question
+        # lines mended on the log: the card read otherwise than the script ("misread": a sure
+        # read that was wrong), or only what the camera cannot see (a count, a named colour)
+        self.mended = {"misread": 0, "detail": 0}
         self.rounds: list[list[dict[str, Any]]] = []  # each finished round's log
 
     def line(self, number: int, text: str) -> None:
@@ -327,6 +330,8 @@ class CameraEvening:
                 self.box.settle()
                 line = {s["seq"]: s for s in hub.state()["table"]["log"]}.get(landing.seq, line)
             if line["payload"] != payload:  # what the camera cannot know, or read wrong
+                wrong = face_of(line.get("card")) != face_of(payload)
+                self.mended["misread" if wrong else "detail"] += 1
                 mend = {"seq": landing.seq, "action": "table.play", "payload": payload}
                 hub.dispatch("table.replace", mend)
                 self.box.settle()
@@ -354,7 +359,8 @@ class CameraEvening:
     def final(self) -> dict[str, Any]:
         self._count_round()
         record = self.box.final()
-        counts = {"questions": self.questions, "asked": self.asked, "waited": self.waited}
+        counts: dict[str, Any] = {"questions": self.questions, "asked": self.asked}
+        counts |= {"waited": self.waited, "mended": dict(self.mended)}
         return {**record, "rounds": [*self.rounds, record["log"]], **counts}
 
 

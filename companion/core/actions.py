@@ -90,6 +90,7 @@ class StartRoundPayload:
     )
     colour: str | None = option(None, "that card's colour", choices=ALL_COLOURS)
     dealer: str | None = _player("who deals (default: the deal rotates to the left)")
+    value: int | None = option(None, "a number card's figure", min=0, max=9)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -233,7 +234,7 @@ TABLE_ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
 _BUILDERS: dict[str, Callable[[dict[str, Any]], Event]] = {
     "table.setup": lambda p: Setup(tuple(p["players"]), p.get("dealer")),
     "table.start_round": lambda p: StartRound(
-        p.get("start_card"), p.get("colour"), p.get("dealer")
+        p.get("start_card"), p.get("colour"), p.get("dealer"), p.get("value")
     ),
     "table.press": lambda p: Press(p.get("player")),
     "table.play": lambda p: Play(

@@ -42,6 +42,7 @@ class StartRound:
     start_card: CardKind | None = None
     colour: Colour | None = None
     dealer: str | None = None
+    value: int | None = None  # a number card's figure, if known
 
 
 @dataclass(frozen=True)

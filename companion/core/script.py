@@ -163,6 +163,8 @@ def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
             if card is None:
                 raise ScriptError(f"unknown start card {args[0]!r}")
             payload["start_card"] = card
+            if args[0].isdigit():
+                payload["value"] = _int(args[0], "a number card")
         if len(args) == 2:
             payload["colour"] = _colour(args[1])
         return "table.start_round", payload

@@ -92,6 +92,8 @@ class Eye:
         self._closing = threading.Event()
         self.hold_at_end = True
         self._thumb: tuple[TimedFrame | None, np.ndarray] = (None, np.zeros(0))
+        self._start: Card | None = None  # the table's first card of the round
+        self._sightings = 0  # sightings handed out (a correction names how many it follows)
 
     def frames(self) -> Iterator[TimedFrame]:
         if not self._source_name.startswith("folder:"):
@@ -104,7 +106,7 @@ class Eye:
             if (number or self._first_round_waits) and not self._wait_new_pile():
                 return
             with self._lock:  # the round's pile, from its first still picture
-                self._watcher = Watcher(self.model)
+                self._watcher = Watcher(self.model, top=self._start)
             self._source = FolderSource(folder)
             start = time.monotonic()
             last = 0
@@ -126,14 +128,17 @@ class Eye:
         self._new_pile.clear()
         return True
 
-    def new_pile(self) -> None:
+    def new_pile(self, top: tuple[str, str] | None = None) -> None:
         """A new round: the pile starts again, its first card is learned, not played (in a
-        replay, from the next round's folder on)."""
+        replay, from the next round's folder on); ``top``, the table's first card, is the
+        rules prior for the first play (a 6 laid at any angle may look like a 9)."""
+        start = None if top is None else Card(*top)
         if self._source_name.startswith("folder:"):
+            self._start = start
             self._new_pile.set()
             return
         with self._lock:
-            self._watcher = Watcher(self.model)
+            self._watcher = Watcher(self.model, top=start)
 
     def stop(self) -> None:
         """The service is closing: a replay waiting for its next round gives up."""
@@ -147,6 +152,7 @@ class Eye:
     def look(self, frame: TimedFrame) -> Sighting | None:
         with self._lock:
             decision = self._watcher.feed(frame)
+            self._sightings += decision is not None
         if decision is None:
             return None
         read = decision.read
@@ -181,9 +187,10 @@ class Eye:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return bytes(data.tobytes()) if ok else b""
 
-    def correct(self, kind: str, colour: str) -> None:
+    def correct(self, kind: str, colour: str, *, seen: int) -> None:
         with self._lock:
-            self._watcher.correct(Card(kind, colour))
+            if seen == self._sightings:  # else the watcher decided since: its top is newer
+                self._watcher.correct(Card(kind, colour))
 
     # ------------------------------------------------------------------ the guided teach
 

@@ -231,6 +231,7 @@ def replayed_evening(work: Path, seed: int = 8) -> tuple[str, bool]:
     plays = [line for log in rounds for line in log if line["event"] == "play"]
     by_camera = sum(line["source"] == "camera" for line in plays)
     mends = sum(r["event"] == "replace" for r in records)
+    mended = final.get("mended", {}) if final else {}
     inserted = sum(r["event"] == "insert" for r in records)
     problems = [line for line in err.getvalue().splitlines() if line.startswith("line ")]
     questions = final["questions"] if final else 0
@@ -240,7 +241,9 @@ def replayed_evening(work: Path, seed: int = 8) -> tuple[str, bool]:
         f"{asked} questions asked ({questions} answered on the phone once 3 more cards were read, "
         f"the rest by the camera once the picture came clear), {waited} cards waited behind a "
         f"question ({inserted} placed back in order before lines logged meanwhile), {mends} mended "
-        f"on the log (targets, counts, wrong reads); rounds as typed: {same_rounds} of "
+        f"on the log ({mended.get('misread', 0)} read sure but wrong, "
+        f"{mended.get('detail', 0)} for what the camera cannot see: counts, named colours); "
+        f"rounds as typed: {same_rounds} of "
         f"{len(typed)}, ends as typed: {'yes' if same else 'NO'} (exit {status}, "
         f"{len(problems)} problems; filmed in {filmed:.0f} s, replayed in {replayed:.1f} s)"
     )

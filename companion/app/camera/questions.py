@@ -119,6 +119,12 @@ class Questions:
         return None
 
     @property
+    def waiting(self) -> bool:
+        """Whether a card the camera saw is not yet on the table (asked, or behind a question)."""
+        with self.lock:
+            return bool(self._queue)
+
+    @property
     def open(self) -> Landing | None:
         with self.lock:
             return self._queue[0] if self._queue and self._queue[0].asked else None

@@ -73,6 +73,7 @@ class CameraService:
         self.last_read: dict[str, Any] | None = None
         self.decisions = 0  # landings handled on the hub thread (the replay, the bench)
         self._epoch = 0  # rounds started: a card seen before its round started is dropped
+        self._seen = 0  # the camera's sightings handled (a correction names how many)
 
     @property
     def enabled(self) -> bool:
@@ -126,7 +127,7 @@ class CameraService:
             self._epoch += 1
             self.sweep.end()
             questions.new_round()
-            self._camera.new_pile()
+            self._camera.new_pile(face_of(outcome.snapshot.get("last_card")))
             return
         last = outcome.snapshot.get("last_event")
         if outcome.event in ("replace", "undo", "redo", "remove"):
@@ -136,12 +137,22 @@ class CameraService:
         if by_table and questions.played_by_table(int(last["seq"])):
             self.sweep.end()
             self._later(questions.drain)
-        if questions.placing and outcome.source == "camera":
+        if outcome.event in ("play", "replace", "insert", "undo", "redo", "remove"):
+            self._follow_table()
+
+    def _follow_table(self) -> None:
+        """On the hub thread: the watcher's top card is the table's, once nothing the camera
+        saw waits. While cards wait behind a question the pile's top is the last of them (the
+        watcher knows it); a mend of an older line, an answer placed before later lines or a
+        wild's named colour never tell the watcher the top card is another."""
+        questions, camera, hub = self.questions, self._camera, self._hub
+        if questions is None or camera is None or hub is None:
             return
-        laid = outcome.event in ("play", "replace", "insert", "undo", "redo", "remove")
-        face = face_of(last.get("card")) if last and laid else None
+        if questions.placing or questions.waiting:
+            return
+        face = face_of(hub.engine.snapshot().get("last_card"))
         if face is not None:
-            self._camera.correct(*face)
+            camera.correct(*face, seen=self._seen)
 
     def _enable(self, payload: dict[str, Any]) -> None:
         if self.watch is None or self.questions is None:
@@ -270,6 +281,7 @@ class CameraService:
                 self.questions.landed(landing)
                 self._asked()
             self.decisions += not landing.settles
+            self._seen += 1
             hub.changed("camera")
 
         hub.call(handle)
@@ -279,6 +291,7 @@ class CameraService:
         questions, hub, door = self.questions, self._hub, self._door
         assert questions is not None and hub is not None
         asked, questions.asked = questions.asked, []
+        self._follow_table()
         for landing in asked:
             if landing.needs == "target" and door is not None:
                 table = hub.engine.snapshot()

@@ -74,12 +74,15 @@ class Camera(Protocol):
 
     def jpeg(self, frame: Frame) -> bytes: ...
 
-    def correct(self, kind: str, colour: str) -> None:
-        """The table settled the top card: the next read is ranked against it."""
+    def correct(self, kind: str, colour: str, *, seen: int) -> None:
+        """The table's top card once it handled the camera's first ``seen`` sightings: the
+        next read is ranked against it. A camera that has decided more since ignores it (the
+        table speaks of a pile already covered)."""
         ...
 
-    def new_pile(self) -> None:
-        """A round starts: the pile's first card is learned, not played."""
+    def new_pile(self, top: tuple[str, str] | None = None) -> None:
+        """A round starts: the pile's first card is learned, not played; ``top``, the table's
+        first card (kind, colour), is the rules prior for the first play."""
         ...
 
     def stop(self) -> None: ...

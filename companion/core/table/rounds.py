@@ -46,7 +46,13 @@ def seat_players(t: Table, players: Sequence[str], dealer: str | None) -> None:
 
 
 def deal(
-    t: Table, dealer: int, start_card: str | None, colour: str | None, *, redeal: bool = False
+    t: Table,
+    dealer: int,
+    start_card: str | None,
+    colour: str | None,
+    *,
+    redeal: bool = False,
+    value: int | None = None,
 ) -> list[Command]:
     """A new round: 7 cards each, the magazine loaded, the start card's effect (000 §V, §X).
 
@@ -81,7 +87,7 @@ def deal(
     commands: list[Command] = [Cue("reload")]
     if start_card is None:
         return commands
-    st.last_card = {"card": start_card, "colour": colour, "player": None}
+    st.last_card = {"card": start_card, "colour": colour, "value": value, "player": None}
     card = CARDS[start_card]
     if card.start == "reverse":
         # 000 §V Inversion: the dealer plays first, then play goes right.
@@ -126,7 +132,7 @@ def start_round(t: Table, ev: StartRound) -> list[Command]:
         dealer = st.dealer  # the round in progress, dealt again (its first card turned up)
     else:
         dealer = step(st, st.dealer, 1)  # the deal passes to the left each round
-    commands = deal(t, dealer, ev.start_card, ev.colour, redeal=redeal)
+    commands = deal(t, dealer, ev.start_card, ev.colour, redeal=redeal, value=ev.value)
     commands.append(Say("table.new_round", {"round": st.round, "dealer": name(st, st.dealer)}))
     return commands
 

@@ -145,7 +145,8 @@ def card_of(event: Event) -> dict[str, Any] | None:
         card = {"kind": event.card, "colour": event.colour}
         return card if event.value is None else {**card, "value": event.value}
     if isinstance(event, StartRound) and event.start_card is not None:
-        return {"kind": event.start_card, "colour": event.colour}
+        card = {"kind": event.start_card, "colour": event.colour}
+        return card if event.value is None else {**card, "value": event.value}
     if isinstance(event, Replace | Insert):
         return card_of(event.event)
     return None

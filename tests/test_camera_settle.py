@@ -1,0 +1,67 @@
+"""What the watcher can explain is never a play, and what it cannot is never skipped: the pile's
+cards read again once a soft picture comes clear (however they read while soft) are no play, and
+a card laid while the camera is knocked is read with the view it lands in."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import TimedFrame, Watcher, default_model, render
+from companion.vision.kinds import Card
+from companion.vision.measure import faces
+
+SOFT_SIGMA = 8.0  # px: the softest picture the filmed evenings make
+
+
+def one_play(seed: int) -> render.Sequence:
+    return render.sequence(
+        seed, render.styles(1, 5, held_out=True)[0], faces(), plays=1, passes=0, lamp_changes=0
+    )
+
+
+def decided(frames: list[tuple[int, np.ndarray]]) -> list[Card | None]:
+    watcher = Watcher(default_model())
+    return [
+        d.read.card for t, image in frames if (d := watcher.feed(TimedFrame(t, image))) is not None
+    ]
+
+
+def soft(image: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(image, (0, 0), SOFT_SIGMA)
+
+
+@pytest.mark.parametrize("seed", [40, 43])
+def test_a_picture_gone_soft_and_clear_again_is_no_play(seed):
+    """The picture goes soft for two seconds (a shadow, the lens nudged) before the card is laid
+    and again after it, then clear: one play, decided once. (The pile read while soft, or read
+    again once clear, was another play each time.)"""
+    film = one_play(seed)
+    first, last = film.frames[0].image, film.frames[-1].image
+    frames = [(t, first) for t in range(0, 1000, 100)]
+    frames += [(t, soft(first)) for t in range(1000, 3000, 100)]
+    frames += [(3000 + f.t_ms, f.image) for f in film.frames]
+    end = frames[-1][0]
+    frames += [(end + t, soft(last)) for t in range(100, 2100, 100)]
+    frames += [(end + t, last) for t in range(2100, 4100, 100)]
+    assert decided(frames) == [film.plays[0].card]
+
+
+@pytest.mark.parametrize("seed", [46, 47])
+def test_a_card_laid_as_the_camera_is_knocked_is_read(seed):
+    """The camera is knocked 8 px while the hand lays the card, and the film ends 1.5 s later:
+    the card is decided at once in the view it lands in (it waited five seconds for a still
+    arm at the picture's edge, and was lost when the film ended)."""
+    film = render.sequence(
+        seed, render.styles(1, 5, held_out=True)[0], faces(), plays=1, passes=2, rests=2
+    )
+    knocked = film.frames[-1].t_ms - 1500
+    assert knocked < film.plays[0].hand_left_ms  # the view moved before the hand left
+    frames = [
+        (f.t_ms, np.roll(f.image, 8, axis=1) if f.t_ms >= knocked else f.image) for f in film.frames
+    ]
+    watcher = Watcher(default_model())
+    made = [d for t, image in frames if (d := watcher.feed(TimedFrame(t, image))) is not None]
+    assert len(made) == 1
+    assert not made[0].read.sure or made[0].read.card == film.plays[0].card

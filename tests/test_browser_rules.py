@@ -88,6 +88,8 @@ def test_house_rules_decks_and_the_tables_questions(
     dialogs.answers = [True, False]  # the change mid-round, yes; a new score game, no
     page.select_option("#rule-deck", "extreme")
     expect(other.locator('#cards [data-card="coup_extreme"]')).to_have_count(1)
+    # The change's own message, not one still showing from before (the new game question first).
+    expect(page.locator("#toast .toast-text")).to_have_text("Jeu de cartes changé.")
     page.click("#toast .toast-action")
     expect(page.locator("#rule-deck")).to_have_value("emoji")
     assert api.state()["table"]["rules"]["deck"] == "emoji"

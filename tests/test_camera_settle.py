@@ -10,7 +10,7 @@ import pytest
 
 from companion.vision import TimedFrame, Watcher, default_model, render
 from companion.vision.kinds import Card
-from companion.vision.measure import faces
+from companion.vision.measure import faces, held_out_styles
 
 SOFT_SIGMA = 8.0  # px: the softest picture the filmed evenings make
 
@@ -65,3 +65,32 @@ def test_a_card_laid_as_the_camera_is_knocked_is_read(seed):
     made = [d for t, image in frames if (d := watcher.feed(TimedFrame(t, image))) is not None]
     assert len(made) == 1
     assert not made[0].read.sure or made[0].read.card == film.plays[0].card
+
+
+def test_a_hand_resting_with_an_arm_as_grey_as_the_table_is_no_play():
+    """A hand rests over the top card, its brown arm as grey as the green table, and leaves;
+    the lamp changes later. Its arm differs from the table only in colour: it is waited for,
+    and the six cards laid after it are the only decisions (the top card read under the hand
+    was a play of its own)."""
+    film = render.sequence(
+        708, held_out_styles(2)[0], faces(), plays=6, passes=1, lamp_changes=1, rests=1
+    )
+    first = film.plays[0].hand_left_ms
+    watcher = Watcher(default_model())
+    made = [d for f in film.frames if (d := watcher.feed(TimedFrame(f.t_ms, f.image))) is not None]
+    assert [d.t_ms >= first for d in made] == [True] * len(film.plays)
+
+
+def test_a_hand_resting_as_the_camera_is_knocked_is_no_play():
+    """One card laid; later a hand rests over the pile, its arm as dark as the lamp-warmed
+    table, and the camera is knocked 8 px meanwhile: the card is decided once (the pile read
+    under the hand, and read again once it left, were two more plays)."""
+    film = render.sequence(
+        48, render.styles(1, 5, held_out=True)[0], faces(), plays=1, passes=2, rests=2
+    )
+    knocked = film.frames[-1].t_ms - 1500
+    assert knocked > film.plays[0].hand_left_ms  # the view moved after the card was laid
+    frames = [
+        (f.t_ms, np.roll(f.image, 8, axis=1) if f.t_ms >= knocked else f.image) for f in film.frames
+    ]
+    assert decided(frames) == [film.plays[0].card]

@@ -29,8 +29,9 @@ MOVING_PIXEL = 0.12  # a relative change in brightness that counts as movement
 MOVING_SHARE = 0.004  # … over this share of the small picture
 CHANGED_SHARE = 0.01  # a still picture this different from the last still one was touched
 LAID_SHARE = 0.3  # a card just laid changed at least this share of the picture where it lies
-# A change reaching the picture's edge is an arm (a lamp changes the cards, not the table's
-# edge), unless it covers much of the picture; a hand perfectly still this long is not one.
+# A change reaching the picture's edge, in grey or in colour (a brown arm on a green table is
+# as grey as the table), is an arm (a lamp changes the cards, not the table's edge), unless it
+# covers much of the picture; a hand perfectly still this long is not one.
 HAND_EDGE_PIXELS = 4
 LIGHT_SHARE = 0.4
 STILL_HAND_MS = 5000
@@ -68,6 +69,11 @@ def _shrink(image: np.ndarray) -> Floats:
     small = cv2.resize(image, SMALL, interpolation=cv2.INTER_AREA)
     grey: Floats = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     return grey
+
+
+def _shrink_colour(image: Image) -> Floats:
+    small: Floats = cv2.resize(image, SMALL, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return small + 1.0
 
 
 def _as_seen(card: Card) -> Card:
@@ -151,7 +157,10 @@ class Watcher:
                 self._keep(small, frame)  # nothing happened: follow slow drifts of the light
                 return None
             if (
-                _edge_pixels(changed) >= HAND_EDGE_PIXELS
+                (
+                    _edge_pixels(changed) >= HAND_EDGE_PIXELS
+                    or _edge_pixels(self._changed_in_colour(frame.image, seen)) >= HAND_EDGE_PIXELS
+                )
                 and share < LIGHT_SHARE
                 and frame.t_ms - self._moved_at < STILL_HAND_MS
             ):
@@ -216,6 +225,25 @@ class Watcher:
 
     def _keep(self, small: Floats, frame: TimedFrame) -> None:
         self._still, self._still_frame = small, frame.image
+
+    def _changed_in_colour(self, image: Image, seen: Image) -> Image:
+        """Where the picture changed since the last still one in a colour channel, each
+        channel's light level taken out: an arm as grey as the table (brown on green, or on a
+        lamp-warmed wood) still differs in colour. A channel's grain (a dark channel of a
+        textured table) is measured against the whole picture's level, and specks are opened
+        away: an arm is a band. Nothing when the still picture is not at hand."""
+        if self._still_frame is None:
+            return np.zeros(seen.shape, np.uint8)
+        now, then = _shrink_colour(image), _shrink_colour(self._still_frame)
+        level = MOVING_PIXEL * float(now.mean())
+        changed = np.zeros(seen.shape, np.uint8)
+        for channel in range(3):
+            gain = float(np.median(now[..., channel] / then[..., channel]))
+            changed |= (np.abs(now[..., channel] - gain * then[..., channel]) > level).astype(
+                np.uint8
+            )
+        band: Image = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        return band * seen
 
     def _follow_view(self, small: Floats, still: Floats, image: Image) -> tuple[Floats, Image]:
         """The last still picture moved as the whole view moved since (the camera knocked),

@@ -475,3 +475,33 @@ def test_an_edit_done_while_the_box_was_busy_leaves_the_next_one_current(
     page.click('#digits [data-value="6"]')  # Alice's, based on the table after Chloé's
     until(page, lambda: api.state()["table"]["events"] == events + 2)
     expect(page.locator("#actor-name")).to_have_text("Bruno")
+
+
+def test_next_round_tapped_on_a_table_changed_meanwhile_still_starts_it(
+    phone: Page, api: Api
+) -> None:
+    """Another phone's change lands just before "next round" reaches the box: the tap still
+    means "next round", so the round starts, with no "changed meanwhile" error."""
+    seat_four(api)
+    api.act("table.round_won", player="Chloé")
+    for name in ("Alice", "Bruno", "Zoé"):
+        phone.fill(f'#hands-entry [data-hand="{name}"]', "5")
+    phone.click("#save-hands")
+    expect(phone.locator("#round-result")).to_be_visible()
+    rounds = api.state()["table"]["round"]
+    sent: list[int | None] = []
+
+    def another_phone_first(route: Route) -> None:
+        sent.append(json.loads(route.request.post_data or "{}").get("revision"))
+        if len(sent) == 1:
+            api.act("table.rules", uno_reminder=False)  # lands before this tap
+        route.continue_()
+
+    phone.route("**/api/actions/table.start_round", another_phone_first)
+    phone.click("#next-round")
+    expect(phone.locator("#round-result")).to_be_hidden()
+    table = api.state()["table"]
+    assert table["round"] == rounds + 1 and table["phase"] == "playing"
+    assert len(sent) == 2 and sent[0] is not None and sent[1] is not None and sent[1] > sent[0]
+    expect(phone.locator("#toast")).not_to_contain_text("entre-temps")
+    phone.unroute("**/api/actions/table.start_round")

@@ -207,7 +207,9 @@ export function setPinPrompt(ask) { askPin = ask; }
  * Send one action and show its answer. Table edits carry the revision they were based on
  * (`options.revision !== false`): if another phone changed the table first the box answers 409,
  * the page reloads and nothing is overwritten. `options.refused(err)` runs when the box refused.
- * Resolves to true when the box accepted it.
+ * `options.again()`: for a tap whose meaning does not depend on what changed (the next round),
+ * called after a 409 once the table is read again; it gives the payload to send once more, or
+ * null when the tap no longer applies (another phone did it). Resolves to true when accepted.
  */
 export async function act(name, payload, options) {
   if (options && options.revision === false) return send(name, payload, options, newKey());
@@ -235,6 +237,11 @@ async function send(name, payload, options, key) {
   } catch (err) {
     if (err.status === 401 && askPin) {
       askPin(() => send(name, payload, options, key));
+    } else if (err.status === 409 && options && options.again) {
+      await reloadState();
+      const payloadNow = options.again();
+      if (!payloadNow) return false;
+      return send(name, payloadNow, Object.assign({}, options, { again: null }), newKey());
     } else {
       toast(err.message || t("error_network"));
       if (options && options.refused) options.refused(err);

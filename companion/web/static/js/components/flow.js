@@ -484,8 +484,11 @@ export function renderMe(select) {
 export function wireFlow(showScreen) {
   $("save-hands").addEventListener("click", saveHands);
   $("me-count").addEventListener("change", (e) => { setMe(e.target.value); renderFlow(); });
-  $("next-round").addEventListener("click", () => act("table.start_round",
-    { dealer: standings().dealer || undefined }));
+  const nextRound = () => ({ dealer: standings().dealer || undefined });
+  // A change made just before the tap (a hand counted late on another phone) leaves the tap's
+  // meaning as it was: sent again while the round is still over, dropped once it has started.
+  $("next-round").addEventListener("click", () => act("table.start_round", nextRound(),
+    { again: () => (table().phase === "over" ? nextRound() : null) }));
   $("rematch").addEventListener("click", rematch);
   $("new-game-flow").addEventListener("click", () => showScreen("setup"));
 }

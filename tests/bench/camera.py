@@ -35,7 +35,7 @@ from companion.vision.kinds import deck_faces
 from tests.bench.daemon import HARDWARE, percentile, press_latencies
 from tests.camera_evening import evening, film
 
-FILMS = int(os.environ.get("CAMERA_FILMS", "4"))
+FILMS = int(os.environ.get("CAMERA_FILMS", "10"))  # about one play in three is read sure
 PRESS_ROUNDS = int(os.environ.get("CAMERA_PRESS_ROUNDS", "4"))
 PRESSES = int(os.environ.get("CAMERA_PRESSES", "150"))
 ROUNDS = int(os.environ.get("CAMERA_ROUNDS", "8"))
@@ -121,10 +121,12 @@ def landed_to_turret(work: Path) -> list[float]:
                     last = turret.state
                     changes.append(time.monotonic())
                 time.sleep(0.0005)
-            if len(plays.handled) != len(shot.plays):
-                print(f"  film {film_number}: {len(plays.handled)} plays read of {len(shot.plays)}")
+            if len(plays.handled) > len(shot.plays):
+                print(f"  film {film_number}: {len(plays.handled)} plays for {len(shot.plays)}")
                 continue
-            for play, (handled, turned) in zip(shot.plays, plays.handled, strict=True):
+            # An unsure read opens a question and the later cards wait behind it (nobody answers
+            # here): the plays handled are the film's first ones, each read sure, in order.
+            for play, (handled, turned) in zip(shot.plays, plays.handled, strict=False):
                 landed = camera.looked.get(play.hand_left_ms)
                 after = [t for t in changes if t >= handled]
                 if landed is not None and turned and after:

@@ -35,7 +35,7 @@ from companion.core.scoring import (
     game_from_json,
 )
 from companion.core.scoring.errors import ENGLISH
-from companion.core.scoring.formats import check_game_size
+from companion.core.scoring.size import check_game_size
 
 log = logging.getLogger(__name__)
 

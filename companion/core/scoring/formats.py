@@ -26,11 +26,12 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from companion.core.limits import MAX_GAME_ENTRIES, MAX_GAME_ROUNDS
+from companion.core.limits import MAX_GAME_ROUNDS
 from companion.core.scoring.book import ScoreBook, Standings
 from companion.core.scoring.errors import ScoringError
 from companion.core.scoring.model import GameSetup, HandEntry, LogEntry, check_new_names
 from companion.core.scoring.rulesets import Ruleset, builtin_rulesets, find_ruleset
+from companion.core.scoring.size import check_game_size, too_many_rounds
 from companion.core.scoring.tally import PAUSE_EVERY
 
 FORMAT_NAME = "uno-companion/game"
@@ -112,28 +113,6 @@ def game_from_dict(data: Any) -> ScoreBook:
         if problem:
             raise ScoringError("import_standings_mismatch", problem=problem)
     return book
-
-
-def check_game_size(log: Sequence[Any]) -> None:
-    """Refuse a log longer than the box keeps: more entries than :data:`MAX_GAME_ENTRIES`, or
-    more recorded rounds than :data:`MAX_GAME_ROUNDS`."""
-    if len(log) > MAX_GAME_ENTRIES:
-        raise ScoringError(
-            "import_too_many_entries",
-            found=len(log),
-            limit=MAX_GAME_ENTRIES,
-            rounds=MAX_GAME_ROUNDS,
-        )
-    recorded = sum(
-        1 for item in log if isinstance(item, Mapping) and item.get("type") == "round_recorded"
-    )
-    if recorded > MAX_GAME_ROUNDS:
-        raise too_many_rounds()
-
-
-def too_many_rounds() -> ScoringError:
-    """The refusal of a game with more rounds than :data:`MAX_GAME_ROUNDS`."""
-    return ScoringError("import_too_many_rounds", limit=MAX_GAME_ROUNDS, entries=MAX_GAME_ENTRIES)
 
 
 def standings_difference(stored: Any, derived: Standings) -> str:

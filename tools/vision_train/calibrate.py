@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -55,10 +56,6 @@ def field_candidates(model: Model, rows: list[tuple]) -> list[tuple[float, float
         agree = dict(read.candidates).get(seen.card, 0.0)
         out.append((agree, model.foreign(found.embedding), bool(right)))
     return out
-
-
-def heads_of(model: Model) -> tuple[np.ndarray, ...]:
-    return model.kind_w, model.kind_b, model.colour_w, model.colour_b
 
 
 def nll(logits: np.ndarray, truth: np.ndarray, t: float) -> float:
@@ -117,17 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     kt = min(grid, key=lambda t: nll(kind_logits, kind_truth, t))
     ct = min(grid, key=lambda t: nll(colour_logits, colour_truth, t))
     print(f"temperatures: kind {kt:.2f}, colour {ct:.2f}", file=sys.stderr)
-    model = Model(
-        model.kind_w,
-        model.kind_b,
-        model.colour_w,
-        model.colour_b,
-        float(kt),
-        float(ct),
-        0.0,
-        0.0,
-        "",
-        nets,
+    model = replace(
+        model, kind_temperature=float(kt), colour_temperature=float(ct), sure_at=0.0, heat_at=0.0
     )
     reads = []
     for f, c, _ in rows:
@@ -166,9 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     # networks' "not of this deck" share of a sure read gets a ceiling just under the lowest of
     # those cards', or the probability a sure read needs rises above the highest of theirs;
     # whichever keeps more calibration reads sure (the trade is in docs/vision.md).
-    alone = Model(
-        *heads_of(model), float(kt), float(ct), sure_at, heat_at, "", nets, fields=field_reader
-    )
+    alone = replace(model, sure_at=sure_at, heat_at=heat_at, fields=field_reader)
     fooled = [alone.read(image) for image in strangers] if args.no_foreign_sure else []
     fooling = [(r.confidence, alone.foreign(r.found.embedding)) for r in fooled if r.sure]
     foreign_at = 1.0
@@ -191,16 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     # least agree_at and see at most field_foreign_at of "not of this deck" there: the pair that
     # settles the most, keeping all sure reads within the same error budget and leaving every
     # calibration card of a foreign deck unsure.
-    tuned = Model(
-        *heads_of(model),
-        float(kt),
-        float(ct),
-        max(0.5, sure_at),
-        heat_at,
-        "",
-        nets,
-        foreign_at=foreign_at,
-    )
+    tuned = replace(model, sure_at=max(0.5, sure_at), heat_at=heat_at, foreign_at=foreign_at)
     net_sure = int(chosen.sum())
     net_wrong = int((chosen & ~right).sum())
     known = field_candidates(tuned, [(f, seen, seen.card == c) for f, c, seen in rows])
@@ -225,21 +202,12 @@ def main(argv: list[str] | None = None) -> int:
         f"networks trained on {args.photos.name.replace('-cal', '')} photos and drawings; "
         f"calibrated on {len(photos)} photos and {len(drawn)} drawings"
     )
-    final = Model(
-        model.kind_w,
-        model.kind_b,
-        model.colour_w,
-        model.colour_b,
-        float(kt),
-        float(ct),
-        max(0.5, sure_at),
-        heat_at,
-        origin,
-        nets,
+    final = replace(
+        tuned,
+        origin=origin,
         fields=FieldModel.load(FIELD_MODEL),
         agree_at=agree_at,
         field_foreign_at=field_foreign_at,
-        foreign_at=foreign_at,
     )
     final.save(args.out)
     print(f"{args.out}: {args.out.stat().st_size // 1024} KiB", file=sys.stderr)

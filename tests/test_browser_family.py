@@ -334,6 +334,9 @@ def test_a_family_evening_on_four_phones(
         family[name].locator(f'#hands-entry [data-hand="{name}"]').blur()
     for page in family.values():
         expect(page.locator("#count-waiting")).to_have_text("Toutes les mains sont comptées.")
+    # The ender's "Défaire" went away with their next action (their hand typed): an Undo on show
+    # is always for the phone's last change.
+    expect(family[ender].locator("#toast .toast-action")).to_be_hidden()
     family[out].click("#save-hands")
     for page in family.values():
         expect(page.locator("#game-winner")).to_contain_text("gagne la partie")
@@ -350,6 +353,9 @@ def test_a_family_evening_on_four_phones(
         f"{standings['rows'][0]['party']} en tête) reste dans la liste des parties."
     )
     expect(zoe.locator("#game-title")).not_to_contain_text("Chez Mamie")
+    # The Undo offered is the new game's: an earlier one (the round saved) was withdrawn when the
+    # new game was asked for, so a quick tap can never undo the wrong thing.
+    expect(zoe.locator("#toast .toast-text")).to_have_text("Nouvelle partie commencée.")
     zoe.click("#toast .toast-action")
     expect(zoe.locator("#game-title")).to_contain_text("Chez Mamie")
     assert api.state()["score"]["game"]["id"] == game["id"]

@@ -55,6 +55,18 @@ export function toast(message, kind, action) {
   toast.timer = setTimeout(() => { box.hidden = true; }, action ? 10000 : 4000);
 }
 
+/**
+ * Take back an Undo still offered: this phone's next action makes it refer to something that is
+ * no longer its last change, and a tap meant for the new message must not undo the old one.
+ */
+export function withdrawUndo() {
+  const box = $("toast");
+  if (!box.hidden && box.querySelector(".toast-action")) {
+    box.hidden = true;
+    clearTimeout(toast.timer);
+  }
+}
+
 /** Restart a CSS animation class on an element. */
 export function replay(node, cls) {
   node.classList.remove(cls);

@@ -1,7 +1,7 @@
 // The page's one link to the box: session, texts, the state stream and actions.
 // Screens read `store` and register with `onChange`; nothing else talks to the server.
 
-import { toast } from "./dom.js";
+import { toast, withdrawUndo } from "./dom.js";
 import { formatMessage } from "./message.js";
 import { followRename } from "./components/me.js";
 
@@ -223,6 +223,7 @@ export async function act(name, payload, options) {
 // One action with its Idempotency-Key: sent again after the PIN with the same key (a refusal
 // for want of the PIN is not remembered by the box, so the retry runs).
 async function send(name, payload, options, key) {
+  withdrawUndo();
   const body = { payload: only(name, payload || {}) };
   if (!options || options.revision !== false) body.revision = store.revision;
   try {

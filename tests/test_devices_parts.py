@@ -331,6 +331,55 @@ def test_buzzer_plays_the_ding_at_pigpio_safe_pitches(
     buzzer.close()
 
 
+class ThreadLogPin(ToneLogPin):
+    """A tone-logging pin that also notes which thread set each frequency, and can be told to
+    fail the next ``failures`` times it is given one."""
+
+    def __init__(self, factory: Any, info: Any) -> None:
+        super().__init__(factory, info)
+        self.threads: list[str] = []
+        self.failures = 0
+
+    def _set_frequency(self, value: float | None) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise OSError("the pin did not answer")
+        super()._set_frequency(value)
+        self.threads.append(threading.current_thread().name)
+
+
+def test_the_first_step_sounds_before_play_returns(mock_factory: MockFactory) -> None:
+    # A press's ding must not wait for the buzzer's thread to be scheduled: the caller (the
+    # hub's thread) sets the pin; the rest of the cue plays on the buzzer's thread.
+    pin = mock_factory.pin(18, pin_class=ThreadLogPin)
+    buzzer = Buzzer(18, factory=mock_factory)
+    pin.tones.clear()
+    pin.threads.clear()
+    buzzer.play([(1600, 5.0), (2000, 0.05)])
+    assert pin.tones == [1600.0] and pin.state == 0.5
+    assert pin.threads == [threading.current_thread().name]
+    buzzer.stop()
+    assert pin.state == 0 and pin.tones[-1] is None
+    assert buzzer.wait_silent(2)
+    buzzer.close()
+
+
+def test_a_pin_failing_on_the_callers_thread_is_tried_again_on_the_buzzers(
+    mock_factory: MockFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    pin = mock_factory.pin(18, pin_class=ThreadLogPin)
+    buzzer = Buzzer(18, factory=mock_factory)
+    pin.tones.clear()
+    pin.threads.clear()
+    pin.failures = 1
+    buzzer.play([(1600, 0.01)])  # never raises to the caller
+    assert buzzer.wait_silent(2)
+    assert pin.tones == [1600.0, None]
+    assert pin.threads == ["buzzer", "buzzer"]
+    assert "buzzer failed" in caplog.text
+    buzzer.close()
+
+
 def test_a_new_cue_replaces_the_one_playing(mock_factory: MockFactory) -> None:
     pin = mock_factory.pin(18, pin_class=ToneLogPin)
     buzzer = Buzzer(18, factory=mock_factory)

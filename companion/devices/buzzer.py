@@ -1,4 +1,5 @@
-"""The buzzer: plays cue steps from :mod:`companion.core.cues` on its own thread.
+"""The buzzer: plays cue steps from :mod:`companion.core.cues`, the first one at once on the
+caller's thread (a press's ding starts before :meth:`Buzzer.play` returns), the rest on its own.
 
 Wiring, passive piezo (``kind = "tonal"``, the default)::
 
@@ -55,7 +56,8 @@ class Buzzer:
 
             self._device = ActiveBuzzer(pin, pin_factory=factory)
         self._cond = threading.Condition()
-        self._pending: tuple[Step, ...] | None = None
+        # The cue waiting for the thread, and when its first step was sounded (None: not yet).
+        self._pending: tuple[tuple[Step, ...], float | None] | None = None
         self._generation = 0
         self._playing = False
         self._sounding = False
@@ -76,12 +78,21 @@ class Buzzer:
             return self._playing or self._pending is not None
 
     def play(self, steps: Sequence[Step]) -> None:
-        """Start playing ``steps`` now, cutting off whatever was playing."""
+        """Start playing ``steps`` now, cutting off whatever was playing. The first step sounds
+        before this returns (the caller's thread sets the pin); the rest plays on the buzzer's
+        thread, so a press's ding never waits for that thread to be scheduled."""
+        cue = tuple(steps)
         with self._cond:
             if self._closed:
                 return
-            self._pending = tuple(steps)
             self._generation += 1
+            started: float | None = self._clock.monotonic()
+            try:
+                self._attack(cue)
+            except Exception:  # a failing pin must not fail the caller: the thread tries again
+                logger.exception("buzzer failed")
+                started = None
+            self._pending = (cue, started)
             self._cond.notify_all()
 
     def stop(self) -> None:
@@ -116,11 +127,11 @@ class Buzzer:
                 self._cond.wait_for(lambda: self._pending is not None or self._closed)
                 if self._closed:
                     break
-                steps, generation = self._pending or (), self._generation
+                (steps, started), generation = self._pending or ((), None), self._generation
                 self._pending = None
                 self._playing = True
             try:
-                self._play_steps(steps, generation)
+                self._play_steps(steps, generation, started)
             except Exception:  # a failing pin must not end the thread: the next cue may work
                 logger.exception("buzzer failed")
             with self._cond:
@@ -128,16 +139,30 @@ class Buzzer:
                 self._cond.notify_all()
         self._silence_safely()
 
-    def _play_steps(self, steps: tuple[Step, ...], generation: int) -> None:
+    def _attack(self, steps: tuple[Step, ...]) -> None:
         # Silence first: a cue cut short restarts with a clear attack, and the pin changes at once.
         self._silence()
+        if steps and steps[0][0] > 0:
+            self._tone(steps[0][0])
+
+    def _play_steps(self, steps: tuple[Step, ...], generation: int, started: float | None) -> None:
         clock = self._clock
-        deadline = clock.monotonic()
-        for frequency, seconds in steps:
-            if frequency > 0:
-                self._tone(frequency)
-            else:
-                self._silence()
+        with self._cond:
+            if self._generation != generation or self._closed:
+                return
+            if started is None:  # the caller could not sound it: this thread does
+                self._attack(steps)
+                started = clock.monotonic()
+        deadline = started
+        for index, (frequency, seconds) in enumerate(steps):
+            if index:
+                with self._cond:  # the pin is only set under the lock, by the newest cue
+                    if self._generation != generation or self._closed:
+                        return
+                    if frequency > 0:
+                        self._tone(frequency)
+                    else:
+                        self._silence()
             deadline += seconds  # absolute deadlines: late wake-ups do not add up
             with self._cond:
                 replaced = clock.wait(
@@ -148,7 +173,9 @@ class Buzzer:
                 )
             if replaced:
                 return
-        self._silence()
+        with self._cond:
+            if self._generation == generation and not self._closed:
+                self._silence()
 
     def _silence_safely(self) -> None:
         try:

@@ -26,13 +26,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from gpiozero.pins.mock import MockFactory
+
 from companion.config import LauncherConfig, parse_config
 from companion.core.commands import Turn
 from companion.daemon import Daemon, DaemonOptions
 from companion.vision import default_model, render
 from companion.vision.eye import Eye
 from companion.vision.kinds import deck_faces
-from tests.bench.daemon import HARDWARE, percentile, press_latencies
+from tests.bench.daemon import HARDWARE, StampedPin, percentile, press_latencies
 from tests.camera_evening import evening, film
 
 FILMS = int(os.environ.get("CAMERA_FILMS", "10"))  # about one play in three is read sure
@@ -63,7 +65,13 @@ def make_daemon(state_dir: Path, camera: Any) -> Daemon:
     config = replace(parse_config({"hardware": HARDWARE}), launcher=LauncherConfig(magazine=200))
     state_dir.mkdir(parents=True, exist_ok=True)
     options = DaemonOptions(
-        simulate=True, state_dir=state_dir, seed=1, web=False, voice=False, camera=camera
+        simulate=True,
+        state_dir=state_dir,
+        seed=1,
+        web=False,
+        voice=False,
+        camera=camera,
+        pin_factory=MockFactory(pin_class=StampedPin),  # the pins say when they changed
     )
     return Daemon(config, options).start()
 

@@ -24,11 +24,13 @@ from companion.core.limits import MAX_GAME_ENTRIES, MAX_GAME_ROUNDS
 from companion.core.scoring import (
     GameSetup,
     HandEntry,
+    LogEntry,
     ScoreBook,
     ScoringError,
     builtin_ruleset,
     find_ruleset,
     formats,
+    make_round,
 )
 from companion.core.scoring import book as book_module
 from companion.core.scoring.formats import game_to_csv, game_to_json
@@ -51,13 +53,13 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hub, Flask
 
 @functools.cache
 def long_game(rounds: int, corrections: int = 0) -> ScoreBook:
-    book = ScoreBook(GameSetup("long", PLAYERS, builtin_ruleset("classic"), target=100_000))
+    """``rounds`` rounds, then the first corrected ``corrections`` times: built from its log, as
+    a file brings it (the box stops a game played on it at the size it keeps)."""
+    setup = GameSetup("long", PLAYERS, builtin_ruleset("classic"), target=100_000)
     hands = {"Ana": HandEntry.empty(), "Bo": HandEntry.of_points(1), "Cy": HandEntry.of_points(2)}
-    for _ in range(rounds):
-        book.record_round(hands)
-    for _ in range(corrections):
-        book.correct_round(1, hands)
-    return book
+    played = make_round(setup, hands)
+    log = [LogEntry.recorded(played)] * rounds + [LogEntry.corrected(1, played)] * corrections
+    return ScoreBook(setup, log)
 
 
 def score(client: FlaskClient) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from companion.core.scoring import (
     ScoreBook,
     ScoringError,
     builtin_ruleset,
+    make_round,
 )
 from companion.core.scoring import tally as tally_module
 from companion.core.scoring.book import RoundView
@@ -52,17 +53,21 @@ def every_game(storage: Storage) -> list[ScoreBook]:
 
 
 def long_game(rounds: int, corrections: bool = False) -> ScoreBook:
-    book = ScoreBook(GameSetup("long", PLAYERS, builtin_ruleset("classic"), target=100_000))
+    """Built from its log, as a file or an older stored game brings it: it may be larger than
+    the box lets a game played on it grow."""
+    setup = GameSetup("long", PLAYERS, builtin_ruleset("classic"), target=100_000)
+    log: list[LogEntry] = []
     for number in range(1, rounds + 1):
         hands = {
             "Ana": HandEntry.empty(),
             "Bo": HandEntry.of_points(number % 3),
             "Cy": HandEntry.of_points(1),
         }
-        book.record_round(hands)
+        log.append(LogEntry.recorded(make_round(setup, hands)))
         if corrections:  # the worst case: the first round corrected after every round
-            book.correct_round(1, {**hands, "Cy": HandEntry.of_points(number % 5)})
-    return book
+            fixed = {**hands, "Cy": HandEntry.of_points(number % 5)}
+            log.append(LogEntry.corrected(1, make_round(setup, fixed)))
+    return ScoreBook(setup, log)
 
 
 @pytest.mark.parametrize("corrections", [False, True])

@@ -46,10 +46,9 @@ CURRENT_GAME = "score.current_game"
 
 
 def scoring_error(error: ScoringError) -> ActionError:
-    """A scoring refusal as the hub's error (a stale write is a 409 conflict)."""
+    """A scoring refusal as the hub's error (a stale write or a full game is a 409 conflict)."""
     params = {k: v if isinstance(v, int) else str(v) for k, v in error.params.items()}
-    status = 409 if isinstance(error, StaleWrite) else 400
-    return ActionError(error.catalog_key, str(error), params, status)
+    return ActionError(error.catalog_key, str(error), params, error.status)
 
 
 class ScoreKeeper:

@@ -25,7 +25,7 @@ from companion.core.events import COLOURS, DARK_COLOURS
 from companion.core.options import DECKS, rules_fields
 from companion.core.payload import clean_text, shown
 from companion.core.receipts import Receipt
-from companion.core.scoring import MODES, ScoringError, StaleWrite, builtin_rulesets
+from companion.core.scoring import MODES, ScoringError, builtin_rulesets
 from companion.core.scoring.formats import game_to_json
 from companion.i18n import LANGUAGES
 from companion.web import chart, lan, scoreview
@@ -559,9 +559,7 @@ def _dispatch(
         message = ctx.text(exc.catalog_key, exc.params)
         if message == exc.catalog_key:
             message = str(exc)
-        raise _Refused(
-            exc.catalog_key, message, 409 if isinstance(exc, StaleWrite) else 400
-        ) from exc
+        raise _Refused(exc.catalog_key, message, exc.status) from exc
 
 
 # Statuses a refusal may carry beyond 4xx: busy (try again) and storage full.

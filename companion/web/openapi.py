@@ -83,8 +83,9 @@ def _write_responses(path: str, *, action: bool = False) -> dict[str, Any]:
         "403": _error("foreign origin, missing CSRF token or wrong PIN"),
         "404": _error("unknown action, player or round"),
         "409": _error(
-            "someone else changed the table first: reload and retry; or a request with this "
-            "Idempotency-Key is still running"
+            "someone else changed the table first: reload and retry; the game holds as much as "
+            "the box keeps (scoring.error.game_full, scoring.error.game_log_full): start a new "
+            "game; or a request with this Idempotency-Key is still running"
         ),
         "413": _error("the body is larger than this action allows"),
         "422": _error("this Idempotency-Key was used for another request"),

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.core.limits import MAX_GAME_ROUNDS
 from companion.core.receipts import KEEP_RECEIPTS, Receipt
 from companion.core.scoring import GameSetup, HandEntry, builtin_ruleset
 from companion.storage import DB_NAME, Storage
@@ -25,7 +26,7 @@ from companion.storage.table_log import TableLog
 
 PLAYERS = ("Ana", "Bo", "Cy", "Di")
 ROUNDS = 300
-LONG_GAMES = (1000, 5000)
+LONG_GAMES = (250, MAX_GAME_ROUNDS - 1)  # the next round then the game's last
 
 
 def _hands(rng: random.Random) -> dict[str, HandEntry]:
@@ -47,15 +48,19 @@ def _percentiles(samples: list[float]) -> str:
     return f"p50 {statistics.median(ordered) * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms"
 
 
-def _rounds(storage: Storage, game_id: str, count: int, rng: random.Random) -> list[float]:
-    book = storage.load_game(game_id)
+def _rounds(storage: Storage, setup: GameSetup, count: int, rng: random.Random) -> list[float]:
+    """``count`` durable rounds, a new game each time one is full (a game stops at
+    :data:`MAX_GAME_ROUNDS`)."""
     times = []
-    for _ in range(count):
-        entry = book.new_record(_hands(rng), at="bench")
-        start = time.perf_counter()
-        storage.append_entry(game_id, entry, expected_revision=book.revision)
-        times.append(time.perf_counter() - start)
-        book.apply(entry)
+    for done in range(0, count, MAX_GAME_ROUNDS):
+        game_id = storage.create_game(setup)
+        book = storage.load_game(game_id)
+        for _ in range(min(MAX_GAME_ROUNDS, count - done)):
+            entry = book.new_record(_hands(rng), at="bench")
+            start = time.perf_counter()
+            storage.append_entry(game_id, entry, expected_revision=book.revision)
+            times.append(time.perf_counter() - start)
+            book.apply(entry)
     return times
 
 
@@ -63,15 +68,14 @@ def rounds_with_and_without_keys() -> None:
     rng = random.Random(33)
     setup = GameSetup("bench", PLAYERS, builtin_ruleset("classic"), target=100_000)
     with tempfile.TemporaryDirectory() as state, Storage.open(state, backups=0) as storage:
-        game_id = storage.create_game(setup)
-        plain = _rounds(storage, game_id, ROUNDS, rng)
+        plain = _rounds(storage, setup, ROUNDS, rng)
         storage.receipt = _keys()
-        keyed = _rounds(storage, game_id, ROUNDS, rng)
+        keyed = _rounds(storage, setup, ROUNDS, rng)
         print(f"receipts: a durable round without a key  {_percentiles(plain)}")
         print(f"receipts: a durable round with its key   {_percentiles(keyed)}")
         path = Path(state) / DB_NAME
         before = _file_size(path)
-        _rounds(storage, game_id, KEEP_RECEIPTS + 200, rng)
+        _rounds(storage, setup, KEEP_RECEIPTS + 200, rng)
         after = _file_size(path)
         kept = _count(path)
         grown = (after - before) / 1e6

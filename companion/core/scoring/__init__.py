@@ -6,7 +6,7 @@ The page and the command line use :class:`ScoreBook` (one game) built from a :cl
 """
 
 from companion.core.scoring.book import RoundView, ScoreBook, StandingRow, Standings, derive
-from companion.core.scoring.errors import ScoringError, StaleWrite
+from companion.core.scoring.errors import GameFull, ScoringError, StaleWrite
 from companion.core.scoring.formats import (
     FORMAT_VERSION,
     game_from_csv,
@@ -43,6 +43,7 @@ __all__ = [
     "FORMAT_VERSION",
     "MODES",
     "CardKind",
+    "GameFull",
     "GameSetup",
     "HandEntry",
     "HeadToHead",

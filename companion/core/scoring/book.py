@@ -42,6 +42,7 @@ from companion.core.scoring.model import (
     check_round,
     make_round,
 )
+from companion.core.scoring.size import check_room
 from companion.core.scoring.tally import (
     PAUSE_EVERY,
     Derived,
@@ -81,6 +82,7 @@ class _LogState:
     redo_stack: list[_Op] = field(default_factory=list)
     edits: dict[int, tuple[int, ...]] = field(default_factory=dict)  # round id: its entries
     changed: int = 0  # the id of the round the last entry changed
+    recorded: int = 0  # entries that recorded a round (what the game's size is counted in)
 
     def clone(self) -> _LogState:
         return _LogState(
@@ -89,6 +91,7 @@ class _LogState:
             list(self.redo_stack),
             dict(self.edits),
             self.changed,
+            self.recorded,
         )
 
     def _set(self, round_id: int, data: RoundData | None, seq: int) -> None:
@@ -116,6 +119,7 @@ class _LogState:
             return
         if entry.type == "round_recorded":
             op = _Op(seq, None, entry.round)
+            self.recorded += 1
         else:
             round_id = entry.round_id if entry.round_id is not None else -1
             if round_id not in self.rounds:
@@ -340,7 +344,11 @@ class ScoreBook:
         return entry
 
     def _attempt(self, entry: LogEntry) -> tuple[_LogState | None, Derived | NextRound]:
+        """What ``entry`` leads to, the book unchanged: every entry appended (and every
+        ``new_*``) goes through here, so this is where a game stops growing at the size the box
+        keeps. A log replayed is not stopped: a game stored larger than that still opens."""
         seq = len(self._entries) + 1
+        check_room(entry.type, len(self._entries), self._state.recorded)
         pending = self._pending
         if pending is not None and pending[0] is entry and pending[1] == seq:
             return pending[2], pending[3]  # checked a moment ago by ``new_*``

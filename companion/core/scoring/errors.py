@@ -48,6 +48,11 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "no_such_round": "there is no round {round}",
         "nothing_to_undo": "nothing to undo",
         "nothing_to_redo": "nothing to redo",
+        "game_full": "this game has reached {limit} rounds, the most a game keeps: start a new "
+        "game to go on (this one stays as it is, nothing is lost)",
+        "game_log_full": "this game's log is full: a game keeps at most {limit} changes (rounds, "
+        "corrections, deletions, undos and redos): start a new game to go on (this one stays as "
+        "it is, nothing is lost)",
         "stale_write": "the game changed meanwhile (revision {actual}, expected {expected}): "
         "reload it and try again",
         # Game setup
@@ -83,7 +88,10 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
 
 
 class ScoringError(ValueError):
-    """A refused score operation: ``key`` names the message, ``params`` fill it in."""
+    """A refused score operation: ``key`` names the message, ``params`` fill it in; ``status``
+    is HTTP-like (400 the input is refused, 409 the game's state refuses it)."""
+
+    status = 400
 
     def __init__(self, key: str, /, **params: object) -> None:
         self.key = key
@@ -99,10 +107,19 @@ class ScoringError(ValueError):
 class StaleWrite(ScoringError):
     """An append that named an old revision: someone else changed the game first."""
 
+    status = 409
+
     def __init__(self, expected: int, actual: int) -> None:
         super().__init__("stale_write", expected=expected, actual=actual)
         self.expected = expected
         self.actual = actual
+
+
+class GameFull(ScoringError):
+    """A change to a game that holds as much as the box keeps (``game_full``,
+    ``game_log_full``): the change is fine, the game has no room for it."""
+
+    status = 409
 
 
 SHOWN = 200  # how much of a value from a file a message repeats

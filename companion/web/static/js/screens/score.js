@@ -17,9 +17,12 @@ import {
 import { gameSettings } from "./setup.js";
 
 // The entry being typed: hands by player ({counts} or {points}), the round being edited, the score
-// revision the entry started from, the chosen winner.
+// revision the entry started from, the chosen winner; `full`: a new round the game had no room
+// for (the next new game takes it).
 const entry = { hands: {}, player: null, editing: null, revision: null, winner: null,
-  another: false, raw: false };
+  another: false, raw: false, full: false };
+// The refusals of a game that holds as much as the box keeps (409, though nothing is stale).
+const GAME_FULL = ["scoring.error.game_full", "scoring.error.game_log_full"];
 
 const markup = `
 <div id="storage-problem" class="card" role="alert" hidden>
@@ -182,7 +185,7 @@ function startEntry() {
 
 function resetEntry() {
   Object.assign(entry, { hands: {}, editing: null, revision: null, winner: null, another: false,
-    raw: false });
+    raw: false, full: false });
 }
 
 function tapKind(kind) {
@@ -393,12 +396,17 @@ function roundPayload() {
 
 // Refused as stale (409): another phone changed the score since this entry started. A correction
 // is reloaded from the round as it is now (nothing of the other phone's is overwritten); a new
-// round is cleared, since the other phone most likely entered this same round.
+// round is cleared, since the other phone most likely entered this same round. Refused because
+// the game is full: the entry stays as typed, for a new game.
 async function saveRound() {
   const payload = roundPayload();
   const editing = entry.editing;
   let stale = false;
-  const refused = (err) => { stale = err.status === 409; };
+  const refused = (err) => {
+    const full = GAME_FULL.includes(err.key);
+    stale = err.status === 409 && !full;
+    entry.full = full && !editing;
+  };
   const ok = editing
     ? await act("score.correct_round", Object.assign({ round: editing }, payload), { revision: false, refused })
     : await act("score.record_round", payload, { revision: false, refused });
@@ -439,7 +447,8 @@ async function newGame() {
     gameSettings());
   const before = gameId();
   if (await act("score.new_game", payload, { revision: false })) {
-    resetEntry();
+    // A round the last game had no room for is the new game's first (its hands as typed).
+    if (entry.full) Object.assign(entry, { revision: null, full: false }); else resetEntry();
     offerUndoNewGame(t("new_game_started"), before);
   }
 }

@@ -116,9 +116,12 @@ def test_the_largest_game_the_box_keeps_is_read_apart_and_opened(
     # The daemon never reads the file itself: only the reader process does.
     monkeypatch.setattr(formats, "game_from_json", not_here)
     monkeypatch.setattr(game_reader, "game_from_json", not_here)
+    before = score(client)["game"]
     answer = post(client, "score.import", {"text": game_to_json(long_game(MAX_GAME_ROUNDS))})
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["score"]["standings"]["rounds"] == MAX_GAME_ROUNDS
+    # The game open before is open again for the next tests (this one has no room for a round).
+    assert post(client, "score.open_game", {"game": before}).status_code == 200
 
 
 @pytest.mark.parametrize(

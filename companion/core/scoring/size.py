@@ -37,8 +37,9 @@ def check_room(entry_type: str, entries: int, recorded: int) -> None:
     """Refuse an entry of ``entry_type`` to a game whose log holds ``entries`` entries, of which
     ``recorded`` recorded rounds, if the game would then be larger than a file the box imports:
     a round past :data:`MAX_GAME_ROUNDS` recorded (``game_full``), an entry past
-    :data:`MAX_GAME_ENTRIES` (``game_log_full``). Rounds count as the import counts them: every
-    round recorded, even one since deleted or undone."""
+    :data:`MAX_GAME_ENTRIES` or, as the last of them, any but an undo (``game_log_full``).
+    Rounds count as the import counts them: every round recorded, even one since deleted or
+    undone."""
     # The log's last place is kept for an undo: whatever change filled the log (a mistaken
     # correction, a deletion) can still be taken back once, as every change on the box can.
     # Without it a wrong tap at the limit would stay for good; with it the log still never

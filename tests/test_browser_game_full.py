@@ -38,7 +38,8 @@ def test_a_round_a_full_game_refuses_stays_typed_for_a_new_game(
     seat_four(api)
     api.act("score.import", text=full_game())
     page = phone
-    tab(page, "setup")  # the table seated (the setup screen holds the new game's settings)
+    # Straight to the Score screen: a phone that never opened Set-up still starts a new game
+    # with the table's settings (its game fields were empty and the game was refused).
     tab(page, "score")
     expect(page.locator("#history li").last).to_have_attribute("data-round", str(MAX_GAME_ROUNDS))
     for player, points in (("Alice", "30"), ("Bruno", "20"), ("Zoé", "12")):
@@ -59,6 +60,7 @@ def test_a_round_a_full_game_refuses_stays_typed_for_a_new_game(
     expect(page.locator("#toast")).to_have_text("Enregistré.")
     score = api.state()["score"]
     assert score["revision"] == 1 and len(score["games"]) == 3  # the full game is kept
+    assert score["game"]["ruleset"]["key"] == "extreme" and score["game"]["target"] == 100_000
     assert {h["player"]: h["points"] for h in score["history"][0]["hands"]} == {
         "Alice": 30,
         "Bruno": 20,

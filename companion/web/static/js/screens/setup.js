@@ -37,6 +37,8 @@ const markup = `
 
 /** The game settings chosen on this screen, as score.new_game takes them. */
 export function gameSettings() {
+  // A phone that never opened Set-up has empty fields: they take the same defaults first.
+  if (!$("ruleset").value || !$("counting").value) fillGameFields();
   return { ruleset: $("ruleset").value, mode: $("counting").value,
     target: Math.max(1, Math.floor(Number($("target").value) || 500)),
     teams: $("teams").checked ? "across" : "none" };
@@ -59,6 +61,12 @@ function render() {
   seats.names = (table().players || []).map((p) => p.name);
   seats.colours = Object.fromEntries(seats.names.map((n) => [n, colourOf(n)]));
   drawSeats();
+  fillGameFields();
+}
+
+// The new game's fields: the deck on the table's ruleset, the open game's mode, target and teams,
+// unless this phone changed them.
+function fillGameFields() {
   const st = settings();
   const game = score().game || {};
   const touched = (id) => Boolean($(id).dataset.touched);

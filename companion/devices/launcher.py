@@ -256,6 +256,7 @@ class LauncherHardware:
         if isinstance(commands, Eject | Turn | Cue) or not isinstance(commands, Iterable):
             commands = [commands]
         sound: list[Step] = []
+        moves: list[tuple[str, Any]] = []
         for command in commands:
             if isinstance(command, Cue):
                 try:
@@ -264,11 +265,16 @@ class LauncherHardware:
                     logger.warning("unknown sound cue %r ignored", command.name)
             elif isinstance(command, Eject):
                 if command.cards > 0:
-                    self._enqueue(("eject", command))
+                    moves.append(("eject", command))
             elif isinstance(command, Turn):
-                self._enqueue(("turn", command))
+                moves.append(("turn", command))
+        # The sound first: the ding answers the press at once, before the movements' thread is
+        # woken (it would compete with this thread for the interpreter).
         if sound and not self._closed:
             self.buzzer.play(sound)
+        for move in moves:
+            self._enqueue(move)
+        if sound:
             self._trim_mock_history()
 
     def _enqueue(self, job: tuple[str, Any]) -> None:

@@ -20,7 +20,10 @@ The same code runs on a Raspberry Pi (``uno-companion run``) and on a laptop
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import select
 import signal
 import threading
 import time
@@ -183,7 +186,12 @@ class Daemon:
         self.camera: CameraService | None = None
         self.urls: list[str] = []
         self._notifier = SystemdNotifier()
-        self._stopped = threading.Event()  # set by a signal or stop(): leave wait()
+        self._stopped = threading.Event()  # set by stop(): leave wait()
+        # A signal's handler only notes it and writes to a pipe wait() watches: it runs on the
+        # main thread between two steps of whatever that thread does, maybe inside wait()'s own
+        # Event.wait holding the event's lock, so an Event.set there could wait for ever.
+        self._signalled: int | None = None
+        self._wake: tuple[int, int] | None = None  # (read, write) once the handlers are in
         self._closed = False
         self._outputs: list[Closable] = []  # closed last, in reverse
         self._inputs: list[InputSource] = []  # started last, closed first, in reverse
@@ -228,7 +236,10 @@ class Daemon:
         if self._closed:
             return
         self._closed = True
+        if self._signalled is not None:
+            log.info("signal %d: stopping", self._signalled)
         self._stopped.set()
+        self._poke()
         self._notifier.send("STOPPING=1")
         steps = [
             *(source.close for source in reversed(self._inputs)),
@@ -435,9 +446,26 @@ class Daemon:
     def wait(self) -> None:
         """Run until stopped (SIGTERM/SIGINT), pinging the systemd watchdog while healthy."""
         interval = self._notifier.watchdog_interval
-        while not self._stopped.wait(interval or 5.0):
+        while not self.stopping:
+            if self._sleep(interval or 5.0):
+                continue
             if interval and self.healthy():
                 self._notifier.send("WATCHDOG=1")
+
+    def _sleep(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for a stop or a signal; True if woken by one."""
+        if self._wake is None:
+            return self._stopped.wait(seconds)
+        ready, _, _ = select.select([self._wake[0]], [], [], seconds)
+        if ready:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._wake[0], 512)
+        return bool(ready)
+
+    def _poke(self) -> None:
+        if self._wake is not None:
+            with contextlib.suppress(OSError):  # a full pipe wakes wait() already
+                os.write(self._wake[1], b"\0")
 
     def healthy(self) -> bool:
         """The hub thread answers within a second and the GPIO backend (pigpiod) is there: if
@@ -455,16 +483,24 @@ class Daemon:
         return True
 
     def install_signal_handlers(self) -> None:
+        """SIGTERM and SIGINT stop the daemon: :meth:`wait` returns. The handler takes no lock
+        (see ``_signalled``); the pipe lives as long as the process."""
+        if self._wake is None:
+            read, write = os.pipe()
+            os.set_blocking(read, False)
+            os.set_blocking(write, False)
+            self._wake = (read, write)
+
         def on_signal(signum: int, frame: object) -> None:
-            log.info("signal %d: stopping", signum)
-            self._stopped.set()
+            self._signalled = signum
+            self._poke()
 
         signal.signal(signal.SIGTERM, on_signal)
         signal.signal(signal.SIGINT, on_signal)
 
     @property
     def stopping(self) -> bool:
-        return self._stopped.is_set()
+        return self._stopped.is_set() or self._signalled is not None
 
 
 class PhonePage:

@@ -210,7 +210,12 @@ def test_sigterm_stops_cleanly_and_flushes_state(tmp_path: Path):
         if "table ready at" in line:
             break
     proc.send_signal(signal.SIGTERM)
-    out, _ = proc.communicate(timeout=20)
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # not left running into the next test
+        proc.communicate()
+        raise
     assert proc.returncode == 0, "".join(lines) + out
     assert "Traceback" not in out
     from companion.storage import Storage
@@ -522,3 +527,45 @@ def test_the_pages_hit_on_a_box_is_a_phones_press_and_its_refusal_the_answer(tmp
         assert err.value.key == "errors.round_over"
     finally:
         daemon.stop()
+
+
+# A daemon told to stop by a signal that lands while its main thread is inside wait()'s own
+# waiting, at the worst moment: the first step of a Condition.wait, its lock held.
+SIGNAL_IN_WAIT = """
+import logging, signal, sys, threading
+from pathlib import Path
+from companion.config import Config
+from companion.daemon import Daemon, DaemonOptions
+
+logging.basicConfig(level=logging.INFO)
+daemon = Daemon(Config(), DaemonOptions(simulate=True, state_dir=Path(sys.argv[1]), web=False,
+                                        voice=False)).start()
+daemon.install_signal_handlers()
+raised = []
+
+def trace(frame, event, arg):
+    if not raised and event == "call" and frame.f_code is threading.Condition.wait.__code__:
+        raised.append(True)
+        signal.raise_signal(signal.SIGTERM)  # handled at the next step, the lock still held
+    return None
+
+# No Condition.wait on the main thread (wait() may watch a pipe instead): signalled anyway.
+threading.Timer(2.0, lambda: raised or signal.raise_signal(signal.SIGTERM)).start()
+sys.settrace(trace)
+try:
+    daemon.wait()
+finally:
+    sys.settrace(None)
+    daemon.stop()
+print("stopped")
+"""
+
+
+def test_a_signal_during_wait_stops_the_daemon(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", SIGNAL_IN_WAIT, str(tmp_path)],
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("stopped")
+    assert "signal 15: stopping" in result.stderr

@@ -35,6 +35,10 @@ from tests.helpers import CHROMIUM, CHROMIUM_FLAGS, PHONE, wait_for
 ARTIFACTS = Path(__file__).parent / "artifacts"
 SCREENSHOTS_WANTED = "UNO_SCREENSHOTS"  # environment variable: "1" saves screenshots for review
 FOUR = ["Alice", "Bruno", "Zoé", "Chloé"]
+# Guards, not goals: how long a test waits for the box's answer (an import starts a process of
+# its own) or for the page to show a change, before it fails. A loaded machine takes its time.
+ANSWER_TIMEOUT = 30.0  # seconds
+PAGE_TIMEOUT = 15.0  # seconds
 
 
 class Api:
@@ -42,12 +46,12 @@ class Api:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        with urllib.request.urlopen(f"{url}api/session", timeout=5) as response:
+        with urllib.request.urlopen(f"{url}api/session", timeout=ANSWER_TIMEOUT) as response:
             self.token = json.load(response)["csrf"]
             self.cookie = response.getheader("Set-Cookie", "").split(";")[0]
 
     def state(self) -> dict[str, Any]:
-        with urllib.request.urlopen(f"{self.url}api/state", timeout=5) as response:
+        with urllib.request.urlopen(f"{self.url}api/state", timeout=ANSWER_TIMEOUT) as response:
             return dict(json.load(response))
 
     def request(
@@ -67,7 +71,7 @@ class Api:
 
     def act(self, action: str, /, **payload: Any) -> dict[str, Any]:
         request = self.request(f"api/actions/{action}", {"payload": payload})
-        with urllib.request.urlopen(request, timeout=5) as response:
+        with urllib.request.urlopen(request, timeout=ANSWER_TIMEOUT) as response:
             return dict(json.load(response))
 
 
@@ -176,6 +180,7 @@ def four_players(api: Api) -> Api:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     ARTIFACTS.mkdir(exist_ok=True)
+    expect.set_options(timeout=PAGE_TIMEOUT * 1000)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
@@ -239,7 +244,7 @@ def phone_tabs(browser: Browser) -> PhoneTabs:
     return PhoneTabs(browser)
 
 
-def until_in_page(page: Page, expression: str, timeout: float = 5.0) -> None:
+def until_in_page(page: Page, expression: str, timeout: float = PAGE_TIMEOUT) -> None:
     """Wait until ``expression`` (which may give a promise) is true in the page. Playwright's
     ``wait_for_function`` evaluates a string with ``new Function`` while it polls, which the
     page's own policy (script-src 'self', no eval) forbids; ``evaluate`` goes through DevTools."""

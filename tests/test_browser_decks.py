@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 pytest.register_assert_rewrite("tests.browser")
 from companion.core.scoring import builtin_ruleset  # noqa: E402
 from tests.browser import (  # noqa: E402
+    ANSWER_TIMEOUT,
     FOUR,
     Api,
     chloe_wins_a_round,
@@ -110,7 +111,7 @@ def test_the_pads_follow_the_deck_whatever_the_score_game_counts_with(
 
     # The Extrême game's own file imported (a second game, Extrême): the classic deck still.
     request = urllib.request.Request(f"{api.url}api/export.json", headers={"Cookie": api.cookie})
-    with urllib.request.urlopen(request, timeout=5) as response:
+    with urllib.request.urlopen(request, timeout=ANSWER_TIMEOUT) as response:
         text = response.read().decode()
     api.act("score.import", text=text, format="json")
     assert api.state()["score"]["game"]["ruleset"]["key"] == "extreme"

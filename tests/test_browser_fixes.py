@@ -22,6 +22,7 @@ from companion.speech import PlayerError
 
 pytest.register_assert_rewrite("tests.browser")
 from tests.browser import (  # noqa: E402
+    ANSWER_TIMEOUT,
     PHONE,
     Api,
     Dialogs,
@@ -266,7 +267,7 @@ def login(url: str, pin: str, headers: dict[str, str] | None = None) -> int:
     """A new session (its own cookie) tries a PIN: the HTTP status."""
     request = Api(url).request("api/login", {"pin": pin}, headers)
     try:
-        with urllib.request.urlopen(request, timeout=5) as response:
+        with urllib.request.urlopen(request, timeout=ANSWER_TIMEOUT) as response:
             return int(response.status)
     except urllib.error.HTTPError as error:
         return error.code

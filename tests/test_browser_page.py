@@ -19,6 +19,7 @@ from tests.test_scoring_import import long_game
 
 pytest.register_assert_rewrite("tests.browser")
 from tests.browser import (  # noqa: E402
+    ANSWER_TIMEOUT,
     FOUR,
     Api,
     Dialogs,
@@ -105,7 +106,6 @@ def test_play_a_turn_sequence_with_coup_extreme(
             page,
             "fetch('/api/state').then(r => r.json())"
             f".then(s => s.table.events > {before['events']})",
-            timeout=5,
         )
         # Every press shows on the page, even one that fires nothing.
         expect(banner).to_be_visible()
@@ -186,7 +186,7 @@ def test_enter_a_round_by_card_counts_edit_it_and_see_the_chart(
         "document.getElementById('chart').complete && "
         "document.getElementById('chart').naturalWidth > 0",
     )
-    with urllib.request.urlopen(f"{api.url}api/chart.svg", timeout=5) as response:
+    with urllib.request.urlopen(f"{api.url}api/chart.svg", timeout=ANSWER_TIMEOUT) as response:
         svg = response.read().decode()
     assert svg.count("<polyline") == 4 and "1. Chloé — 87" in svg
     # Averages are the points scored per round played: Alice scored nothing (not her hand's 25).
@@ -247,7 +247,9 @@ def a_long_game_shows_its_latest_rounds_and_loads_older_ones(page: Page, api: Ap
     page.click("#save-round")
     # (a toast of an earlier save may still be up: the round's own line says it is saved)
     expect(page.locator('#history li[data-round="5"]')).to_contain_text("42")
-    with urllib.request.urlopen(f"{api.url}api/score/rounds?before=6&limit=1", timeout=5) as r:
+    with urllib.request.urlopen(
+        f"{api.url}api/score/rounds?before=6&limit=1", timeout=ANSWER_TIMEOUT
+    ) as r:
         edited = json.load(r)["rounds"][0]
     assert {h["player"]: h["points"] for h in edited["hands"]}["Cy"] == 42
     # The rounds read before the change are read again: round 5 shows its new points, and every
@@ -285,7 +287,6 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
     until_in_page(
         page,
         "fetch('/api/state').then(r => r.json()).then(s => s.device.seat_angles[1] === 250)",
-        timeout=5,
     )
     assert api.state()["device"]["seat_angles"][0] == angles[0]
     # The launcher takes one movement from the page every two seconds (the turn to the seat
@@ -295,7 +296,7 @@ def test_device_screen_calibrates_and_test_fires(phone: Page, four_players: Api)
     answered = "document.getElementById('fire-note').textContent !== \"Tir d'essai…\""
     for _ in range(40):
         page.click("#test-fire")
-        until_in_page(page, answered, timeout=5)
+        until_in_page(page, answered)
         if fired.match(page.locator("#fire-note").text_content() or ""):
             break
         page.wait_for_timeout(200)  # the next tap, a moment later

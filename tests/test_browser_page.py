@@ -126,7 +126,7 @@ def test_play_a_turn_sequence_with_coup_extreme(
     until_in_page(
         page,
         "fetch('/api/state').then(r => r.json()).then(s => s.device.cards_fired > 0)",
-        timeout=10,
+        timeout=ANSWER_TIMEOUT,  # the launcher's movements run in real time, behind the turns
     )
     expect(other.locator("#magazine")).to_have_text(f"{state['table']['magazine']} cartes")
     shot(other, "table-second-phone", full_page=False)

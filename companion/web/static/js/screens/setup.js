@@ -127,9 +127,13 @@ function drawSeats() {
 async function renameSeat(name) {
   const wanted = (prompt(t("rename_prompt", { player: name }), name) || "").trim();
   if (!wanted || wanted === name) return;
-  const seated = (table().players || []).some((p) => p.name === name)
+  const isSeated = () => (table().players || []).some((p) => p.name === name)
     || ((score().game || {}).players || []).includes(name);
-  if (seated && !(await act("players.rename", { player: name, name: wanted }))) return;
+  // Changed meanwhile by another phone (or this one's previous change still landing): the
+  // same rename is sent again on the table as it is now, while the player is still there.
+  const rename = { player: name, name: wanted };
+  const again = () => (isSeated() ? rename : null);
+  if (isSeated() && !(await act("players.rename", rename, { again }))) return;
   const at = seats.names.indexOf(name);
   if (at >= 0) seats.names[at] = wanted;
   seats.colours[wanted] = seats.colours[name];

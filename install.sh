@@ -174,6 +174,28 @@ source_hash() {
         | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }
 
+# With a Camera Module, numpy and OpenCV must be the archive's, which Picamera2 was built with:
+# a copy in the venv itself (an earlier install, the camera extra) would shadow them.
+remove_shadowing_copies() {
+    local package own=()
+    for package in $PIP_REMOVED; do
+        "$VENV/bin/python" - "$package" <<'PY' && own+=("$package")
+import sys
+from importlib.metadata import PackageNotFoundError, distribution
+try:
+    found = distribution(sys.argv[1])
+except PackageNotFoundError:
+    sys.exit(1)
+sys.exit(0 if str(found.locate_file("")).startswith(sys.prefix) else 1)
+PY
+    done
+    if [ ${#own[@]} -gt 0 ]; then
+        run_logged "removing ${own[*]} from $VENV" \
+            "$VENV/bin/pip" uninstall --quiet --yes --disable-pip-version-check "${own[@]}"
+        changed "removed ${own[*]} from $VENV: Picamera2 uses the system's numpy and OpenCV"
+    fi
+}
+
 install_program() {
     if [ ! -x "$VENV/bin/python" ]; then
         # --system-site-packages: the venv sees the GPIO libraries Debian installed.
@@ -200,6 +222,7 @@ install_program() {
         echo "$wanted" >"$SOURCE_STAMP"
         changed "installed uno-companion${PIP_EXTRAS:+[$PIP_EXTRAS]} and ${missing_pip[*]:-no extra library} into $VENV"
     fi
+    remove_shadowing_copies
     # `uno-companion doctor`, `score`... typed as is.
     if [ "$(readlink "$COMMAND_LINK" 2>/dev/null)" != "$VENV/bin/uno-companion" ]; then
         ln -sfn "$VENV/bin/uno-companion" "$COMMAND_LINK"
@@ -342,7 +365,11 @@ main() {
     # shellcheck disable=SC2086  # a list of package names
     apt_install $APT_PACKAGES
     if [ -n "$CAMERA" ]; then
-        say "camera: [camera] source = $CAMERA${PIP_EXTRAS:+; OpenCV and numpy from the $PIP_EXTRAS extra (64-bit OS)}"
+        if [ -n "$PIP_REMOVED" ]; then
+            say "camera: [camera] source = $CAMERA; Picamera2, OpenCV and numpy from the system's archive (Picamera2 is built against its numpy)"
+        else
+            say "camera: [camera] source = $CAMERA${PIP_EXTRAS:+; OpenCV and numpy from the $PIP_EXTRAS extra (64-bit OS)}"
+        fi
     fi
     if [ -n "$APT_MISSING" ]; then
         say "camera: $APT_MISSING is not in this system's package archive; Raspberry Pi OS has it," \

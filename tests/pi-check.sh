@@ -253,13 +253,23 @@ expect_camera_install() { # a Camera Module configured: its packages, group and 
     # Debian's archive has no python3-picamera2 (Raspberry Pi OS's has): the installer says so
     grep -q 'camera: python3-picamera2 is not in this system.s package archive' "$log" \
         || { grep camera "$log"; return 1; }
-    grep -q 'installed uno-companion\[camera\]' "$log" || { tail -n 5 "$log"; return 1; }
-    in_root "$root" /opt/uno-companion/venv/bin/python -c "import cv2, numpy" || return 1
+    # Picamera2 is built against the archive's numpy: the venv uses the archive's numpy and
+    # OpenCV, and a copy pip left in the venv (an earlier install) is taken out again.
+    system_numpy() {
+        in_root "$root" /opt/uno-companion/venv/bin/python -c \
+            "import cv2, numpy; assert numpy.__file__.startswith('/usr/lib/python3/dist-packages'), numpy.__file__"
+    }
+    system_numpy || return 1
+    in_root "$root" /opt/uno-companion/venv/bin/pip install --quiet 'numpy>=2' >>"$log" 2>&1 || return 1
+    ! system_numpy 2>/dev/null || { echo "numpy 2 in the venv did not shadow the system's"; return 1; }
+    run_install "$root" --no-doctor >>"$log" 2>&1 || { tail -n 5 "$log"; return 1; }
+    grep -q 'removed numpy from /opt/uno-companion/venv' "$log" || { tail -n 5 "$log"; return 1; }
+    system_numpy || return 1
     in_root "$root" id -nG uno | grep -qw video || { echo "uno is not in group video"; return 1; }
     grep -qx 'SupplementaryGroups=video' "$dropin" && grep -qx 'DeviceAllow=char-video4linux rw' "$dropin" \
         || { cat "$dropin"; return 1; }
     expect_verify "$root" >/dev/null || { expect_verify "$root"; return 1; }
-    echo "venv imports cv2 and numpy (aarch64 wheels), uno in video; python3-picamera2: a real Pi's step"
+    echo "venv imports the system's cv2 and numpy (a numpy 2 put in the venv is removed), uno in video; python3-picamera2: a real Pi's step"
 }
 
 expect_camera_read() { # doctor's test read, through the installed venv, from a folder of frames

@@ -78,6 +78,9 @@ class FakeSystem(System):
     def throttled(self) -> int | None:
         return self.throttle
 
+    def own_copies(self, names: tuple[str, ...]) -> list[str]:
+        return []
+
     def clock_synchronised(self) -> bool | None:
         return self.synced
 
@@ -370,8 +373,23 @@ def test_the_camera_is_checked_and_shows_a_test_read(tmp_path: Path) -> None:
     (check,) = [c for c in missing.run() if c.id == "camera"]
     assert check.status == FAIL and "python3-picamera2 is missing" in check.detail
     assert "install.sh" in check.fix
+
+    class NumpyInVenv(FakeSystem):
+        def own_copies(self, names: tuple[str, ...]) -> list[str]:
+            return [name for name in names if name == "numpy"]
+
+    shadowed = Doctor(picamera, found.config_path, found.state_dir, system=NumpyInVenv(tmp_path))
+    (check,) = [c for c in shadowed.run() if c.id == "camera"]
+    assert check.status == FAIL and check.detail.startswith("numpy installed in the program's")
+    assert "install.sh" in check.fix
     found.config = replace(
         found.config, camera=CameraConfig(enabled=True, source=f"folder:{tmp_path / 'nowhere'}")
     )
     (check,) = [c for c in found.run() if c.id == "camera"]
     assert check.status == FAIL and check.detail.startswith("no frame from folder:")
+
+
+def test_own_copies_tells_the_programs_environment_from_the_systems(tmp_path: Path) -> None:
+    # The test environment holds numpy itself (the camera extra) and no package by this name.
+    found = System().own_copies(("numpy", "no-such-package-here"))
+    assert found == ["numpy"]

@@ -209,8 +209,14 @@ def test_a_configured_camera_brings_its_packages_and_devices() -> None:
     assert "python3-picamera2" not in off.apt_packages and "video" not in off.service_dropin()
     pi_os = PI_OS | {"python3-picamera2", "python3-opencv", "python3-numpy"}
     module = make_plan(Board(PI4), lambda name: name in pi_os, 252, "jack", camera="picamera2")
-    assert "python3-picamera2" in module.apt_packages and module.pip_extras == ("camera",)
-    assert module.apt_missing == () and module.groups == ("gpio", "audio", "video")
+    assert "python3-picamera2" in module.apt_packages and module.apt_missing == ()
+    assert module.groups == ("gpio", "audio", "video")
+    # Picamera2 and the numpy and OpenCV it was built with come from one archive: pip brings no
+    # numpy 2 into the venv, and removes any copy an earlier install left there.
+    assert {"python3-opencv", "python3-numpy"} <= set(module.apt_packages)
+    assert module.pip_extras == () and "PIP_EXTRAS=''" in module.env()
+    assert {"numpy", "opencv-python-headless"} <= set(module.pip_removed)
+    assert "PIP_REMOVED='numpy opencv-python-headless opencv-python'" in module.env()
     dropin = module.service_dropin()
     assert "SupplementaryGroups=video\n" in dropin and "DeviceAllow=char-video4linux rw" in dropin
     # a webcam needs no Picamera2; a 32-bit OS takes OpenCV from Debian (no armv7 wheels)
@@ -219,8 +225,15 @@ def test_a_configured_camera_brings_its_packages_and_devices() -> None:
     )
     assert "python3-picamera2" not in webcam.apt_packages and webcam.pip_extras == ()
     assert {"python3-opencv", "python3-numpy"} <= set(webcam.apt_packages)
+    # a webcam on a 64-bit OS has no Picamera2 to keep in step: OpenCV's wheels, numpy with them
+    wheels = make_plan(Board(PI4), lambda name: name in pi_os, 252, "jack", camera="0")
+    assert wheels.pip_extras == ("camera",) and wheels.pip_removed == ()
+    assert "python3-numpy" not in wheels.apt_packages
     # plain Debian has no Picamera2: the plan says so instead of failing
-    debian = make_plan(Board(PI4), lambda name: name in DEBIAN, 252, "jack", camera="picamera2")
+    debian_archive = DEBIAN | {"python3-opencv", "python3-numpy"}
+    debian = make_plan(
+        Board(PI4), lambda name: name in debian_archive, 252, "jack", camera="picamera2"
+    )
     assert (
         debian.apt_missing == ("python3-picamera2",)
         and "APT_MISSING=python3-picamera2" in debian.env()

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import errno
 import grp
+import importlib.metadata
 import os
 import shutil
 import socket
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -36,6 +38,8 @@ from companion.devices.pwm import OVERLAY_LINE, PWM_ROOT, RP1_CHANNELS, find_pwm
 from companion.speech.audio import CARDS_FILE, AudioChoice, SoundCard, choose_audio, read_cards
 from companion.speech.config import SpeechConfig
 from companion.web.config import WebConfig
+
+from .plan import PICAMERA_SHADOWS
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 INSTALL_FIX = "sudo ./install.sh (from the clone) sets this up"
@@ -126,6 +130,19 @@ class System:
 
     def has_module(self, name: str) -> bool:
         return self.probe().has_module(name)
+
+    def own_copies(self, names: tuple[str, ...]) -> list[str]:
+        """Those of the pip packages ``names`` installed in this program's own environment
+        (``sys.prefix``), not seen from the system's site packages."""
+        found = []
+        for name in names:
+            try:
+                where = importlib.metadata.distribution(name).locate_file("")
+            except importlib.metadata.PackageNotFoundError:
+                continue
+            if str(where).startswith(sys.prefix + os.sep):
+                found.append(name)
+        return found
 
     def camera_read(self, section: CameraConfig) -> str:
         """One frame from the configured camera, read with the configured (or default) model:
@@ -602,6 +619,17 @@ class Doctor:
         if not section.enabled:
             return Check("camera", OK, "Camera", "off: turns are tapped or pressed")
         source = section.source
+        shadows = self.system.own_copies(PICAMERA_SHADOWS) if source == "picamera2" else []
+        if shadows:
+            return Check(
+                "camera",
+                FAIL,
+                "Camera",
+                f"{', '.join(shadows)} installed in the program's own environment shadows the "
+                "system's, which Picamera2 is built against ('import picamera2' fails with "
+                '"numpy.dtype size changed")',
+                INSTALL_FIX + " (it removes them and uses the system's numpy and OpenCV)",
+            )
         try:
             detail = self.system.camera_read(section)
         except ImportError as exc:

@@ -70,12 +70,19 @@ RESTART_STEPS_SINCE = 254
 AMPLIFIER_OVERLAYS = {name: "" if name == "none" else name for name in AMPLIFIERS}
 DEFAULT_AMPLIFIER = HardwareConfig().amplifier  # the BOM's amplifier
 # The camera ([camera] enabled = true): Picamera2 and libcamera come from Raspberry Pi OS's own
-# archive and the venv sees them through --system-site-packages; OpenCV and numpy come from the
-# `camera` extra on a 64-bit OS (opencv-python-headless has aarch64 wheels only), from Debian
-# on a 32-bit one. The service joins the video group and may open the camera's devices.
+# archive and the venv sees them through --system-site-packages. Picamera2's simplejpeg is built
+# against that archive's numpy (1.x on Bookworm): a numpy 2 that pip puts in the venv shadows it
+# and `import picamera2` fails ("numpy.dtype size changed", raspberrypi/picamera2 issues 1088 and
+# 1211). So with a Camera Module OpenCV and numpy come from the archive too, and the venv must
+# hold no copy of its own; a USB webcam takes them from the `camera` extra on a 64-bit OS
+# (opencv-python-headless has aarch64 wheels only), from Debian on a 32-bit one. The service
+# joins the video group and may open the camera's devices.
 PICAMERA_PACKAGE = "python3-picamera2"
 CAMERA_EXTRA = "camera"
 DEBIAN_OPENCV = ("python3-opencv", "python3-numpy")
+# What pip may have put in the venv (an earlier install, the camera extra) that would shadow the
+# archive's numpy and OpenCV which Picamera2 was built with.
+PICAMERA_SHADOWS = ("numpy", "opencv-python-headless", "opencv-python")
 CAMERA_DEVICES = ("char-video4linux", "char-media", "char-dma_heap")
 # The RP1 PWM block of a Pi 5 (GPIO 12, 13, 18, 19 with dtoverlay=pwm-2chan): behind PCIe on
 # current kernels; both places are listed, a missing one is skipped ("-").
@@ -106,6 +113,7 @@ class InstallPlan:
     camera: str = ""  # the [camera] source when the camera is on, "" when off
     pip_extras: tuple[str, ...] = ()
     apt_missing: tuple[str, ...] = ()  # wanted, but not in this system's archive
+    pip_removed: tuple[str, ...] = ()  # pip packages the venv must not hold a copy of
 
     @property
     def groups(self) -> tuple[str, ...]:
@@ -141,6 +149,7 @@ class InstallPlan:
             "CAMERA": self.camera,
             "PIP_EXTRAS": ",".join(self.pip_extras),
             "APT_MISSING": " ".join(self.apt_missing),
+            "PIP_REMOVED": " ".join(self.pip_removed),
             "SERVICE_GROUPS": " ".join(self.groups),
         }
         return "".join(f"{key}={shlex.quote(value)}\n" for key, value in values.items())
@@ -218,12 +227,16 @@ def make_plan(
         apt.append(PIGPIO_DAEMON_PACKAGE)
     extras: list[str] = []
     missing: list[str] = []
+    removed: tuple[str, ...] = ()
     if camera:
-        wanted = [PICAMERA_PACKAGE] if camera == "picamera2" else []
-        if machine == "aarch64":
+        wanted: list[str] = []
+        if camera == "picamera2":
+            wanted = [PICAMERA_PACKAGE, *DEBIAN_OPENCV]
+            removed = PICAMERA_SHADOWS
+        elif machine == "aarch64":
             extras.append(CAMERA_EXTRA)
         else:
-            wanted += DEBIAN_OPENCV
+            wanted = list(DEBIAN_OPENCV)
         for package in wanted:
             (apt if available(package) else missing).append(package)
     return InstallPlan(
@@ -242,6 +255,7 @@ def make_plan(
         camera=camera,
         pip_extras=tuple(extras),
         apt_missing=tuple(missing),
+        pip_removed=removed,
     )
 
 

@@ -81,6 +81,30 @@ def test_malformed_json_is_refused_naming_the_problem(mangle, key: str, words: s
     assert words in str(refused.value)
 
 
+@pytest.mark.parametrize(
+    ("field", "place", "longest"),
+    [
+        ("id", lambda data: data["game"], 64),
+        ("date", lambda data: data["game"], 40),
+        ("name", lambda data: data["game"], 80),
+        ("notes", lambda data: data["game"]["ruleset"], 2_000),
+        ("at", lambda data: data["log"][0], 40),
+    ],
+)
+def test_a_field_past_its_size_is_refused_naming_it(field: str, place, longest: int) -> None:  # type: ignore[no-untyped-def]
+    # Every stored game is listed to every phone: one 4 MB id would be sent at every change.
+    data = json.loads(game_to_json(sample()))
+    place(data)[field] = "x" * longest
+    game_from_json(json.dumps(data))  # at the limit: kept
+    place(data)[field] = "x" * 4_000_000
+    with pytest.raises(ScoringError) as refused:
+        game_from_json(json.dumps(data))
+    assert refused.value.key == "import_too_long"
+    assert field in refused.value.params["field"] and str(longest) in str(refused.value)
+    french = Catalog.load().text("scoring.error.import_too_long", "fr", refused.value.params)
+    assert f"plus de {longest} caractères" in french
+
+
 def test_csv_export_then_import_gives_the_same_standings() -> None:
     b = ScoreBook(GameSetup("Sheet", PLAYERS, builtin_ruleset("classic"), first_dealer="Bo"))
     b.record_round({"Ana": H.empty(), "Bo": H.of_cards({"n9": 1}), "Cy": H.of_points(12)})

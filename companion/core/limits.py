@@ -17,3 +17,12 @@ MAX_GAME_ROUNDS = 500
 # Log entries (rounds, corrections, deletions, undos, redos) of such a game: every round
 # corrected once.
 MAX_GAME_ENTRIES = 2 * MAX_GAME_ROUNDS
+# The longest texts a stored game may carry (a file imported, a game made on the box): every
+# state and live event lists the stored games, so one long field would reach every phone at
+# every change. An id is a short key (the page and the CLI name a game by it), a date an ISO
+# timestamp, a ruleset's notes a paragraph.
+MAX_GAME_ID = 64
+MAX_DATE = 40
+MAX_GAME_NAME = 80
+MAX_NOTES = 2_000
+MAX_LABEL = 200  # a ruleset's names and source, a card's labels

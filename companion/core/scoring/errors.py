@@ -72,6 +72,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "import_bad_version": "game format version {found!r} is not supported (this program "
         "reads version {supported})",
         "import_field": "field {field}: {problem}",
+        "import_too_long": "field {field}: longer than {longest} characters",
         "import_too_deep": "the file is nested too deeply to be a game",
         "import_entry": "log entry {index}: {problem}",
         "import_standings_mismatch": "the file's standings do not match its rounds: {problem}",

@@ -12,10 +12,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from companion.core.limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from companion.core.limits import (
+    MAX_DATE,
+    MAX_GAME_ID,
+    MAX_GAME_NAME,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
 from companion.core.names import name_problem, shown_key
 from companion.core.scoring.errors import ScoringError
-from companion.core.scoring.rulesets import Ruleset
+from companion.core.scoring.rulesets import Ruleset, bounded_text
 
 MODES = ("winner_takes", "lowest_wins", "defi")
 ENTRY_TYPES = ("round_recorded", "round_corrected", "round_deleted", "undo", "redo")
@@ -188,9 +195,7 @@ class LogEntry:
                 field=f"{where}.type",
                 problem=f"must be one of {', '.join(ENTRY_TYPES)}, not {kind!r}",
             )
-        at = data.get("at", "")
-        if not isinstance(at, str):
-            raise ScoringError("import_field", field=f"{where}.at", problem="must be text")
+        at = bounded_text(data.get("at", ""), f"{where}.at", MAX_DATE)
         round_id = data.get("round_id")
         needs_id = kind in ("round_corrected", "round_deleted")
         if needs_id and (isinstance(round_id, bool) or not isinstance(round_id, int)):
@@ -236,7 +241,7 @@ class GameSetup:
         return self.teams if self.teams else tuple((p,) for p in self.players)
 
     def validate(self) -> GameSetup:
-        if not self.name.strip() or len(self.name) > 80 or "\n" in self.name:
+        if not self.name.strip() or len(self.name) > MAX_GAME_NAME or "\n" in self.name:
             raise ScoringError("bad_name")
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             raise ScoringError(
@@ -306,11 +311,14 @@ class GameSetup:
                 "import_field", field=f"{where}.teams", problem="must be a list of name lists"
             )
         texts: dict[str, str] = {}
-        for name in ("id", "name", "date", "mode", "first_dealer"):
-            value = data.get(name, "")
-            if not isinstance(value, str):
-                raise ScoringError("import_field", field=f"{where}.{name}", problem="must be text")
-            texts[name] = value
+        for name, longest in (
+            ("id", MAX_GAME_ID),
+            ("name", MAX_GAME_NAME),
+            ("date", MAX_DATE),
+            ("mode", MAX_NAME),
+            ("first_dealer", MAX_NAME),
+        ):
+            texts[name] = bounded_text(data.get(name, ""), f"{where}.{name}", longest)
         setup = cls(
             name=texts["name"],
             players=tuple(players),

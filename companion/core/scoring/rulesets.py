@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from companion.core.limits import MAX_LABEL, MAX_NOTES
 from companion.core.scoring.errors import ScoringError
 
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -180,7 +181,7 @@ class Ruleset:
             source=_text(data, "source", where, default=""),
             kinds=kinds,
             sides=tuple(sides),
-            notes=_text(data, "notes", where, default=""),
+            notes=_text(data, "notes", where, default="", longest=MAX_NOTES),
         )
         return ruleset.validate()
 
@@ -204,7 +205,23 @@ def _kind_problem(kind: CardKind) -> str:
     return ""
 
 
-def _text(data: Mapping[str, Any], name: str, where: str, default: str | None = "\0") -> str:
+def bounded_text(value: Any, field: str, longest: int) -> str:
+    """``value`` when it is text of at most ``longest`` characters; else the error naming
+    ``field``."""
+    if not isinstance(value, str):
+        raise ScoringError("import_field", field=field, problem="must be text")
+    if len(value) > longest:
+        raise ScoringError("import_too_long", field=field, longest=longest)
+    return value
+
+
+def _text(
+    data: Mapping[str, Any],
+    name: str,
+    where: str,
+    default: str | None = "\0",
+    longest: int = MAX_LABEL,
+) -> str:
     value = data.get(name)
     if value is None:
         if default == "\0":
@@ -213,9 +230,7 @@ def _text(data: Mapping[str, Any], name: str, where: str, default: str | None = 
             value = data.get("name_fr", "")
         else:
             return default
-    if not isinstance(value, str):
-        raise ScoringError("import_field", field=f"{where}.{name}", problem="must be text")
-    return value
+    return bounded_text(value, f"{where}.{name}", longest)
 
 
 def _int(data: Mapping[str, Any], name: str, where: str, default: int | None = None) -> int:

@@ -210,6 +210,7 @@ class LauncherHardware:
         )
         if self.card_path is not None:
             self.card_path.feeding = lambda: self.ejector.feeding
+            self.card_path.pinch = lambda: self.ejector.pinch_duty
         self.turret = self._add(
             Turret(pins.turret, config.turret, factory=factory, seats=seats, clock=motion_clock)
         )

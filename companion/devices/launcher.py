@@ -6,10 +6,13 @@ Inputs (buttons, card sensor) become small typed *notices* passed to the callbac
 
 - :class:`~companion.core.commands.Eject` and :class:`~companion.core.commands.Turn` go, in order,
   to one *motion lane* (a worker thread with a FIFO queue). Firings are sequential, and a Turn
-  queued behind an ejection waits for it, so cards always go to the player they were meant for.
-  The queue is bounded however fast the button is mashed, and it coalesces the way the real
-  launcher's motor does: a press that fires while cards are still waiting to come out adds its
-  cards to that ejection (the motor simply runs on), and a Turn queued behind another Turn
+  queued behind an ejection waits for it. An ejection names its seat: the lane turns the
+  turret there first (when it does not face it already: after homing at start, say) and fires
+  once the turn has ended, so cards always go to the player they were meant for; a press that
+  comes mid-turn waits in the queue behind it. The queue is bounded however fast the button is
+  mashed, and it coalesces the way the real launcher's motor does: a press that fires while
+  cards for the same seat are still waiting to come out adds its cards to that ejection (the
+  motor simply runs on), and a Turn queued behind another Turn
   replaces it (the turret goes to the latest target only). When :data:`MAX_PENDING` movements
   wait (a button mashed far faster than the launcher moves), a new ejection joins the last
   waiting one and a new Turn replaces the last waiting Turn: no card is ever dropped, though
@@ -29,7 +32,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from companion.core.commands import Command, Cue, Eject, Turn
@@ -139,6 +142,7 @@ class LauncherHardware:
         self._pending: deque[tuple[str, Any]] = deque()  # movements waiting, oldest first
         self._running = 0  # 1 while the lane performs a movement
         self.coalesced = 0  # movements merged into a waiting one (for the page and the soak)
+        self._aim: int | None = None  # the seat of the latest turn asked: where to rest
         self._jam: FiringFault | None = None
         self._last_error: str | None = None
         self._closed = False
@@ -282,6 +286,8 @@ class LauncherHardware:
         with self._state_lock:
             if self._closed:
                 return
+            if job[0] == "turn":
+                self._aim = job[1].seat
             if not self._coalesce(job):
                 self._pending.append(job)
             self._state_lock.notify_all()
@@ -296,13 +302,18 @@ class LauncherHardware:
         last_kind, last = pending[-1]
         if kind == "turn" and last_kind == "turn":
             pending[-1] = job  # the latest target only
-        elif kind == "eject" and last_kind == "eject" and last.cards < MAX_EJECTION:
+        elif (
+            kind == "eject"
+            and last_kind == "eject"
+            and last.seat == command.seat
+            and last.cards < MAX_EJECTION
+        ):
             # The motor runs on, up to a deck; the rest waits as an ejection of its own.
             merged = min(MAX_EJECTION, last.cards + command.cards)
-            pending[-1] = ("eject", Eject(merged))
+            pending[-1] = ("eject", replace(last, cards=merged))
             rest = last.cards + command.cards - merged
             if rest:
-                self._enqueue_rest(Eject(rest))
+                self._enqueue_rest(replace(command, cards=rest))
         elif len(pending) < MAX_PENDING:
             return False
         elif kind == "eject":
@@ -315,7 +326,7 @@ class LauncherHardware:
                 if rest and waiting_kind == "eject" and waiting.cards < MAX_EJECTION:
                     merged = min(MAX_EJECTION, waiting.cards + rest)
                     rest -= merged - waiting.cards
-                    pending[at] = ("eject", Eject(merged))
+                    pending[at] = ("eject", replace(waiting, cards=merged))
             if rest:
                 logger.warning("launcher: %d card(s) past the waiting decks dropped", rest)
         else:
@@ -390,13 +401,27 @@ class LauncherHardware:
             except IndexError as exc:
                 logger.warning("turret: %s; not turning", exc)
         elif kind == "eject":
-            self._eject(command.cards)
+            self._eject(command)
 
-    def _eject(self, cards: int) -> None:
-        result = self.ejector.fire(cards, self._stop)
-        if self.card_sensor is None or self._stop.is_set():
-            return  # timed: nothing was seen, the model stands
-        self._report(result)
+    def _eject(self, command: Eject) -> None:
+        if command.seat is not None:
+            # Not one card before the turret faces the seat: after homing, a restart, a seat
+            # re-angled, a sweep that left it elsewhere. Already there, this returns at once.
+            try:
+                self.turret.face(command.seat, self._stop)
+            except IndexError as exc:
+                logger.warning("turret: %s; firing where it faces", exc)
+            if self._stop.is_set():
+                return
+        result = self.ejector.fire(command.cards, self._stop)
+        if self.card_sensor is not None and not self._stop.is_set():
+            self._report(result)
+        # Cards merged past the queue's bound may have turned it away from the latest seat
+        # asked: with nothing left to do, it goes back there.
+        with self._state_lock:
+            aim = self._aim if not self._pending else None
+        if aim is not None and aim != command.seat and not self._stop.is_set():
+            self._perform("turn", Turn(aim, ""))
 
     def _report(self, result: FiringCount) -> None:
         with self._state_lock:
@@ -447,16 +472,20 @@ class LauncherHardware:
         return self.buzzer.wait_silent(left)
 
     def status(self) -> dict[str, Any]:
-        """A snapshot for the page: turret angle and seat, busy, jam, counters."""
+        """A snapshot for the page: the turret's angle and seat, and where it is going; busy,
+        jam, counters."""
         with self._state_lock:
             queued = len(self._pending) + self._running
             jam = self._jam
             error = self._last_error
         return {
             "backend": self.backend,
+            # Where the turret is (frame by frame while it turns) and where it is going.
             "turret_angle": self.turret.angle,
+            "turret_target": self.turret.target,
             "turret_range": [self.turret.config.min_angle, self.turret.config.max_angle],
             "seat": self.turret.seat,
+            "target_seat": self.turret.target_seat,
             "turning": self.turret.moving,
             "busy": queued > 0,
             "queued": queued,

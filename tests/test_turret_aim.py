@@ -31,19 +31,29 @@ SPEED = 25  # the launcher's moves run 25 times faster than on the box
 
 
 class HeldClock(ScaledClock):
-    """The launcher's clock, whose waits on the motion lane do not begin until :attr:`running`
-    is set: the lane stops at its first step's wait (the turret has sent its first angle). The
-    buzzer's waits run free: its sounds are not the lane's."""
+    """The launcher's clock, whose waits on the motion lane stop from the ``hold_at``-th on
+    until :attr:`running` is set: at first the lane stops at its first step's wait (the turret
+    has sent its first angle). The buzzer's waits run free: its sounds are not the lane's."""
 
     def __init__(self, speed: float) -> None:
         super().__init__(speed)
         self.running = threading.Event()
-        self.waiting = threading.Event()  # set once the lane waits for the clock
+        self.waiting = threading.Event()  # set once the lane is held
+        self.hold_at = 1
+        self.lane_waits = 0
+
+    def hold_after(self, steps: int) -> None:
+        """Hold the lane (idle now) ``steps`` waits into its next movement."""
+        self.waiting.clear()
+        self.hold_at = self.lane_waits + steps
+        self.running.clear()
 
     def wait(self, waiter: Callable[[float], bool], seconds: float) -> bool:
         if threading.current_thread().name == "motion-lane":
-            self.waiting.set()
-            self.running.wait()
+            self.lane_waits += 1
+            if self.lane_waits >= self.hold_at:
+                self.waiting.set()
+                self.running.wait()
         return super().wait(waiter, seconds)
 
 
@@ -202,3 +212,27 @@ def test_at_start_the_turret_faces_the_active_player_before_any_press(start: Any
     assert levels[0] == pytest.approx(servo_duty(hardware, 180.0))  # home first
     assert levels[-1] == pytest.approx(servo_duty(hardware, 90.0))  # then to Bruno
     assert hardware.ejector.cards_fired == 0
+
+
+def test_the_page_follows_the_turret_while_it_turns(start: Any) -> None:
+    daemon, _, clock = start()
+    hardware = daemon.hardware
+    clock.running.set()
+    wait_for(lambda: daemon.hub.state()["device"]["seat"] == 1, what="facing Bruno")
+    clock.hold_after(10)  # ten frames into the next turn: 24° on at 2.4° a frame
+    daemon.hub.dispatch("device.face", {"seat": 3})  # from Bruno (90°) to David (270°)
+    assert clock.waiting.wait(10)
+
+    def held_there() -> bool:
+        angle = daemon.hub.state()["device"]["turret_angle"]
+        return bool(angle == pytest.approx(90.0 + 24.0))
+
+    # Told while it turns (not only once it stops): where it is, and where it is going.
+    wait_for(held_there, what="the page told mid-turn")
+    device = daemon.hub.state()["device"]
+    assert device["turning"]
+    assert (device["turret_target"], device["target_seat"], device["seat"]) == (270.0, 3, None)
+    clock.running.set()
+    assert hardware.wait_idle(timeout=30, sound=False)
+    wait_for(lambda: daemon.hub.state()["device"]["seat"] == 3, what="the page told")
+    assert daemon.hub.state()["device"]["turret_angle"] == 270.0

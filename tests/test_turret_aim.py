@@ -30,7 +30,7 @@ from tests.helpers import wait_for
 SPEED = 25  # the launcher's moves run 25 times faster than on the box
 
 
-class HeldClock(ScaledClock):
+class LaneClock(ScaledClock):
     """The launcher's clock, whose waits on the motion lane stop from the ``hold_at``-th on
     until :attr:`running` is set: at first the lane stops at its first step's wait (the turret
     has sent its first angle). The buzzer's waits run free: its sounds are not the lane's."""
@@ -92,7 +92,7 @@ def servo_duty(hardware: LauncherHardware, bearing: float) -> float:
 
 
 @pytest.fixture
-def start(tmp_path: Path) -> Iterator[Callable[[], tuple[Daemon, PinLog, HeldClock]]]:
+def start(tmp_path: Path) -> Iterator[Callable[[], tuple[Daemon, PinLog, LaneClock]]]:
     """Start a daemon on logged mock pins and a held launcher clock, in the same state folder
     each time (a second one is the box restarted); four players, two cards a press."""
     config = replace(
@@ -100,11 +100,11 @@ def start(tmp_path: Path) -> Iterator[Callable[[], tuple[Daemon, PinLog, HeldClo
         launcher=LauncherConfig(profile="fixed", fixed_cards=2),
     )
     assert Config().table.players[:4] == config.table.players[:4]
-    started: list[tuple[Daemon, PinLog, HeldClock]] = []
+    started: list[tuple[Daemon, PinLog, LaneClock]] = []
 
-    def make() -> tuple[Daemon, PinLog, HeldClock]:
+    def make() -> tuple[Daemon, PinLog, LaneClock]:
         log = PinLog()
-        clock = HeldClock(SPEED)
+        clock = LaneClock(SPEED)
         options = DaemonOptions(
             state_dir=tmp_path,
             simulate=True,
@@ -126,7 +126,7 @@ def start(tmp_path: Path) -> Iterator[Callable[[], tuple[Daemon, PinLog, HeldClo
         log.factory.close()
 
 
-def press_mid_turn(daemon: Daemon, log: PinLog, clock: HeldClock) -> None:
+def press_mid_turn(daemon: Daemon, log: PinLog, clock: LaneClock) -> None:
     """The launcher is held at its first step (homing); HIT is pressed and handled: the ding
     sounds at once, nothing is fired; then the clock runs and the launcher does its work."""
     assert clock.waiting.wait(10), "the launcher never started homing"

@@ -355,7 +355,7 @@ class Daemon:
         assert self.hardware is not None and self.devices is not None
         sources: list[InputSource] = [
             self.devices.inputs,  # the launcher's buttons and card sensor
-            MotionWatcher(self.hardware, self.devices.moved, self._turret_turning),
+            MotionWatcher(self.hardware, self.devices.moved),
         ]
         if self.options.web:
             sources.append(PhonePage(self, sections))
@@ -428,9 +428,6 @@ class Daemon:
             poweroff=None if simulate else POWEROFF,
             say_address=not simulate,
         )
-
-    def _turret_turning(self) -> bool:
-        return self.hardware is not None and self.hardware.turret.moving
 
     def _device_status(self) -> dict[str, Any]:
         status: dict[str, Any] = {"simulated": self.options.simulate, "url": self.url}

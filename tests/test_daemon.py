@@ -335,6 +335,8 @@ def test_reload_clears_a_reported_jam(tmp_path: Path):
 class BusyLauncher:
     """A launcher that never becomes idle (a long burst still running)."""
 
+    turning = True  # and its turret turning all the while
+
     def __init__(self) -> None:
         self.asked = threading.Event()
         self._never = threading.Event()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from typing import Protocol
 
 from .inputs import InputDoor
@@ -18,22 +17,19 @@ TURNING_NOTICE_S = 0.2
 class Moving(Protocol):
     def wait_idle(self, timeout: float | None = None, *, sound: bool = True) -> bool: ...
 
+    @property
+    def turning(self) -> bool: ...
+
 
 class MotionWatcher:
     """After each motion (``moved`` set), marks the "device" status changed every
-    :data:`TURNING_NOTICE_S` while ``turning()`` says the turret turns, and once more when the
+    :data:`TURNING_NOTICE_S` while the launcher says its turret turns, and once more when the
     launcher is idle, so every page redraws the turret where it really is and the ejector. An
     input source: started with the door once the hub runs, closed before it stops."""
 
-    def __init__(
-        self,
-        hardware: Moving,
-        moved: threading.Event,
-        turning: Callable[[], bool] = lambda: False,
-    ) -> None:
+    def __init__(self, hardware: Moving, moved: threading.Event) -> None:
         self._hardware = hardware
         self._moved = moved
-        self._turning = turning
         self._stopped = threading.Event()
         self._door: InputDoor | None = None
         self._thread = threading.Thread(target=self._watch, name="motion-watch", daemon=True)
@@ -61,7 +57,7 @@ class MotionWatcher:
             while not self._hardware.wait_idle(timeout=0.05, sound=False):
                 if self._stopped.is_set() or time.monotonic() > deadline:
                     break
-                if self._turning() and time.monotonic() - told >= TURNING_NOTICE_S:
+                if self._hardware.turning and time.monotonic() - told >= TURNING_NOTICE_S:
                     told = time.monotonic()
                     self._tell()
             if not self._stopped.is_set():

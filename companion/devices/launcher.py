@@ -341,6 +341,11 @@ class LauncherHardware:
         with self._state_lock:
             return self._pending.waiting()
 
+    @property
+    def turning(self) -> bool:
+        """True while the turret turns (the phones are told where it is meanwhile)."""
+        return self.turret.moving
+
     def _perform(self, kind: str, command: Any) -> None:
         if kind == "home":
             self.ejector.home(self._stop)

@@ -163,6 +163,9 @@ def test_measure_times_one_card_and_the_feed_and_saves_them(
     # The simulated feed moves at the expected 150 mm/s and a card darkens the beam 60 ms.
     assert "beam: 4 card(s) counted" in output
     assert "one card darkens the beam 60 ms; the feed moves 150 mm/s" in output
+    # Each card as the fan slowed it (60 ms at full duty, 65 % at the last step), brought back
+    # to full duty for card_pass_s.
+    assert "the cards darkened the beam 68, 78, 92, 92 ms, in turn" in output
     assert "SLOW FEED" not in output
     hardware = load_config(path).hardware
     assert hardware.ejector.feed_mm_s == 150.0 and hardware.card_sensor.card_pass_s == 0.06

@@ -53,6 +53,7 @@ def fire(
         faults: dict[int, CardFault] | None = None,
         magazine: int = 112,
         speed: float = 1.0,
+        slowing: float = 1.0,
     ) -> tuple[LauncherHardware, list[SensorReport]]:
         # The defaults: 150 mm/s, 35 mm from the stack to the pinch, 87 mm cards, 60 ms dark.
         ejector = {"feed_mm_s": 150.0, "feed_path_mm": 35.0}
@@ -64,6 +65,7 @@ def fire(
             cards=magazine,
             speed=speed,
             faults=faults,
+            slowing=slowing,
         )
         hardware = closing(
             LauncherHardware(
@@ -106,10 +108,10 @@ def test_n_cards_asked_are_n_cards_counted_and_the_feed_stops_at_the_last(
     assert report.events == (CardsSeen(5, 5, 0),)
     assert hardware.card_path is not None and hardware.card_path.fed == 5  # no sixth card
     # The feed ran until the fifth card reached the beam (35 mm to the pinch, then four card
-    # lengths of 87 mm, at 150 mm/s) and left it (60 ms); then it stopped (no turning back: its
-    # wheels turn on one-way bearings).
+    # lengths of 87 mm, at 150 mm/s) and left it (60 ms at full duty, thrown at the fan's last
+    # step); then it stopped (no turning back: its wheels turn on one-way bearings).
     forward = round(duty(SAFE_PULSE_US[1]), 5)
-    stop_at = (35 + 4 * 87) / 150 + 0.06
+    stop_at = (35 + 4 * 87) / 150 + 0.06 / (1 - EjectorConfig().exit_fan)
     times = feed_times(mock_factory.pin(FEED))
     assert [state for _, state in times] == [forward, 0.0]
     assert math.isclose(times[1][0], stop_at, abs_tol=EXACT)
@@ -134,9 +136,11 @@ def test_a_jam_stops_the_feed_after_the_time_out_and_names_the_fault(
     assert (report.counted, report.fault) == (1, "jam")
     assert report.events == (CardsSeen(1, 3, 0), Jam("jam"))
     # The first card came at 35/150 s; the second never did: the feed gave up twice the time a
-    # card takes after the first card left the beam (60 ms dark), not a moment sooner.
+    # card takes after the first card left the beam (60 ms dark at full duty, thrown at the
+    # fan's middle step), not a moment sooner.
     times = feed_times(mock_factory.pin(FEED))
-    assert math.isclose(times[1][0], 35 / 150 + 0.06 + 2 * 87 / 150, abs_tol=EXACT)
+    first_dark = 0.06 / fan_duty(1.0, EjectorConfig().exit_fan, 1, 3)
+    assert math.isclose(times[1][0], 35 / 150 + first_dark + 2 * 87 / 150, abs_tol=EXACT)
     assert times[1][1] == 0.0 and mock_factory.pin(FEED).state == 0
     assert mock_factory.pin(EXIT).state == 0
     status = hardware.status()
@@ -170,6 +174,29 @@ def test_a_double_is_counted_as_two_and_reported(fire: Fire) -> None:
 def test_a_double_on_the_last_card_gives_one_card_more(fire: Fire) -> None:
     _, reports = fire(1, faults={0: "double"})
     assert reports[0].events == (CardsSeen(2, 1, 1),)  # the player gets what came out
+
+
+def test_a_burst_slowed_by_the_fan_is_counted_card_by_card(fire: Fire) -> None:
+    # A loaded pinch: each card is slowed as the duty squared, so five cards darken the beam
+    # 72, 88, 110, 142 and 142 ms (the feed's simulation measured 55..141 ms); one fixed limit
+    # of 1.5 x 60 ms took the third card for a double and stopped after four.
+    hardware, reports = fire(5, slowing=2.0)
+    (report,) = reports
+    assert (report.counted, report.doubles, report.fault) == (5, 0, None)
+    assert hardware.card_sensor is not None
+    darks = [p.dark_s for p in hardware.card_sensor.passages_since(0)]
+    assert darks[0] == pytest.approx(0.072, abs=0.001) and max(darks) > 0.14
+    assert hardware.card_path is not None and hardware.card_path.fed == 5
+
+
+def test_a_double_in_a_slowed_burst_is_still_two_cards(fire: Fire) -> None:
+    hardware, reports = fire(5, faults={2: "double"}, slowing=2.0)
+    (report,) = reports
+    assert (report.counted, report.doubles, report.fault) == (5, 1, None)
+    assert hardware.card_sensor is not None
+    cards = [p.cards for p in hardware.card_sensor.passages_since(0)]
+    assert cards == [1, 1, 2, 1]  # the double is the third spell; the card after it is one
+    assert hardware.card_path is not None and hardware.card_path.fed == 5
 
 
 def test_an_empty_magazine_gives_no_card_and_a_jam_report(fire: Fire) -> None:
@@ -214,7 +241,8 @@ def test_a_late_lane_still_sees_each_card_for_its_own_time(
     assert reports == [SensorReport(3, 3, 0, None, reports[0].at, 1)]  # type: ignore[union-attr]
     assert hardware.card_sensor is not None
     darks = [p.dark_s for p in hardware.card_sensor.passages_since(0)]
-    assert darks == pytest.approx([0.06] * 3, abs=EXACT)
+    fan = EjectorConfig().exit_fan
+    assert darks == pytest.approx([0.06 / (1 - fan / 2), 0.06 / (1 - fan), 0.06 / (1 - fan)])
 
 
 def test_without_a_beam_firing_is_timed(

@@ -291,7 +291,11 @@ class Calibration:
                 "the beam saw fewer than two single cards: clear the launcher, check the throat "
                 "(a little over one card) and the beam, then measure again"
             )
-        card_pass_s = statistics.median(p.dark_s for p in passages)
+        # Each card darkened the beam at the duty the pinch had stepped down to: brought back to
+        # full duty, which is what card_pass_s means.
+        card_pass_s = statistics.median(p.dark_s * p.duty for p in passages)
+        darks = ", ".join(f"{p.dark_s * 1000:.0f}" for p in sensor.passages_since(before))
+        self.say(f"the cards darkened the beam {darks} ms, in turn")
         gaps = [b.start - a.start for a, b in itertools.pairwise(passages)]
         feed_mm_s = ejector.config.card_length_mm / statistics.median(gaps)
         expected = ejector.config.feed_mm_s

@@ -235,14 +235,16 @@ class CardSensorConfig:
 
     card_pass_s: float = option(
         0.06,
-        "how long one card darkens the beam as the pinch throws it (87 mm at about 1.5 m/s; "
-        "measured by calibrate)",
+        "how long one card darkens the beam as the pinch throws it at full duty (87 mm at "
+        "about 1.5 m/s; measured by calibrate)",
         min=0.002,
         max=1.0,
     )
     double_factor: float = option(
         1.5,
-        "a beam dark longer than this many card_pass_s is two overlapping cards (a double)",
+        "a beam dark longer than this many cards is two overlapping cards (a double); a card "
+        "is the firing's last single one, slowed as the pinch's duty fell since (the first: "
+        "card_pass_s at its duty)",
         min=1.2,
         max=3.0,
     )

@@ -48,6 +48,14 @@ def fan_duty(duty: float, fan: float, card: int, cards: int) -> float:
     return duty * (1.0 - fan * min(card, cards - 1) / (cards - 1))
 
 
+def passing_duties(config: EjectorConfig, cards: int) -> list[float]:
+    """The exit pinch's duty, as a fraction of ``exit_duty``, while the beam sees the card that
+    comes after ``k`` cards were counted (``[k]``), in a firing of ``cards``: the duty steps down
+    as soon as a card is in the beam, so each card passes at the next card's step (the last
+    at the last step). What :func:`~.sensor.count_burst` judges a firing's spells at."""
+    return [fan_duty(1.0, config.exit_fan, k + 1, cards) for k in range(max(cards, 1))]
+
+
 def feed_range(config: EjectorConfig) -> ServoRange:
     """The feed servo's speed, -1 (full reverse) .. 1 (full forward), on the configured pulses."""
     return ServoRange.from_us(-1.0, 1.0, config.min_pulse_us, config.max_pulse_us)
@@ -135,6 +143,13 @@ class Ejector:
         return self._feeding
 
     @property
+    def pinch_duty(self) -> float:
+        """The exit pinch's duty now as a fraction of ``exit_duty`` (1.0 without a pinch, or
+        while it is off): what a card in the beam is thrown at."""
+        pulse = self._exit.pulse_width if self._exit is not None else None
+        return 1.0 if pulse is None else pulse / self.config.exit_duty
+
+    @property
     def counted(self) -> bool:
         """True when the beam counts the cards; False when firing is timed."""
         return self.sensor is not None
@@ -199,8 +214,25 @@ class Ejector:
 
     def _count(self, cards: int, stop: threading.Event, sensor: CardSensor) -> FiringCount:
         """Feed until the beam has seen ``cards`` cards, or name the fault."""
+        # The beam judges each card at the duty the pinch throws it (the fan's step).
+        pinch = self._exit is not None
+        first = sensor.begin_burst(passing_duties(self.config, cards) if pinch else ())
+        try:
+            fault = self._feed_until(cards, stop, sensor, first)
+        finally:
+            sensor.end_burst()
+        self._set_feed(0.0)
+        passages = tuple(sensor.passages_since(first))
+        counted = _seen(passages, sensor)
+        doubles = sum(1 for p in passages if p.cards > 1)
+        return FiringCount(cards, counted, doubles, fault, passages)
+
+    def _feed_until(
+        self, cards: int, stop: threading.Event, sensor: CardSensor, first: int
+    ) -> FiringFault | None:
+        """Feed until the beam has seen ``cards`` cards and the last has left it; the fault
+        that stopped it short, if any."""
         config, clock = self.config, self._clock
-        first = sensor.passages
         margin = config.margin
         deadline = clock.monotonic() + config.first_card_s * margin
         fault: FiringFault | None = None
@@ -233,11 +265,7 @@ class Ejector:
         # next card, the bottom one only since, is still short of the pinch.
         if fault is None and sensor.blocked and not stop.is_set():
             fault = self._wait_clear(sensor, stop)
-        self._set_feed(0.0)
-        passages = tuple(sensor.passages_since(first))
-        counted = _seen(passages, sensor)
-        doubles = sum(1 for p in passages if p.cards > 1)
-        return FiringCount(cards, counted, doubles, fault, passages)
+        return fault
 
     def _wait_clear(self, sensor: CardSensor, stop: threading.Event) -> FiringFault | None:
         """The last card is in the beam: wait for it to leave; "stuck" if it does not."""

@@ -3,7 +3,8 @@
 On gpiozero's mock pins nothing breaks the IR beam by itself, so ``simulate`` and the tests
 give the ejector a :class:`MockCardPath`: while the feed runs, the next card's front edge
 travels ``feed_path_mm`` (then one card length for each following card) at the feed's real
-speed, darkens the beam for ``card_pass_s`` and leaves. A card can be marked to come out as a
+speed, darkens the beam for ``card_pass_s`` at the exit pinch's full duty (longer as the pinch's
+duty falls through a burst: ``slowing``) and leaves. A card can be marked to come out as a
 double, to jam in the throat or to stick in the beam; a slow servo is a ``speed`` below 1.
 
 :class:`CardPathClock` puts the path on the ejector's clock: a wait that a card edge falls
@@ -13,6 +14,7 @@ It works on real time (``simulate``) and on the tests' virtual time alike.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from typing import Any, Literal
@@ -31,6 +33,11 @@ class MockCardPath:
     ``faults`` marks cards by their number in the order they are fed (0: the first): a
     ``double`` leaves with the card after it, a ``jam`` never reaches the beam (nor does any
     card after it) and a ``stuck`` card stays in the beam, until :meth:`clear`.
+
+    ``pinch()`` gives the exit pinch's duty now as a fraction of full (the launcher wires the
+    ejector's); a card in the beam leaves it after ``card_pass_s / duty ** slowing``: 1 is a
+    card thrown at a speed in proportion to the duty, more a pinch the card loads (the feed's
+    simulation slows a burst's later cards about as ``slowing`` 2).
     """
 
     def __init__(
@@ -42,6 +49,7 @@ class MockCardPath:
         cards: int = 112,
         speed: float = 1.0,
         faults: dict[int, CardFault] | None = None,
+        slowing: float = 1.0,
     ) -> None:
         self.pin = beam_pin
         self.ejector = ejector
@@ -52,7 +60,9 @@ class MockCardPath:
         self.faults = dict(faults or {})
         self.fed = 0  # cards that reached the beam
         self.blocked_by: CardFault | None = None
+        self.slowing = slowing
         self.feeding: Callable[[], bool] = lambda: False
+        self.pinch: Callable[[], float] = lambda: 1.0
         self._lock = threading.Lock()
         # While an edge is driven, the time it was due: the beam stamps its edges exactly then,
         # however late the lane woke up (a busy machine must not turn one card into a double).
@@ -60,7 +70,18 @@ class MockCardPath:
         self._last: float | None = None
         self._was_feeding = False
         self._travelled = 0.0  # mm the next card's front edge has moved
-        self._clear_at: float | None = None  # when the card in the beam leaves
+        # The card(s) in the beam: since when, and how many (its time out follows the pinch).
+        self._in_beam: tuple[float, int] | None = None
+
+    @property
+    def _clear_at(self) -> float | None:
+        """When the card in the beam leaves, at the pinch's duty now (None: none leaving)."""
+        if self._in_beam is None:
+            return None
+        since, cards = self._in_beam
+        duty = max(0.05, min(1.0, self.pinch()))
+        dark = self.beam.card_pass_s / math.pow(duty, self.slowing)
+        return since + dark * (DOUBLE_DARK if cards == 2 else 1.0)
 
     @property
     def mm_s(self) -> float:
@@ -82,8 +103,9 @@ class MockCardPath:
             self._was_feeding = self.feeding()
             if not self._was_feeding and self.blocked_by is None:
                 self._travelled = 0.0  # stopped and pulled back: the next card waits again
-            if self._clear_at is not None:
-                return self._clear_at
+            clear_at = self._clear_at
+            if clear_at is not None:
+                return clear_at
             return self._next_arrival(now)
 
     def _advance(self, now: float) -> None:
@@ -99,8 +121,9 @@ class MockCardPath:
             last = at
             self._due.at = at
             try:
-                if self._clear_at is not None and at >= self._clear_at:
-                    self._clear_at = None
+                clear_at = self._clear_at
+                if clear_at is not None and at >= clear_at:
+                    self._in_beam = None
                     self.pin.drive_high()
                 else:
                     self._arrive(at)
@@ -123,8 +146,7 @@ class MockCardPath:
         if fault == "stuck":
             self.blocked_by = "stuck"
         else:
-            dark = self.beam.card_pass_s * (DOUBLE_DARK if cards == 2 else 1.0)
-            self._clear_at = at + dark
+            self._in_beam = (at, cards)
 
     def due(self) -> float | None:
         """The time the edge being driven was due (None outside an edge)."""

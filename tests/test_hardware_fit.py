@@ -285,6 +285,28 @@ def test_the_magazine_holds_a_full_extreme_deck_under_the_follower(
     assert follower.size()[Y] <= pocket_w - 1 and follower.size()[X] <= px1 - px0 - 1
 
 
+def test_the_follower_and_its_steel_weigh_what_the_feed_assumes(
+    meshes: dict[str, scad.Mesh], fit: dict[str, Any]
+) -> None:
+    follower = meshes["follower"]
+    printed = follower.volume_centroid()[0] * fit["density"] / 1000 * fit["print_fill"]
+    total = fitcheck.check_follower(fit, printed)
+    assert 10 < printed < total / 4  # the steel makes the weight, not the plastic
+    # the pocket holds the bar: its floor under the top by the bar's thickness
+    (length, width, thick), _ = fit["ballast"]
+    low, high = follower.bounds()
+    middle = ((low[X] + high[X]) / 2, (low[Y] + high[Y]) / 2, 0)
+    assert follower.material(middle, Z)[0][1] == pytest.approx(fit["follower"][0] - thick - 0.2)
+    across = follower.material((middle[0], 0, fit["follower"][0] - 1), Y)
+    gaps = [lo - hi for (_, hi), (lo, _) in itertools.pairwise(across)]
+    assert max(gaps) == pytest.approx(width + 0.6, abs=0.05)
+    with pytest.raises(fitcheck.FitError, match="follower weighs"):
+        fitcheck.check_follower(scad.fit_values(ballast="[60, 50, 5]"), printed)
+    with pytest.raises(fitcheck.FitError, match="stands out"):
+        fitcheck.check_follower(scad.fit_values(follower_h=10), printed)
+    assert length <= 2 * (fit["follower"][3] - fit["follower"][2]) - 20  # clear of the handle
+
+
 def test_the_magazine_check_fails_when_set_wrong() -> None:
     with pytest.raises(fitcheck.FitError, match="for the stack"):
         fitcheck.check_magazine_holds_a_deck(scad.fit_values(mag_wall_h=40))

@@ -165,6 +165,18 @@ def check_magazine_holds_a_deck(fit: Fit) -> None:
     require(room >= fit["cards_min"] * thick + follower_h + 3, f"{room:.0f} mm for the stack")
 
 
+def check_follower(fit: Fit, printed_grams: float, within: float = 0.1) -> float:
+    """The follower's printed body and its steel ballast weigh what the feed's sums assume
+    (``follower_mass``, to ``within``), and the ballast lies in its pocket, under the top.
+    Returns their weight (g)."""
+    (length, width, thick), density = fit["ballast"]
+    total = length * width * thick / 1000 * density + printed_grams
+    target = fit["follower"][1]
+    require(abs(total - target) <= within * target, f"the follower weighs {total:.0f} g")
+    require(thick + 1 <= fit["follower"][0], "the ballast stands out of the follower")
+    return float(total)
+
+
 def check_turret(fit: Fit) -> None:
     """360° from the servo's range through the gears, the gears mesh, the turret gear passes
     through the bearing, the hollow middle takes the cables."""

@@ -82,9 +82,13 @@ tyre_seat = oring_seat(tyre_oring, wheel_rim_r - groove_depth);
 tyre_r = tyre_seat[2];     // the tyre's top, from the O-ring seated in its groove (15.2 mm)
 tyre_w = 12;               // two O-rings side by side; the one-way bearing is 12 long
 feed_ahead = 12;            // the front tyre's axis ahead of the pocket's middle: near the stack's centre of gravity
-feed_rpm = 110;            // FS90R at 4.8-5 V, datasheet, no load
-feed_torque = 0.15;        // N m, FS90R stall torque (1.5 kg cm)
+feed_rpm = 110;            // FS90R at 4.8 V, datasheet, no load (130 at 6 V)
+feed_torque = 0.13;        // N m, FS90R stall torque at 4.8 V (1.3 kg cm; 1.5 at 6 V): the
+                           // box feeds it 5 V, so both figures are the 4.8 V ones
 oneway = [6, 10, 12];      // HF0612 one-way needle bearing: shaft, outside, length
+// A drawn-cup one-way bearing needs a rigid, round housing to lock: it is pressed into a steel
+// sleeve (12 x 1 mm precision tube, cut to 12 mm), which is glued into the printed wheel.
+oneway_sleeve = [12, 1];   // outside diameter, wall
 back_in = 30;              // the back wheel's axis, from the back of the pocket: the bottom card's tail leaves it only once the pinch holds the card
 belt_r = 9;                // the hubs' belt grooves: their bottom at belt_r + 1 - 1.1 * sqrt(2)
 belt_oring = [32, 2];      // the O-ring belt round both hubs
@@ -136,8 +140,12 @@ sep_shoe_mass = 0.6;       // grams: the printed shoe and its pad
 sep_plate_t = 2;           // the separator's plate, screwed over the gate
 sep_sleeve_t = 1.2;        // the sleeve's walls round the shoe (the plate is its back wall)
 sep_sleeve_gap = 2.5;      // the sleeve's underside over the card path (gate at its lowest: 1.5)
-follower_mass = 250;       // grams: follower and its ballast (coins, M8 nuts)
-follower_h = 12;
+follower_mass = 250;       // grams: follower and its ballast, what the feed's sums assume
+// The ballast is one piece of steel flat bar in a pocket in the follower's middle, between the
+// two tyres: [length, width, thickness] (50 x 10 mm bar, cut to 60 mm: 236 g)
+ballast = [60, 50, 10];
+steel_density = 7.85;      // g/cm3
+follower_h = 13;
 
 /* [Exit: pinch pair and beam] */
 exit_oring = [14, 2];      // silicone O-ring 14 x 2 (two on the exit roller)

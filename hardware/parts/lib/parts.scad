@@ -398,9 +398,9 @@ follower_l = pocket_l - 2;
 module follower_flat() {
     difference() {
         translate([-follower_l / 2, -follower_w / 2, 0]) cube([follower_l, follower_w, follower_h]);
-        // the ballast pocket (coins, M8 nuts: follower_mass in all), in the middle, between the
-        // two tyres
-        translate([-20, -follower_w / 2 + 6, 3]) cube([40, follower_w - 12, follower_h]);
+        // the ballast's pocket (a piece of steel flat bar), in the middle, between the two tyres
+        translate([-ballast[0] / 2 - 0.3, -ballast[1] / 2 - 0.3, follower_h - ballast[2] - 0.2])
+            cube([ballast[0] + 0.6, ballast[1] + 0.6, follower_h]);
     }
     translate([-follower_l / 2 + 6, -3, 0]) cube([6, 6, follower_h + 8]);   // handle
 }
@@ -413,7 +413,7 @@ module follower(cards = cards_full) {
 // pinch pulls the card faster than the servo turns: the wheel overruns instead of braking it).
 module feed_wheel_flat() {
     rotate_extrude($fn = 64, convexity = 10) difference() {
-        translate([oneway[1] / 2 - 0.1, 0]) square([wheel_rim_r - oneway[1] / 2 + 0.1, tyre_w]);
+        translate([oneway_sleeve[0] / 2 + 0.05, 0]) square([wheel_rim_r - oneway_sleeve[0] / 2 - 0.05, tyre_w]);
         for (z = [tyre_w / 4, 3 * tyre_w / 4]) v_groove(wheel_rim_r, groove_depth, z);
     }
 }

@@ -88,14 +88,28 @@ def check_separator(fit: Fit) -> None:
 
 
 def check_orings(fit: Fit, least: float = 0.03, most: float = 0.15) -> None:
-    """Every O-ring is stretched in its groove (it cannot creep or fall off) but not overly; the
-    belt too, round both hubs."""
+    """Every O-ring is stretched in its groove (it cannot creep or fall off) but not overly."""
     for name, _, stretch, _, _ in fit["orings"]:
         require(least <= stretch <= most, f"{name} O-ring stretched {100 * stretch:.0f} %")
-    (inside, cord), vertex, centres = fit["belt"]
-    path = 2 * math.pi * (vertex + cord / math.sqrt(2)) + 2 * centres
-    stretch = path / (math.pi * (inside + cord)) - 1
-    require(least <= stretch <= most, f"belt O-ring stretched {100 * stretch:.0f} %")
+
+
+def check_drive(fit: Fit, speed: float = 0.5) -> tuple[float, float]:
+    """The GT2 belt's loop fits the hubs as drawn (a toothed belt has no stretch to spare), and
+    the feed servo, at its 4.8 V stall torque falling to nothing at its no-load speed, still
+    pushes at ``speed`` of that speed what the full deck's worst corner needs: the bottom card
+    dragged from under the whole stack and the follower at the highest card-on-card friction,
+    and the separator's pad braking it at the highest silicone friction. Both tyres can pass
+    that push on, through the belt's teeth. Returns (push, need) in newtons."""
+    (pitch, pulley, belt, _), centres = fit["belt"]
+    loop = 2 * centres + pulley * pitch
+    require(abs(loop - belt * pitch) <= 0.1, f"a {belt * pitch} mm belt on a {loop:.1f} mm path")
+    torque, tyre_r = fit["feed"][5], fit["feed"][2]
+    push = torque * (1 - speed) * 1000 / tyre_r
+    (_, card_hi), (_, tyre_hi), _ = fit["friction"]
+    stack = (fit["cards_full"] * fit["card_mass"] + fit["follower"][1]) / 1000 * G
+    need = card_hi * stack + tyre_hi * fit["separator"][2]
+    require(push >= need, f"the servo pushes {push:.1f} N, the full deck needs {need:.1f} N")
+    return push, need
 
 
 def check_nose(fit: Fit) -> None:

@@ -54,7 +54,7 @@ horn_hub_d = 9;         // clears the round horn's hub
 
 /* [Feed: two tyred wheels under the stack, throat, separator] */
 // The stack rests on two driven tyres only, one under its front half and one under its back,
-// turned together by one servo through an O-ring belt. The floor between stands lower, so all
+// turned together by one servo through a toothed belt. The floor between stands lower, so all
 // the weight that presses on the bottom card presses it onto a driven tyre (see
 // hardware/README.md, "Why this feed").
 pocket_w = card_w + 1.5;   // cards drop freely, still guided
@@ -81,7 +81,6 @@ wheel_rim_r = 14.5;        // the feed wheel's rim: the O-rings stand proud of i
 tyre_seat = oring_seat(tyre_oring, wheel_rim_r - groove_depth);
 tyre_r = tyre_seat[2];     // the tyre's top, from the O-ring seated in its groove (15.2 mm)
 tyre_w = 12;               // two O-rings side by side; the one-way bearing is 12 long
-feed_ahead = 12;            // the front tyre's axis ahead of the pocket's middle: near the stack's centre of gravity
 feed_rpm = 110;            // FS90R at 4.8 V, datasheet, no load (130 at 6 V)
 feed_torque = 0.13;        // N m, FS90R stall torque at 4.8 V (1.3 kg cm; 1.5 at 6 V): the
                            // box feeds it 5 V, so both figures are the 4.8 V ones
@@ -90,10 +89,16 @@ oneway = [6, 10, 12];      // HF0612 one-way needle bearing: shaft, outside, len
 // sleeve (12 x 1 mm precision tube, cut to 12 mm), which is glued into the printed wheel.
 oneway_sleeve = [12, 1];   // outside diameter, wall
 back_in = 30;              // the back wheel's axis, from the back of the pocket: the bottom card's tail leaves it only once the pinch holds the card
-belt_r = 9;                // the hubs' belt grooves: their bottom at belt_r + 1 - 1.1 * sqrt(2)
-belt_oring = [32, 2];      // the O-ring belt round both hubs
-hub_t = 4;                 // the hub's disc (horn side) and its boss holding the pin
+// Both wheels turn together through a GT2 timing belt (closed, 6 mm wide) on two 20-tooth
+// pulleys printed in the hubs: teeth carry the whole torque the back tyre needs, where an
+// O-ring belt slips at about a fifth of it. The belt sets the hubs' distance (no tensioner).
+gt2 = [2, 20, 50, 6];      // pitch, pulley teeth, belt teeth (a 100 mm loop), belt width
+belt_c = (gt2[2] - gt2[1]) * gt2[0] / 2;   // the hubs' centre distance the belt needs: 30 mm
+pulley_r = gt2[0] * gt2[1] / (2 * PI) - 0.254;   // the pulley's tips: pitch radius less the belt's pitch line
+hub_flange = [9, 4.5];     // the hub's horn-side disc: radius, thickness (the horn's screws go in it)
+hub_t = hub_flange[1] + gt2[3] + 1 + 2.5;   // that disc, the teeth (the belt + 1 mm), a 45° flange
 hub_boss = 3;
+feed_ahead = back_in + belt_c - pocket_l / 2;   // the front tyre's axis ahead of the pocket's middle (15.75 mm)
 hub_y0 = tyre_w / 2 + 1 + hub_t + hub_boss;   // the horn's face, from the middle of the path
 layer = 0.2;               // the print's layer height: a printed height is right to +-layer/2
 tyre_sink = [0.1, 0.24];   // how far the silicone tyres sink under a full stack (60-70 Shore A)

@@ -36,7 +36,7 @@ _ = [
     fit("orings", [["tyre", tyre_oring, each tyre_seat], ["exit roller", exit_oring, each exit_seat],
                    ["idler", idler_oring, each idler_seat]]),
     // the GT2 belt [pitch, pulley teeth, belt teeth, width] and the hubs' centre distance
-    fit("belt", [gt2, feed_x - back_x]),
+    fit("timing_belt", [gt2, feed_x - back_x]),
     fit("pinch", [pinch_force, pinch_rate, idler_bearing]), fit("rims", [wheel_rim_r, exit_rim_r, idler_rim_r]),
     fit("gate_jack", [gate_jack, floor_z0 + jack_z0, gate_edge_z + gate_h]),
     fit("feed", [feed_x, feed_zc, tyre_r, tyre_w, feed_rpm, feed_torque]),

@@ -100,7 +100,7 @@ def check_drive(fit: Fit, speed: float = 0.5) -> tuple[float, float]:
     dragged from under the whole stack and the follower at the highest card-on-card friction,
     and the separator's pad braking it at the highest silicone friction. Both tyres can pass
     that push on, through the belt's teeth. Returns (push, need) in newtons."""
-    (pitch, pulley, belt, _), centres = fit["belt"]
+    (pitch, pulley, belt, _), centres = fit["timing_belt"]
     loop = 2 * centres + pulley * pitch
     require(abs(loop - belt * pitch) <= 0.1, f"a {belt * pitch} mm belt on a {loop:.1f} mm path")
     torque, tyre_r = fit["feed"][5], fit["feed"][2]

@@ -28,7 +28,7 @@ _ = [
     // [wire, outside diameter, coils, free length], installed length, the slot's lift
     fit("pinch_ears", [ear_y0, ear_y0 + ear_t, idler_pin, idler_len]),
     fit("pinch_springs", [pinch_spring, pinch_spring_len, pinch_lift]),
-    fit("separator_guide", [sep_clear, sep_spring[1], sep_spring[3]]),
+    fit("separator_guide", [sep_clear, sep_spring]),
     // the follower's steel ballast [length, width, thickness], steel's density; the one-way
     // bearings' steel sleeves [outside diameter, wall]
     fit("ballast", [ballast, steel_density]), fit("oneway_sleeve", [oneway_sleeve, oneway]), fit("front_wall_z", floor_z0 + floor_t + arch_gap + 2), fit("friction", [card_mu, tyre_mu, plastic_mu]),

@@ -29,7 +29,7 @@ def require(ok: bool, message: str) -> None:
 
 PRINT_ERROR = 0.1  # mm: the throat and the floors may come out this far off (half a layer)
 SPRING_ERROR = 0.3  # the separator spring's preload may be this far off
-SLENDER = 4  # a compression spring longer than this many diameters may buckle
+SLENDER = 4  # a compression spring longer than this many mean coil diameters may buckle
 
 
 def check_throat(fit: Fit) -> None:
@@ -82,9 +82,10 @@ def check_separator(fit: Fit) -> None:
     require(roof_z > sleeve_z0, "the sleeve has no room for the spring")
     # it slides: air all round the shoe even with the sleeve printed PRINT_ERROR tight, and a
     # spring too short to buckle
-    clear, diameter, free = fit["separator_guide"]
+    clear, (wire, diameter, _, free) = fit["separator_guide"]
     require(clear >= 2 * PRINT_ERROR + 0.2, f"the shoe has {clear:.2f} mm of air: it binds")
-    require(free <= SLENDER * diameter, f"separator spring {free / diameter:.1f} diameters long")
+    mean = diameter - wire
+    require(free <= SLENDER * mean, f"separator spring {free / mean:.1f} diameters long")
 
 
 def check_orings(fit: Fit, least: float = 0.03, most: float = 0.15) -> None:
@@ -138,7 +139,8 @@ def check_pinch(fit: Fit, least: float = 2.0, most: float = 5.0) -> None:
     require(idler_len <= 2 * ear_in - 0.5, "the idler roller is longer than the ears' gap")
     require(pin_len / 2 >= ear_out, "the idler's pin does not reach through the ears")
     (wire, diameter, coils, free), installed, lift = fit["pinch_springs"]
-    require(free <= SLENDER * diameter, f"pinch springs {free / diameter:.1f} diameters long")
+    mean = diameter - wire
+    require(free <= SLENDER * mean, f"pinch springs {free / mean:.1f} diameters long")
     require(installed - lift >= wire * (coils + 2), "a pinch spring goes solid as the idler lifts")
     force, rate, _ = fit["pinch"]
     _, thick = fit["card_t_range"]

@@ -128,11 +128,11 @@ shim_proud = 1.0;          // the steel edge under the printed one
 // cards lift it. Spring [wire, outside diameter, active coils, free length], music wire.
 shear_modulus = 79300;     // N/mm², music wire (EN 10270-1)
 function spring_rate(s) = shear_modulus * pow(s[0], 4) / (8 * pow(s[1] - s[0], 3) * s[2]);  // N/mm
-// The spring is no longer than four of its diameters (it cannot buckle); the shoe has
+// The spring is no longer than four of its mean coil diameters (it cannot buckle); the shoe has
 // sep_clear of air on every side in its sleeve, and the sleeve is printed standing, so its
 // faces are walls, never bridges.
-sep_spring = [0.2, 4.0, 10, 16];
-sep_spring_len = 9;        // installed length, the shoe on the land
+sep_spring = [0.2, 4.0, 10, 15];
+sep_spring_len = 8;        // installed length, the shoe on the land
 sep_clear = 0.5;           // air between the shoe and its sleeve, each side
 sep_rate = spring_rate(sep_spring);                        // 0.029 N/mm
 sep_force = sep_rate * (sep_spring[3] - sep_spring_len);   // 0.20 N on the floor
@@ -177,9 +177,9 @@ ear_l = 10;                // each ear along the path
 collar = [8, 5];           // 3 mm shaft collar: outside diameter, width
 idler_pin = [3, 2 * (pocket_w / 2 + ear_t + collar[1] + 0.5)];   // steel pin: diameter, length
 // Pinch springs [wire, outside diameter, active coils, free length], music wire, one per ear;
-// pinch_spring_len installed (the idler on the exit roller); no longer than four diameters.
-pinch_spring = [0.4, 4.0, 16, 15];
-pinch_spring_len = 10.6;
+// pinch_spring_len installed (the idler on the exit roller); no longer than four mean diameters.
+pinch_spring = [0.4, 4.0, 16, 14];
+pinch_spring_len = 9.6;
 pinch_screw = [3, 6];      // M3 x 6 set screw closing each ear's spring bore
 pinch_lift = 2;            // the pin's slot lets the idler rise this far over a card
 pinch_rate = 2 * spring_rate(pinch_spring);          // N/mm, both springs

@@ -54,7 +54,7 @@ horn_hub_d = 9;         // clears the round horn's hub
 
 /* [Feed: two tyred wheels under the stack, throat, separator] */
 // The stack rests on two driven tyres only, one under its front half and one under its back,
-// turned together by one servo through an O-ring belt. The floor between stands lower, so all
+// turned together by one servo through a toothed belt. The floor between stands lower, so all
 // the weight that presses on the bottom card presses it onto a driven tyre (see
 // hardware/README.md, "Why this feed").
 pocket_w = card_w + 1.5;   // cards drop freely, still guided
@@ -81,32 +81,59 @@ wheel_rim_r = 14.5;        // the feed wheel's rim: the O-rings stand proud of i
 tyre_seat = oring_seat(tyre_oring, wheel_rim_r - groove_depth);
 tyre_r = tyre_seat[2];     // the tyre's top, from the O-ring seated in its groove (15.2 mm)
 tyre_w = 12;               // two O-rings side by side; the one-way bearing is 12 long
-feed_ahead = 12;            // the front tyre's axis ahead of the pocket's middle: near the stack's centre of gravity
-feed_rpm = 110;            // FS90R at 4.8-5 V, datasheet, no load
-feed_torque = 0.15;        // N m, FS90R stall torque (1.5 kg cm)
+feed_rpm = 110;            // FS90R at 4.8 V, datasheet, no load (130 at 6 V)
+feed_torque = 0.13;        // N m, FS90R stall torque at 4.8 V (1.3 kg cm; 1.5 at 6 V): the
+                           // box feeds it 5 V, so both figures are the 4.8 V ones
 oneway = [6, 10, 12];      // HF0612 one-way needle bearing: shaft, outside, length
+// A drawn-cup one-way bearing needs a rigid, round housing to lock: it is pressed into a steel
+// sleeve (12 x 1 mm precision tube, cut to 12 mm), which is glued into the printed wheel.
+oneway_sleeve = [12, 1];   // outside diameter, wall
 back_in = 30;              // the back wheel's axis, from the back of the pocket: the bottom card's tail leaves it only once the pinch holds the card
-belt_r = 9;                // the hubs' belt grooves: their bottom at belt_r + 1 - 1.1 * sqrt(2)
-belt_oring = [32, 2];      // the O-ring belt round both hubs
-hub_t = 4;                 // the hub's disc (horn side) and its boss holding the pin
+// Both wheels turn together through a GT2 timing belt (closed, 6 mm wide) on two 20-tooth
+// pulleys printed in the hubs: teeth carry the whole torque the back tyre needs, where an
+// O-ring belt slips at about a fifth of it. The belt sets the hubs' distance (no tensioner).
+gt2 = [2, 20, 50, 6];      // pitch, pulley teeth, belt teeth (a 100 mm loop), belt width
+belt_c = (gt2[2] - gt2[1]) * gt2[0] / 2;   // the hubs' centre distance the belt needs: 30 mm
+pulley_r = gt2[0] * gt2[1] / (2 * PI) - 0.254;   // the pulley's tips: pitch radius less the belt's pitch line
+hub_flange = [9, 4.5];     // the hub's horn-side disc: radius, thickness (the horn's screws go in it)
+hub_t = hub_flange[1] + gt2[3] + 1 + 2.5;   // that disc, the teeth (the belt + 1 mm), a 45° flange
 hub_boss = 3;
+feed_ahead = back_in + belt_c - pocket_l / 2;   // the front tyre's axis ahead of the pocket's middle (15.75 mm)
 hub_y0 = tyre_w / 2 + 1 + hub_t + hub_boss;   // the horn's face, from the middle of the path
-floor_relief = 0.5;        // the floor under the stack, below the tyre's top
-nose_drop = 0.2;           // the floor from the gate to the pinch, below the tyre's top: a print
-                           // error of 0.1 mm leaves it below, never above, the card path
-throat_h = 0.55;           // gate over the card path, set with a 0.55 mm feeler: one thickest
-                           // card passes, three thinnest never do; the separator stops the second
+layer = 0.2;               // the print's layer height: a printed height is right to +-layer/2
+tyre_sink = [0.1, 0.24];   // how far the silicone tyres sink under a full stack (60-70 Shore A)
+floor_relief = 0.5;        // the floor under the stack, below the tyre's top: the tyres, sunk
+                           // 0.24 mm, still stand over a floor printed half a layer high
+// The land: the floor under the stack runs on flat, at the same height, under the front wall,
+// the gate and the separator's shoe. The bottom card, bent down by the stack ahead of the front
+// tyre, lies on it there: it is the surface the throat is set against (a feeler on the land).
+// After the shoe the floor ramps down nose_drop (two layers: never flush, whatever the print).
+nose_drop = 0.4;
+ramp_len = 3;              // the ramp down from the land to the nose floor
+throat_h = 0.55;           // gate's steel edge over the land, set with a 0.55 mm feeler: one
+                           // thickest card passes, three thinnest never do; the separator stops the second
 gate_adjust = 1.0;         // +- travel of the gate's slotted holes
 gate_jack = [3, 12];       // M3 x 12 jack screw pressing the gate's top edge down onto the feeler
 gate_t = 3;
+// The gate's edge is steel, not plastic: one blade of a feeler-gauge set (0.30 mm x 12.7 mm,
+// cut to length), in a one-layer recess of the gate's face, clamped between the gate and the
+// separator's plate by the two gate screws. It stands shim_proud below the printed edge, so the
+// card only ever meets a straight, sharp, rigid edge; the recess's top stops it riding up.
+gate_shim = [0.3, 12.7, 60];   // thickness, height, length
+shim_recess = layer;       // the recess in the gate's face: the shim stands 0.1 proud of it and is clamped
+shim_proud = 1.0;          // the steel edge under the printed one
 // Separator: a printed shoe sliding up and down in a sleeve just past the gate, pushed onto the
 // nose floor by a soft compression spring; a silicone pad on its curved underside. It rests on
 // the floor when no card passes (nothing to set), and its force hardly changes as one or two
 // cards lift it. Spring [wire, outside diameter, active coils, free length], music wire.
 shear_modulus = 79300;     // N/mm², music wire (EN 10270-1)
 function spring_rate(s) = shear_modulus * pow(s[0], 4) / (8 * pow(s[1] - s[0], 3) * s[2]);  // N/mm
-sep_spring = [0.2, 4.0, 10, 25];
-sep_spring_len = 18;       // installed length, the shoe on the floor
+// The spring is no longer than four of its mean coil diameters (it cannot buckle); the shoe has
+// sep_clear of air on every side in its sleeve, and the sleeve is printed standing, so its
+// faces are walls, never bridges.
+sep_spring = [0.2, 4.0, 10, 15];
+sep_spring_len = 8;        // installed length, the shoe on the land
+sep_clear = 0.5;           // air between the shoe and its sleeve, each side
 sep_rate = spring_rate(sep_spring);                        // 0.029 N/mm
 sep_force = sep_rate * (sep_spring[3] - sep_spring_len);   // 0.20 N on the floor
 sep_len = 6;               // the shoe along the path
@@ -118,8 +145,12 @@ sep_shoe_mass = 0.6;       // grams: the printed shoe and its pad
 sep_plate_t = 2;           // the separator's plate, screwed over the gate
 sep_sleeve_t = 1.2;        // the sleeve's walls round the shoe (the plate is its back wall)
 sep_sleeve_gap = 2.5;      // the sleeve's underside over the card path (gate at its lowest: 1.5)
-follower_mass = 250;       // grams: follower and its ballast (coins, M8 nuts)
-follower_h = 12;
+follower_mass = 250;       // grams: follower and its ballast, what the feed's sums assume
+// The ballast is one piece of steel flat bar in a pocket in the follower's middle, between the
+// two tyres: [length, width, thickness] (50 x 10 mm bar, cut to 60 mm: 236 g)
+ballast = [60, 50, 10];
+steel_density = 7.85;      // g/cm3
+follower_h = 13;
 
 /* [Exit: pinch pair and beam] */
 exit_oring = [14, 2];      // silicone O-ring 14 x 2 (two on the exit roller)
@@ -133,15 +164,27 @@ idler_oring = [8, 1.5];    // silicone O-ring 8 x 1.5 (two on the idler)
 idler_rim_r = 5.25;
 idler_seat = oring_seat(idler_oring, idler_rim_r - 1.2);
 idler_r = idler_seat[2];   // pinch idler's top: 5.8 mm
-idler_w = 20;
+idler_w = 20;              // the span of the idler's two O-rings (over the exit roller's)
 idler_bearing = [3, 6, 2.5];   // MR63ZZ ball bearing in each end, on a 3 mm steel pin
-// Two extension springs pull the idler's pin down, one each side [wire, outside diameter,
-// active coils], stretched pinch_stretch from free when the idler rests on the exit roller.
-pinch_spring = [0.4, 4.0, 20];
-pinch_stretch = 5.5;
+// Nothing of the pinch but its O-rings stands over the card: the idler runs the whole width
+// between two ears that stand outside the card (on the nose's side walls); its 3 mm steel pin
+// passes through a vertical slot in each ear, where a compression spring in a bore over the
+// pin presses it down, the spring's top on an M3 set screw in the ear's top: both ends of each
+// spring bear on steel. Two 3 mm shaft collars on the pin's ends, outside the ears, keep it.
+idler_len = pocket_w - 1;  // the idler roller, between the ears' inner faces
+ear_t = 8;                 // each ear across the path, from the card pocket's side outward
+ear_l = 10;                // each ear along the path
+collar = [8, 5];           // 3 mm shaft collar: outside diameter, width
+idler_pin = [3, 2 * (pocket_w / 2 + ear_t + collar[1] + 0.5)];   // steel pin: diameter, length
+// Pinch springs [wire, outside diameter, active coils, free length], music wire, one per ear;
+// pinch_spring_len installed (the idler on the exit roller); no longer than four mean diameters.
+pinch_spring = [0.4, 4.0, 16, 14];
+pinch_spring_len = 9.6;
+pinch_screw = [3, 6];      // M3 x 6 set screw closing each ear's spring bore
+pinch_lift = 2;            // the pin's slot lets the idler rise this far over a card
 pinch_rate = 2 * spring_rate(pinch_spring);          // N/mm, both springs
-pinch_force = pinch_rate * pinch_stretch;            // 3.0 N
-nip_lift = 0.05;           // the exit roller's top over the card path: the card's nose meets it first
+pinch_force = pinch_rate * (pinch_spring[3] - pinch_spring_len);   // 3.0 N
+nip_lift = 0.05;           // the exit roller's top over the land: the card's nose meets it first
 n20 = [12, 10, 24, 10];    // N20 gearmotor: width, height, body length, D shaft length
 beam_hole_d = 3.2;         // 3 mm break-beam LEDs
 launch_angle = 0;          // degrees above horizontal the pinch throws at
@@ -157,7 +200,9 @@ mag_len = wall + pocket_l + front_t + gate_t + nose_after_gate + beam_after_nip 
 px0 = -mag_len / 2 + wall;          // back of the card pocket
 px1 = px0 + pocket_l;               // front of the pocket (inner face of the front wall)
 gate_x = px1 + front_t;             // the gate's inner face
-sep_x = gate_x + gate_t + sep_plate_t + 0.2 + sep_len / 2;   // the separator shoe's middle
+shim_gap = gate_shim[0] - shim_recess;   // the shim holds the separator's plate off the gate
+sep_x = gate_x + gate_t + shim_gap + sep_plate_t + sep_clear + sep_len / 2;   // the separator shoe's middle
+land_x1 = sep_x + sep_len / 2 + 1;   // the land ends past the shoe; the ramp down starts there
 pinch_x = gate_x + gate_t + nose_after_gate; // nip line
 beam_x = pinch_x + beam_after_nip;
 nose_x1 = beam_x + nose_end;
@@ -201,9 +246,10 @@ ch_plate_t = 3;
 feed_zc = launcher_z0 + ch_plate_t + tyre_r + 1;   // feed wheel axis: the tyre clears the plate
 path_z = feed_zc + tyre_r;                  // underside of the card being fed
 floor_top = path_z - floor_relief;
+land_z = floor_top;                         // the land under the gate: the card leaves on it
 floor_z0 = floor_top - floor_t;             // underside of the magazine floor
-exit_zc = path_z + nip_lift - exit_r;
-idler_zc = path_z + nip_lift + idler_r;     // the pinch idler resting on the exit roller
+exit_zc = land_z + nip_lift - exit_r;
+idler_zc = land_z + nip_lift + idler_r;     // the pinch idler resting on the exit roller
 back_zc = feed_zc;                          // the back wheel's axis
 gear_z1 = -deck_t - gear_gap;               // top of both gears
 gear_z0 = gear_z1 - gear_t;

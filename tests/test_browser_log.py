@@ -42,3 +42,24 @@ def test_a_misread_card_is_mended_from_the_round_log(phone: Page, api: Api) -> N
     first.locator(".log-remove").click()
     expect(page.locator("#round-log-lines .log-line")).to_have_count(1)
     assert {p["name"]: p["hand"] for p in api.state()["table"]["players"]}["Bruno"] == 7
+
+
+def test_a_mend_being_chosen_survives_a_change_from_another_phone(phone: Page, api: Api) -> None:
+    # The page redraws at every change (another phone, the turret turning): the card a player
+    # is choosing in an open mender must stay chosen.
+    seat_four(api)
+    page = phone
+    page.click("#colour-row .colour.red")
+    page.click('#cards [data-card="skip"]')
+    expect(page.locator("#active")).to_have_text("Bruno")
+    page.click("#round-log summary")
+    skip = page.locator("#round-log-lines .log-line").last
+    skip.locator(".log-mend").click()
+    skip.locator("select").first.select_option("reverse")
+    api.act("table.set_hand", player="Alice", cards=6)  # the page redraws the log
+    expect(page.locator("#round-log-lines .log-line")).to_have_count(2)
+    mender = page.locator("#round-log-lines .log-line").last
+    expect(mender.locator("select").first).to_have_value("reverse")
+    mender.locator(".log-replace").click()
+    expect(page.locator("#active")).to_have_text("Zoé")
+    assert api.state()["table"]["log"][0]["card"] == {"kind": "reverse", "colour": "red"}

@@ -10,7 +10,9 @@ import { $, el, fill } from "../dom.js";
 import { act, players, store, t, table } from "../store.js";
 import { cardLabel, cardName, colours, playable } from "./deck.js";
 
-const local = { open: null, card: "number", value: 5, colour: "red", player: "" };
+// What the open mender shows; taken from its line once, when it opens (`from`), so a redraw
+// (another phone's change, the turret turning) keeps what the player has chosen since.
+const local = { open: null, from: null, card: "number", value: 5, colour: "red", player: "" };
 
 export const roundLogMarkup = `
 <details id="round-log" class="card round-log">
@@ -46,6 +48,7 @@ export function renderRoundLog() {
   const list = $("round-log-lines");
   list.textContent = "";
   if (!lines.some((l) => l.seq === local.open)) local.open = null;
+  if (local.open === null) local.from = null;
   lines.slice().reverse().forEach((line) => {
     const item = el("li", { class: "log-line" + (line.refused ? " refused" : ""),
       "data-seq": String(line.seq) });
@@ -68,11 +71,12 @@ export function renderRoundLog() {
 // The mends of one line: replace a play by the card chosen here, insert that card before the
 // line, remove the line. A press or the deal is not turned into a play (the box would refuse).
 function mender(line) {
-  if (line.card && line.event === "play") {
+  if (local.from !== line.seq && line.card && line.event === "play") {
     local.card = line.card.kind;
     if (line.card.colour) local.colour = line.card.colour;
     if (line.payload.value !== undefined) local.value = line.payload.value;
   }
+  local.from = line.seq;
   if (!players().includes(local.player)) local.player = "";
   const box = el("div", { class: "mender" });
   const kinds = el("select", { "aria-label": t("play_card"),

@@ -39,6 +39,9 @@ FOUR = ["Alice", "Bruno", "Zoé", "Chloé"]
 # its own) or for the page to show a change, before it fails. A loaded machine takes its time.
 ANSWER_TIMEOUT = 30.0  # seconds
 PAGE_TIMEOUT = 15.0  # seconds
+# The page takes a second tap of the same button this soon after the first for one gesture (a
+# double tap, made on what the first was made on): a test's next deliberate tap comes later.
+DOUBLE_TAP_MS = 500
 
 
 class Api:

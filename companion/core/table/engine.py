@@ -297,6 +297,25 @@ class TableEngine(Table):
             return False
         return any(type(entry.event) not in BEFORE_PLAY for entry in self.log.entries)
 
+    def acted_since(self, seq: int, event: Event) -> bool:
+        """Whether ``event``'s player did such a thing (pressed, played, called) in a line of
+        this round from ``seq`` on: a second phone's copy of it, or a second tap, is already
+        done. An event that names no player was done by nobody in particular: False. A press
+        or a card of the player a press or a card is for now is theirs to make again (presses
+        owed, a turn come back): False."""
+        player = getattr(event, "player", None)
+        if not isinstance(player, str):
+            return False
+        if isinstance(event, Press | Play) and self.presser() == player:
+            return False
+        names = [seat.name for seat in self.state.seats]
+        return self.log.acted_since(seq, type(event), player, names)
+
+    def presser(self) -> str:
+        """Who a press is for now: whoever owes presses first, else the active player."""
+        st = self.state
+        return name(st, st.owed[0].seat if st.owed else st.active)
+
     def facing_seat(self) -> int:
         """The seat the launcher must face: whoever gets the owed presses' cards, else the
         active player."""

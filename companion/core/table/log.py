@@ -89,6 +89,22 @@ class RoundLog:
             status=404,
         )
 
+    def acted_since(self, seq: int, kind: type, player: str, names: list[str]) -> bool:
+        """Whether a line from ``seq`` on (still in the log, not refused) is a ``kind`` event
+        of ``player``: by the seat that acted, else by the player the event names. ``names``:
+        the seats' names now."""
+        for i in range(len(self.entries) - 1, -1, -1):
+            entry = self.entries[i]
+            if entry.seq < seq:
+                break
+            if type(entry.event) is not kind or entry.seq in self.refused:
+                continue
+            seat = self.actors[i] if i < len(self.actors) else None
+            who = names[seat] if seat is not None else getattr(entry.event, "player", None)
+            if who == player:
+                return True
+        return False
+
     def append(self, entry: Entry, table: Table) -> None:
         """A live event, already applied to ``table``."""
         self.entries.append(entry)

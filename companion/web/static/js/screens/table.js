@@ -129,8 +129,10 @@ function wire(showScreen) {
   $("fired-banner").addEventListener("click", () => { $("fired-banner").hidden = true; });
   $("open-rules").addEventListener("click", () => showScreen("rules"));
   // In simulation device.hit makes a real edge on the mock pin; on hardware a remote press.
+  // The press names whom it is for (store.js): a double tap is "already done", not a press
+  // for the next player.
   $("hit").addEventListener("click", () => act(hasAction("device.hit") ? "device.hit" : "table.press",
-    {}, { revision: false }));
+    {}));
   document.querySelectorAll("#screen-table [data-act]").forEach((b) => {
     b.addEventListener("click", () => call(b.dataset.act, chosenPlayer()));
   });

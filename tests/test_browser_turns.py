@@ -11,9 +11,12 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 pytest.register_assert_rewrite("tests.browser")
+from companion.config import Config, LauncherConfig, WebConfig  # noqa: E402
 from companion.daemon import Daemon  # noqa: E402
 from tests.browser import (  # noqa: E402
+    ANSWER_TIMEOUT,
     PAGE_TIMEOUT,
+    STREAMS_OF_ONE_ADDRESS,
     Api,
     Dialogs,
     PhoneTabs,
@@ -128,3 +131,50 @@ def test_two_phones_entering_the_same_card_make_one_card(
     for phone in family_phones:
         expect(phone.locator("#active")).to_have_text(next_of(player))
     assert not toasted(second, "Déjà fait")
+
+
+THREE_A_PRESS = Config(
+    web=WebConfig(streams_per_client=STREAMS_OF_ONE_ADDRESS),
+    launcher=LauncherConfig(profile="fixed", fixed_cards=3),
+)
+
+
+def hand(api: Api, player: str) -> int:
+    return next(int(p["hand"]) for p in table(api)["players"] if p["name"] == player)
+
+
+@pytest.mark.parametrize("daemon_config", [THREE_A_PRESS])
+def test_one_undo_takes_back_a_firing_with_its_counted_cards_and_one_redo_brings_both(
+    family_phones: tuple[Page, Page], api: Api, daemon_config: Config
+) -> None:
+    """Raphaël, down to one card, presses: 3 cards fly and the beam counts them. One Défaire
+    takes back the press and its cards, one Refaire brings both back; when Maëlle lays her last
+    card the prompt names her, and Raphaël still holds his 4 cards."""
+    seat_game(api, FAMILY, name="Famille", target=500)  # Zoé deals: Raphaël plays first
+    api.act("table.set_hand", player="Raphaël", cards=1)
+    api.act("table.set_hand", player="Maëlle", cards=1)
+    phone = family_phones[0]
+    expect(phone.locator("#active")).to_have_text("Raphaël")
+    events = table(api)["events"]
+    phone.click("#hit")
+    # The press, then the beam's count once the cards are out (the launcher in real time).
+    wait_for(lambda: table(api)["events"] >= events + 2, ANSWER_TIMEOUT, "the beam's count")
+    assert api.state()["device"]["cards_seen"] == 3
+    assert [(line["event"], line["fired"]) for line in table(api)["log"][-1:]] == [("press", 3)]
+    assert hand(api, "Raphaël") == 4
+    undo, redo = phone.locator("#table-undo"), phone.locator("#table-redo")
+    for button in (undo, redo):  # side by side, in sight without scrolling at 320 x 640
+        expect(button).to_be_in_viewport()
+    undo.click()
+    expect(phone.locator("#active")).to_have_text("Raphaël")
+    assert "press" not in [line["event"] for line in table(api)["log"]]
+    assert hand(api, "Raphaël") == 1
+    expect(redo).to_be_enabled()
+    redo.click()
+    expect(phone.locator("#active")).to_have_text("Maëlle")
+    assert [(line["event"], line["fired"]) for line in table(api)["log"][-1:]] == [("press", 3)]
+    assert hand(api, "Raphaël") == 4
+    phone.click("#colour-row .colour.red")
+    phone.click('#digits [data-value="5"]')  # Maëlle's last card
+    expect(phone.locator("#end-round")).to_have_attribute("data-player", "Maëlle")
+    assert table(api)["round_may_be_over"] == "Maëlle" and hand(api, "Raphaël") == 4

@@ -38,6 +38,10 @@ const markup = `
       <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></span>
     <span id="round-info" class="muted"></span>
     <span id="side" class="side" hidden></span>
+    <span class="undo-row">
+      <button type="button" id="table-undo" class="secondary" data-i18n="undo"></button>
+      <button type="button" id="table-redo" class="secondary" data-i18n="redo"></button>
+    </span>
   </div>
   <p id="last-card" class="last-card" hidden></p>
   <p id="jam-note" class="warn" role="alert" hidden></p>
@@ -79,7 +83,6 @@ ${roundOverMarkup}
 <div class="cards">
   <button type="button" id="start-round" data-i18n="start_round"></button>
   <button type="button" id="reload" data-i18n="reload"></button>
-  <button type="button" id="table-undo" class="secondary" data-i18n="undo"></button>
   <button type="button" id="open-display" class="secondary" data-i18n="table_display"></button>
   <button type="button" id="open-rules" class="secondary" data-i18n="house_rules"></button>
 </div>
@@ -158,7 +161,7 @@ function render() {
   renderFlow();
   // Only what the state allows: no play controls once the round or the game is over.
   $("play").hidden = Boolean(tb.round_over) || gameOver();
-  $("table-undo").hidden = gameOver();
+  document.querySelector("#screen-table .undo-row").hidden = gameOver();
   // Game over: nobody's turn any more, nothing to press.
   $("status").hidden = gameOver();
   if (tb.round_over || gameOver()) $("fired-banner").hidden = true;

@@ -297,7 +297,7 @@ def test_a_family_evening_on_four_phones(
     expect(sound).to_have_text("Son")
     sound.click()
     expect(sound).to_have_attribute("aria-pressed", "false")
-    expect(sound).to_have_text("Son")
+    expect(sound).to_have_text("Son coupé")  # muted looks muted
 
     # Round 1: counted by cards, each on their own phone; saved from one.
     out = says_one_card_then_goes_out(family, api, display)

@@ -79,6 +79,8 @@ class Api:
 
 
 STREAMS_OF_ONE_ADDRESS = 12
+# The phones of a French family: the page follows the browser's language until one chooses.
+FRENCH_PHONE = "fr-FR"
 
 
 @pytest.fixture
@@ -208,7 +210,11 @@ class PhoneTabs:
             page.set_viewport_size(PHONE)
         else:
             context = self.browser.new_context(
-                viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
+                viewport=PHONE,
+                device_scale_factor=1,
+                is_mobile=True,
+                has_touch=True,
+                locale=FRENCH_PHONE,
             )
             page = context.new_page()
         page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]

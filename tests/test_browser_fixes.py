@@ -24,6 +24,7 @@ pytest.register_assert_rewrite("tests.browser")
 from tests.browser import (  # noqa: E402
     ANSWER_TIMEOUT,
     DOUBLE_TAP_MS,
+    FRENCH_PHONE,
     PHONE,
     Api,
     Dialogs,
@@ -285,7 +286,7 @@ def login(url: str, pin: str, headers: dict[str, str] | None = None) -> int:
 def test_guessing_pins_does_not_lock_the_host_out(
     browser: Browser, api: Api, daemon_config: Config
 ) -> None:
-    host = browser.new_context(viewport=PHONE).new_page()
+    host = browser.new_context(viewport=PHONE, locale=FRENCH_PHONE).new_page()
     try:
         host.goto(api.url)
         host.click("#lock")
@@ -344,7 +345,7 @@ def test_the_chart_reads_in_the_dark_with_tied_lines_apart(browser: Browser, api
     tie = {"Alice": {"points": 0}, "Bruno": {"points": 0}, "Chloé": {"points": 0}}
     api.act("score.record_round", hands={**tie, "Zoé": {"points": 40}}, winner="Alice")
     api.act("score.record_round", hands={**tie, "Alice": {"points": 40}}, winner="Zoé")
-    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    context = browser.new_context(viewport=PHONE, color_scheme="dark", locale=FRENCH_PHONE)
     try:
         chart = context.new_page()
         chart.goto(f"{api.url}api/chart.svg?lang=fr")

@@ -15,7 +15,15 @@ from playwright.sync_api import Browser, Page, expect
 
 pytest.register_assert_rewrite("tests.browser")
 from companion.daemon import Daemon  # noqa: E402
-from tests.browser import DOUBLE_TAP_MS, PAGE_TIMEOUT, Api, live, seat_game, tab  # noqa: E402
+from tests.browser import (  # noqa: E402
+    DOUBLE_TAP_MS,
+    FRENCH_PHONE,
+    PAGE_TIMEOUT,
+    Api,
+    live,
+    seat_game,
+    tab,
+)
 from tests.helpers import wait_for  # noqa: E402
 
 pytest_plugins = ["tests.browser"]
@@ -33,7 +41,10 @@ window.speechSynthesis.speak = (utterance) => {
 def speaking_phone(browser: Browser, daemon: Daemon) -> Iterator[Page]:
     """A phone of its own (its speech recorded from the first script on), at 320 x 640."""
     context = browser.new_context(
-        viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True
+        viewport={"width": 320, "height": 640},
+        is_mobile=True,
+        has_touch=True,
+        locale=FRENCH_PHONE,
     )
     errors: list[str] = []
     try:

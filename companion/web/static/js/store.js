@@ -63,7 +63,9 @@ export function translate(root) {
 
 // ---------------------------------------------------------------- this phone's language
 // A phone's language is its own (kept in this browser): choosing it never sends anything to the
-// box, so it can never touch the table. A phone that never chose follows the box's language.
+// box, so it can never touch the table. A phone that never chose follows its own browser's
+// language (navigator.languages, what it sends as Accept-Language) when the box has it, else the
+// box's language, and follows the box's language once someone changes that.
 const PHONE_LANGUAGE = "uno.language";
 
 /** The language this phone chose, or null when it follows the box. */
@@ -80,9 +82,32 @@ export async function choosePhoneLanguage(lang) {
 }
 let chosenHere = null;
 
-/** The language to show: this phone's choice, else the box's. */
+let boxLanguageSeen = null;  // the box's language when this page first saw it
+let boxChosen = false;  // someone changed the box's language since: the phones that chose none follow
+
+/** The language to show: this phone's choice; else the box's once someone changes it while
+ * this page is open; else this phone's browser's, if the box has it; else the box's. */
 export function wantedLanguage(boxLanguage) {
-  return chosenHere || phoneLanguage() || boxLanguage || "fr";
+  const own = chosenHere || phoneLanguage();
+  if (own) return own;
+  if (boxLanguageSeen === null) boxLanguageSeen = boxLanguage || null;
+  else if (boxLanguage && boxLanguage !== boxLanguageSeen) {
+    boxLanguageSeen = boxLanguage;
+    boxChosen = true;
+  }
+  return (boxChosen ? boxLanguage : browserLanguage()) || boxLanguage || "fr";
+}
+
+/** The first of the browser's languages the box has texts in ("en-GB" is "en"), or null. */
+function browserLanguage() {
+  const offered = (store.session && store.session.languages) || ["fr", "en"];
+  const tags = (navigator.languages && navigator.languages.length) ? navigator.languages
+    : [navigator.language];
+  for (const tag of tags) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (offered.includes(base)) return base;
+  }
+  return null;
 }
 
 export async function loadTexts(lang) {

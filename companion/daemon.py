@@ -47,6 +47,7 @@ from companion.app.saved_settings import SavedSettings
 from companion.app.score_storage import ScoreStorage
 from companion.app.scorekeeper import ScoreKeeper
 from companion.app.settings import Settings
+from companion.app.spoken import SpokenLines
 from companion.app.stored_games import StoredGames
 from companion.app.stores import SettingsStore
 from companion.app.table_memory import TableMemory
@@ -55,7 +56,7 @@ from companion.config import Config, ConfigError, check_config
 from companion.core.commands import Cue
 from companion.core.events import Event, Source
 from companion.core.table import TableEngine
-from companion.i18n import Catalog
+from companion.i18n import LANGUAGES, Catalog
 
 if TYPE_CHECKING:
     from companion.devices import Clock, LauncherHardware
@@ -349,7 +350,19 @@ class Daemon:
             # The voice last: a line can wait a tenth of a millisecond, a press cannot; its
             # thread wakes once the press's outputs have had the interpreter.
             *([self.voice_service] if self.voice_service is not None else []),
+            self._spoken(),
         ]
+
+    def _spoken(self) -> SpokenLines:
+        """The box's phrases for the phones that speak them (with or without the box's voice)."""
+        from companion.speech.voice import render
+
+        catalog, voice = self.catalog, self.voice
+        return SpokenLines(
+            lambda say, lang: render(catalog, say, lang),
+            LANGUAGES,
+            voice.wants if voice is not None else None,
+        )
 
     def _input_sources(self, sections: Config) -> list[InputSource]:
         assert self.hardware is not None and self.devices is not None

@@ -39,6 +39,9 @@ FOUR = ["Alice", "Bruno", "Zoé", "Chloé"]
 # its own) or for the page to show a change, before it fails. A loaded machine takes its time.
 ANSWER_TIMEOUT = 30.0  # seconds
 PAGE_TIMEOUT = 15.0  # seconds
+# The page takes a second tap of the same button this soon after the first for one gesture (a
+# double tap, made on what the first was made on): a test's next deliberate tap comes later.
+DOUBLE_TAP_MS = 500
 
 
 class Api:
@@ -76,6 +79,8 @@ class Api:
 
 
 STREAMS_OF_ONE_ADDRESS = 12
+# The phones of a French family: the page follows the browser's language until one chooses.
+FRENCH_PHONE = "fr-FR"
 
 
 @pytest.fixture
@@ -205,7 +210,11 @@ class PhoneTabs:
             page.set_viewport_size(PHONE)
         else:
             context = self.browser.new_context(
-                viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
+                viewport=PHONE,
+                device_scale_factor=1,
+                is_mobile=True,
+                has_touch=True,
+                locale=FRENCH_PHONE,
             )
             page = context.new_page()
         page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 pytest.register_assert_rewrite("tests.browser")
 from companion.daemon import Daemon  # noqa: E402
 from tests.browser import (  # noqa: E402
+    FRENCH_PHONE,
     Api,
     Dialogs,
     PhoneTabs,
@@ -93,7 +94,9 @@ def display(browser: Browser, daemon: Daemon) -> Iterator[Page]:
     """The table display: a phone lying in the middle of the table, in landscape, in a browser
     that lets a page sound only once it is touched (most phones): its audio starts suspended and
     resumes only within a tap. A context of its own (its init script goes with it)."""
-    context = browser.new_context(viewport=LANDSCAPE, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport=LANDSCAPE, is_mobile=True, has_touch=True, locale=FRENCH_PHONE
+    )
     errors: list[str] = []
     try:
         context.add_init_script(BROWSER_HOLDS_SOUND)
@@ -297,7 +300,7 @@ def test_a_family_evening_on_four_phones(
     expect(sound).to_have_text("Son")
     sound.click()
     expect(sound).to_have_attribute("aria-pressed", "false")
-    expect(sound).to_have_text("Son")
+    expect(sound).to_have_text("Son coupé")  # muted looks muted
 
     # Round 1: counted by cards, each on their own phone; saved from one.
     out = says_one_card_then_goes_out(family, api, display)

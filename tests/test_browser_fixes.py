@@ -23,6 +23,8 @@ from companion.speech import PlayerError
 pytest.register_assert_rewrite("tests.browser")
 from tests.browser import (  # noqa: E402
     ANSWER_TIMEOUT,
+    DOUBLE_TAP_MS,
+    FRENCH_PHONE,
     PHONE,
     Api,
     Dialogs,
@@ -179,6 +181,8 @@ def test_every_action_carries_its_own_idempotency_key_and_a_retry_is_answered_no
     events = api.state()["table"]["events"]
     page.click('#digits [data-value="5"]')
     until(page, lambda: api.state()["table"]["events"] == events + 1)
+    expect(page.locator("#active")).to_have_text("Alice")  # the next card is Alice's
+    page.wait_for_timeout(DOUBLE_TAP_MS)  # a card of her own, not a double tap of Chloé's
     page.click('#digits [data-value="5"]')
     until(page, lambda: api.state()["table"]["events"] == events + 2)
     until(page, lambda: len(sent) == 2)
@@ -199,6 +203,8 @@ def test_every_action_carries_its_own_idempotency_key_and_a_retry_is_answered_no
 
     sent.clear()
     page.route("**/api/actions/**", lose_the_answer)
+    expect(page.locator("#active")).to_have_text("Bruno")
+    page.wait_for_timeout(DOUBLE_TAP_MS)
     page.click('#digits [data-value="5"]')
     until(page, lambda: len(sent) == 2)
     expect(page.locator("#toast")).not_to_have_text("La boîte ne répond pas.")
@@ -280,7 +286,7 @@ def login(url: str, pin: str, headers: dict[str, str] | None = None) -> int:
 def test_guessing_pins_does_not_lock_the_host_out(
     browser: Browser, api: Api, daemon_config: Config
 ) -> None:
-    host = browser.new_context(viewport=PHONE).new_page()
+    host = browser.new_context(viewport=PHONE, locale=FRENCH_PHONE).new_page()
     try:
         host.goto(api.url)
         host.click("#lock")
@@ -339,7 +345,7 @@ def test_the_chart_reads_in_the_dark_with_tied_lines_apart(browser: Browser, api
     tie = {"Alice": {"points": 0}, "Bruno": {"points": 0}, "Chloé": {"points": 0}}
     api.act("score.record_round", hands={**tie, "Zoé": {"points": 40}}, winner="Alice")
     api.act("score.record_round", hands={**tie, "Alice": {"points": 40}}, winner="Zoé")
-    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    context = browser.new_context(viewport=PHONE, color_scheme="dark", locale=FRENCH_PHONE)
     try:
         chart = context.new_page()
         chart.goto(f"{api.url}api/chart.svg?lang=fr")
@@ -431,23 +437,33 @@ def test_the_calls_where_they_happen_and_the_round_end_by_cards(
     expect(page.locator("#entry")).to_be_visible()
 
 
-def test_two_quick_taps_are_both_played(phone: Page, api: Api) -> None:
-    """A card tapped before the phone's previous one is answered is based on the state that one
-    left: both are played, the second never refused as stale for the phone's own change."""
+def test_two_quick_taps_of_one_card_are_one_card_and_two_cards_are_two(
+    phone: Page, api: Api
+) -> None:
+    """A card tapped twice before the phone showed the next player is one card, the second tap
+    answered "already done"; two different cards tapped quickly are both played, the second
+    never refused as stale for the phone's own change (it is the next player's)."""
     seat_four(api)
     before = api.state()["table"]["events"]
     phone.evaluate(
         """() => { const five = document.querySelector('#digits [data-value="5"]');
                    five.click(); five.click(); }"""
     )
+    expect(phone.locator("#toast")).to_have_text("Déjà fait pour Chloé.")
+    table = api.state()["table"]
+    assert table["events"] == before + 1 and table["active"] == "Alice"
+    phone.evaluate(
+        """() => { document.querySelector('#digits [data-value="6"]').click();
+                   document.querySelector('#digits [data-value="7"]').click(); }"""
+    )
     until_in_page(
         phone,
-        f"fetch('/api/state').then(r => r.json()).then(s => s.table.events >= {before + 2})",
+        f"fetch('/api/state').then(r => r.json()).then(s => s.table.events >= {before + 3})",
     )
     table = api.state()["table"]
-    assert table["events"] == before + 2
-    lines = [(line["event"], line["source"]) for line in table["log"][-2:]]
-    assert lines == [("play", "phone")] * 2
+    assert table["events"] == before + 3
+    lines = [(line["event"], line["player"]) for line in table["log"][-2:]]
+    assert lines == [("play", "Alice"), ("play", "Bruno")]
 
 
 def test_an_edit_done_while_the_box_was_busy_leaves_the_next_one_current(
@@ -473,6 +489,7 @@ def test_an_edit_done_while_the_box_was_busy_leaves_the_next_one_current(
     events = api.state()["table"]["events"]
     page.click('#digits [data-value="5"]')  # Chloé's card
     expect(page.locator("#toast")).to_have_text("Fait ; la table suit.")
+    expect(page.locator("#actor-name")).to_have_text("Alice")  # read before the next edit
     page.click('#digits [data-value="6"]')  # Alice's, based on the table after Chloé's
     until(page, lambda: api.state()["table"]["events"] == events + 2)
     expect(page.locator("#actor-name")).to_have_text("Bruno")

@@ -20,6 +20,7 @@ from tests.test_scoring_import import long_game
 pytest.register_assert_rewrite("tests.browser")
 from tests.browser import (  # noqa: E402
     ANSWER_TIMEOUT,
+    DOUBLE_TAP_MS,
     FOUR,
     Api,
     Dialogs,
@@ -101,6 +102,7 @@ def test_play_a_turn_sequence_with_coup_extreme(
     banner = page.locator("#fired-banner")
     for _ in range(15):
         before = api.state()["table"]
+        page.wait_for_timeout(DOUBLE_TAP_MS)  # a new press, not the last one's double tap
         page.click("#hit")
         until_in_page(
             page,

@@ -100,9 +100,10 @@ def test_the_table_gives_the_player_the_cards_the_beam_counted(make_daemon):
     settled(daemon)  # the press, queued as its edge came, was handled; the hub's listeners
     assert daemon.hub.state()["table"]["events"] >= 1  # have sent the launcher its commands
     assert daemon.hardware.wait_idle(timeout=10)
-    settled(daemon)  # and the beam's count is back at the table, a line after the press
-    assert [line["event"] for line in daemon.hub.state()["table"]["log"]] == ["press", "cards_seen"]
+    settled(daemon)  # and the beam's count is back at the table, written into the press
     counted = daemon.hardware.card_sensor.total
+    log = daemon.hub.state()["table"]["log"]
+    assert [(line["event"], line["fired"]) for line in log] == [("press", counted)]
     assert counted == daemon.hardware.ejector.cards_fired >= 2
     snap = daemon.hub.state()["table"]
     assert snap["players"][1]["hand"] == 7 + counted
@@ -186,6 +187,27 @@ def test_a_virtual_hit_the_debounce_drops_is_answered_as_dropped(make_daemon):
     settled(daemon)  # the press was queued as its edge came: now handled
     assert daemon.hub.state()["table"]["events"] == 1
     assert daemon.hardware.hit_button.presses == 1  # one press taken, one refused, none lost
+
+
+def test_a_virtual_hit_for_someone_else_never_moves_the_pin(make_daemon):
+    """The page's HIT names whom the press is for: a press whose turn has passed is refused
+    before the mock pin moves (the button cannot tell whose press it is); one made on an older
+    revision for the player who just pressed is already done."""
+    daemon = make_daemon()
+    table = daemon.hub.state()["table"]
+    presser, seen = table["active"], daemon.hub.revision
+    daemon.hub.dispatch("device.hit", {"player": presser}, seen)
+    settled(daemon)
+    assert daemon.hub.state()["table"]["active"] != presser
+    with pytest.raises(ActionError) as twice:
+        daemon.hub.dispatch("device.hit", {"player": presser}, seen)
+    assert twice.value.key == "errors.already_done" and twice.value.status == 409
+    with pytest.raises(ActionError) as passed:
+        daemon.hub.dispatch("device.hit", {"player": presser})
+    assert passed.value.key == "errors.not_your_press"
+    settled(daemon)
+    assert daemon.hardware.hit_button.presses == 1  # one press, two refused before the pin
+    assert daemon.hub.state()["table"]["events"] == 1
 
 
 def test_bad_hardware_config_is_a_clear_startup_error(tmp_path: Path):

@@ -41,6 +41,7 @@ class FakeSystem(System):
         self.synced: bool | None = True
         self.busy_port = False
         self.active = False
+        self.page = False  # what listens on the port is uno-companion's page
         self.announced: int | None = 8080
         self.pigpiod_command: str | None = "/usr/bin/pigpiod -l -t 0"
         self.boot_lines: list[str] | None = ["dtparam=audio=on", "dtoverlay=max98357a"]
@@ -89,6 +90,9 @@ class FakeSystem(System):
 
     def service_active(self) -> bool:
         return self.active
+
+    def serves_the_page(self, port: int) -> bool:
+        return self.page
 
     def avahi_port(self) -> int | None:
         return self.announced
@@ -158,7 +162,6 @@ def test_a_healthy_pi4_is_ready(tmp_path: Path) -> None:
         ({"busy_port": True}, "port", FAIL, "ss -ltnp"),
         ({"announced": None}, "address", WARN, "install.sh"),
         ({"announced": 9000}, "address", WARN, "avahi"),
-        ({"model": "QEMU Virtual Machine"}, "board", WARN, "simulate"),
     ],
 )
 def test_each_fault_is_named_with_its_fix(
@@ -262,9 +265,26 @@ def test_cli_json_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[
     )
     report = json.loads(capsys.readouterr().out)
     by_id = {c["id"]: c for c in report["checks"]}
-    # This machine is not a Pi and has no USB sound card for speech: not ready.
-    assert by_id["audio"]["status"] == FAIL and status == 1 and report["ready"] is False
-    assert by_id["backend"]["detail"] == "mock pins (simulation)"
+    # This machine is not a Pi: the simulation's checks only (no box sound card asked for), and
+    # "not a Pi, the simulation is fine" is a success.
+    assert set(by_id) == {"board", "speech", "config", "database", "port"}
+    assert by_id["board"]["status"] == OK and "simulation runs here" in by_id["board"]["detail"]
+    assert "install.sh" not in json.dumps(report)
+    assert status == 0 and report["ready"] is True
+
+
+def test_off_a_pi_one_consistent_answer_and_the_simulation_on_its_port(tmp_path: Path) -> None:
+    found = doctor(tmp_path, model="", busy_port=True, page=True)
+    results = {c.id: c for c in found.run()}
+    assert list(results) == ["board", "speech", "config", "database", "port"]
+    assert all(c.status == OK for c in results.values())
+    assert "uno-companion is serving the page" in results["port"].detail
+    text = report_text(list(results.values()))
+    assert "install.sh" not in text and "another program" not in text
+    taken = {c.id: c for c in doctor(tmp_path, model="", busy_port=True).run()}["port"]
+    assert taken.status == FAIL and "another program" in taken.detail
+    silent = {c.id: c for c in doctor(tmp_path, model="", commands=set()).run()}["speech"]
+    assert silent.status == WARN and "simulation is silent" in silent.detail
 
 
 def test_journal_lines_carry_their_priority() -> None:

@@ -75,3 +75,24 @@ def test_import_list_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     assert main([*state, "export", game_id, "-o", str(out)]) == 0
     assert main(["score", "replay", str(out)]) == 0
     assert main([*state, "export", "nope"]) == 1
+
+
+def test_score_list_finds_the_simulations_games_or_says_where_they_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulate`` keeps its scores apart from a box's: ``score --simulate`` reads them, and a
+    box's empty list names the folder where the simulation's games are."""
+    for name in ("STATE_DIRECTORY", "UNO_COMPANION_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert main(["score", "--simulate", "import", str(game_file(tmp_path))]) == 0
+    capsys.readouterr()
+    assert main(["score", "list"]) == 0
+    said = capsys.readouterr().out
+    simulation = tmp_path / "xdg" / "uno-companion" / "simulate"
+    assert f"No games yet in {tmp_path / 'xdg' / 'uno-companion'}." in said
+    assert f"1 game(s) in {simulation}" in said and "score --simulate list" in said
+    assert main(["score", "--simulate", "list"]) == 0
+    assert "Défi du soir" in capsys.readouterr().out

@@ -41,7 +41,7 @@ def simulate(*args: str, stdin: str | None = None) -> subprocess.CompletedProces
 
 def test_script_from_stdin_traces_every_event():
     """Run through the daemon on mock pins: every line's record, and after each firing the
-    box's own record (the beam counted the cards), on the line that fired them."""
+    box's own record (the beam counted the cards, written into the press that fired them)."""
     result = simulate("--script", "-", "--seed", "4", stdin=EXAMPLE)
     assert result.returncode == 0, result.stderr
     every = [json.loads(line) for line in result.stdout.splitlines()]
@@ -52,8 +52,8 @@ def test_script_from_stdin_traces_every_event():
         "colour": "red",
         "value": 7,
     }
-    # The script's lines, and the beam's counts after each firing (the box's own lines).
-    assert {line["source"] for line in final["log"]} == {"script", "box"}
+    # The script's lines; the beam's counts are written into the presses they count.
+    assert {line["source"] for line in final["log"]} == {"script"}
     records = [r for r in every if r["source"] != "box"]
     assert len(records) == 10  # 11 event lines, one of them bad
     required = {"event", "active", "direction", "facing", "owed", "fired", "magazine", "say"}
@@ -71,13 +71,13 @@ def test_script_from_stdin_traces_every_event():
     assert records[1]["card"] == {"kind": "number", "colour": "red", "value": 7}
     assert records[3]["card"] is None and {r["source"] for r in records} == {"script"}
     assert [r["seq"] for r in records[1:4]] == [1, 2, 3]
-    # The box counted each firing right after it: a line of the log of its own.
+    # The box counted each firing right after it, into the press's own line of the log.
     fired = [r for r in every if r["ejections"]]
     counted = [r for r in every if r["source"] == "box"]
     assert fired and [r["event"] for r in counted] == ["cards_seen"] * len(fired)
     for press, count in zip(fired, counted, strict=True):
         assert every.index(count) == every.index(press) + 1
-        assert count["line"] == press["line"] and count["seq"] == press["seq"] + 1
+        assert count["line"] == press["line"] and count["seq"] == press["seq"]
         assert count["hands"] == press["hands"]  # the beam saw what the launcher meant
 
 

@@ -384,6 +384,27 @@ def test_a_firing_whose_count_never_came_is_marked_at_the_restart() -> None:
     assert again.restore() and again.recovered == [mark] and len(store.marks) == 1
 
 
+def test_a_count_written_into_its_press_comes_back_after_a_restart() -> None:
+    """The beam's count amends the press it counts, after an Undo too: a restart gives back
+    the same table, the same Redo, and Redo the press with the cards counted."""
+    table = played_table()
+    while not _fires(table.engine, 1):
+        table.handle(Press(), source="button")
+    table.handle(Press(), source="button")
+    seat, cards = table.engine.state.last_fire or (0, 0)
+    table.handle(Undo())
+    table.handle(CardsSeen(cards + 2, cards), source="box")  # the count comes after the Undo
+    engine = table.engine
+    again = restarted(table.store)
+    assert again.snapshot() == engine.snapshot()
+    assert again.log.undo == engine.log.undo and again.log.redo == engine.log.redo
+    engine.handle(Redo())
+    again.handle(Redo())
+    assert again.snapshot() == engine.snapshot()
+    assert engine.snapshot()["log"][-1]["fired"] == cards + 2
+    assert engine.state.seats[seat].hand == again.state.seats[seat].hand
+
+
 def _fires(engine: TableEngine, presses: int) -> bool:
     """Whether the ``presses``-th press from now fires (on a copy of the random sequence)."""
     trial = TableEngine(PLAYERS, seed=0)

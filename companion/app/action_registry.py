@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.core.actions import validate_payload
 from companion.core.errors import ActionError
-from companion.core.events import Source
+from companion.core.events import Event, Source
 from companion.core.receipts import Receipt
 
 from .longwork import LongWork
@@ -28,6 +28,10 @@ from .workloop import WorkLoop
 ActionHandler = Callable[[dict[str, Any]], None]
 Prepare = Callable[[dict[str, Any]], dict[str, Any]]
 ReceiptFinder = Callable[[str, str], str | None]  # (scope, key): the fingerprint kept, or None
+# What a turn's action stands for (the table event, naming the player it is for), or None.
+Names = Callable[[dict[str, Any]], Event | None]
+# (revision seen, event): whether the event's player did that since the revision was shown.
+DoneSince = Callable[[int, Event], bool]
 OUTSIDE_ACTIONS: Source = "box"  # the source of what the box does outside any action
 
 
@@ -38,6 +42,10 @@ class RegisteredAction:
     # Long work an action does before it touches the table (reading a game file): run on the
     # caller's thread, so the hub's own thread stays free for presses meanwhile.
     prepare: Prepare | None = None
+    # A turn's action (a press, a card, a call) names the player it is for: made on a revision
+    # since overtaken, it is "already done" if that player did it meanwhile (a second tap, a
+    # second phone), else it runs on the table as it is now, for that player only.
+    names: Names | None = None
 
 
 class ActionRegistry:
@@ -55,6 +63,7 @@ class ActionRegistry:
         self.source: Source = OUTSIDE_ACTIONS  # the running action's (hub thread)
         self.finders: list[ReceiptFinder] = []  # the stores that keep receipts
         self._running = threading.local()  # the receipt of the action running on a thread
+        self.done_since: DoneSince = lambda revision, event: False  # set by the hub
 
     def receipt(self) -> Receipt | None:
         """The receipt of the action running on the calling thread (None: none, or no key)."""
@@ -111,13 +120,24 @@ class ActionRegistry:
         pause = self._long_work.stand_aside if registered.prepare is not None else None
         clean = validate_payload(registered.schema, payload, pause=pause)
 
-        def check_revision() -> None:
+        def check_revision(*, turn: bool = False) -> None:
             revision = self._view.revision
-            if expected_revision is not None and expected_revision != revision:
+            if expected_revision is None or expected_revision == revision:
+                return
+            event = registered.names(clean) if turn and registered.names is not None else None
+            if event is None or getattr(event, "player", None) is None:
                 raise ActionError(
                     "stale",
                     "someone else changed this first: look again and retry",
                     {"revision": revision},
+                    status=409,
+                )
+            if self.done_since(expected_revision, event):
+                player = getattr(event, "player", "")
+                raise ActionError(
+                    "already_done",
+                    f"already done for {player}",
+                    {"player": player, "revision": revision},
                     status=409,
                 )
 
@@ -127,7 +147,7 @@ class ActionRegistry:
                 clean = registered.prepare(clean)
 
         def work() -> bool:
-            check_revision()
+            check_revision(turn=True)
             outer, self.source = self.source, source
             before = self._view.revision
             try:

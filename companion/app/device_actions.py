@@ -18,8 +18,8 @@ from typing import Any, Protocol
 
 from companion.core.commands import Command, Cue, Eject, Turn
 from companion.core.errors import ActionError
-from companion.core.events import Source
-from companion.core.limits import MAX_PLAYERS
+from companion.core.events import Press, Source
+from companion.core.limits import MAX_NAME, MAX_PLAYERS
 from companion.core.model import json_schema, option
 
 from .hub import Hub
@@ -63,9 +63,16 @@ class TestFirePayload:
     cards: int = option(1, "how many cards", min=1, max=5)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HitPayload:
     """The page's HIT button: a press of the launcher's."""
+
+    player: str | None = option(
+        None,
+        "whom the phone showed the press is for (a press for anyone else is refused)",
+        min_length=1,
+        max_length=MAX_NAME,
+    )
 
 
 class AngleRange(Protocol):
@@ -180,7 +187,13 @@ class DeviceActions:
         # before anything can fire.
         hub.call(self.face_the_table)
         register = hub.register_action
-        register("device.hit", json_schema(HitPayload), lambda p: self.virtual_hit(), "device")
+        register(
+            "device.hit",
+            json_schema(HitPayload),
+            lambda p: self.virtual_hit(p.get("player")),
+            "device",
+            names=lambda p: Press(p.get("player")),
+        )
         register(
             "device.calibrate_seat", json_schema(SeatAnglePayload), self.calibrate_seat, "device"
         )
@@ -194,13 +207,25 @@ class DeviceActions:
         if source in PHYSICAL:
             self.execute([Cue("error")])
 
-    def virtual_hit(self) -> None:
+    def virtual_hit(self, player: str | None = None) -> None:
         """The page's HIT button. Simulated: a real edge on the mock pin, so the debounce and
         the whole input path run as for a hand on the button. On a box: a press from the phone,
         handled now, so a refused press is this action's answer.
 
-        A press the debounce drops (sooner after the last than the button takes) is answered
-        as dropped (429, ``press_dropped``), not as done."""
+        ``player``: whom the phone showed the press is for; a press for anyone else is refused
+        before the pin moves (the button itself cannot tell whose press it is). A press the
+        debounce drops (sooner after the last than the button takes) is answered as dropped
+        (429, ``press_dropped``), not as done."""
+        if player is not None and self._simulate:
+            assert self._hub is not None  # (an action: attached)
+            presser = self._hub.engine.presser()
+            if presser != player:
+                raise ActionError(
+                    "not_your_press",
+                    f"{presser} must press first",
+                    {"player": presser},
+                    status=409,
+                )
         if self._simulate:
             button = self.hardware.hit_button
             pin = button.pin  # held: the release may come after the daemon closed the button
@@ -221,7 +246,8 @@ class DeviceActions:
                 )
         else:
             assert self._door is not None  # (an action: attached)
-            self._door.take_now(PhoneAction("table.press"))
+            payload = {} if player is None else {"player": player}
+            self._door.take_now(PhoneAction("table.press", payload))
 
     # ------------------------------------------------------------------ outputs
 

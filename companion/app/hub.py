@@ -25,6 +25,7 @@ does every attribute of the engine handed out.
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -40,6 +41,7 @@ from companion.core.table import Outcome, TableEngine
 from .action_registry import (
     ActionHandler,
     ActionRegistry,
+    Names,
     Prepare,
     ReceiptFinder,
     RegisteredAction,
@@ -71,6 +73,16 @@ __all__ = [
 ]
 
 CHECK_THREAD_ENV = "UNO_COMPANION_CHECK_THREAD"  # "1": every hub guards its engine (tests)
+# The table actions that name the player they are for (a press, a card, a call): a copy made on
+# an older revision is answered "already done" when that player did it meanwhile.
+TURN_ACTIONS = (
+    "table.press",
+    "table.play",
+    "table.call_uno",
+    "table.contre_uno",
+    "table.suggestion",
+)
+LINES_KEPT = 256  # revisions remembered with the round's next line number, for that check
 R = TypeVar("R")
 
 
@@ -104,7 +116,14 @@ class Hub:
         self._fanout = Fanout()
         self._streams = Broadcaster()
         for name, schema in TABLE_ACTION_SCHEMAS.items():
-            self._actions.actions[name] = RegisteredAction(schema, self._table_action(name))
+            names = self._table_names(name) if name in TURN_ACTIONS else None
+            self._actions.actions[name] = RegisteredAction(
+                schema, self._table_action(name), names=names
+            )
+        # (revision, the round's next line number then): the lines a phone had seen.
+        self._lines_at: deque[tuple[int, int]] = deque(maxlen=LINES_KEPT)
+        self._lines_at.append((0, engine.log.next_seq))
+        self._actions.done_since = self._done_since
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -183,6 +202,24 @@ class Hub:
 
         return handler
 
+    @staticmethod
+    def _table_names(name: str) -> Names:
+        def names(payload: dict[str, Any]) -> Event | None:
+            found = table_input(PhoneAction(name, payload))
+            return None if found is None else found[0]
+
+        return names
+
+    @hub_thread_only
+    def _done_since(self, revision: int, event: Event) -> bool:
+        """Whether ``event``'s player did it in a line the table got after ``revision``."""
+        seq = 0  # older than what is remembered: any line of the round
+        for seen, next_seq in reversed(self._lines_at):
+            if seen <= revision:
+                seq = next_seq
+                break
+        return self._engine.acted_since(seq, event)
+
     @hub_thread_only
     def _handle_event(self, event: Event, source: Source) -> Outcome:
         try:
@@ -193,6 +230,7 @@ class Hub:
         self._fanout.journal(outcome)  # the table as the event left it, before anyone acts
         self._fanout.tell(outcome)
         self.changed("table")
+        self._lines_at.append((self.revision, self._engine.log.next_seq))
         # Made here, on the hub thread, once the outputs are under way: whoever reads the
         # outcome later (the camera's thread, a script's trace) reads it, never makes it.
         self._view.table_made(outcome.snapshot)
@@ -246,17 +284,21 @@ class Hub:
         handler: ActionHandler,
         section: str,
         prepare: Prepare | None = None,
+        names: Names | None = None,
     ) -> None:
         """Add an action (run on the hub thread; :meth:`changed` is called for you).
 
         ``prepare(payload)``, if given, runs first on the caller's thread and returns what the
-        handler gets: the long part of the work, done while the hub goes on with other inputs."""
+        handler gets: the long part of the work, done while the hub goes on with other inputs.
+        ``names(payload)``, if given, is the table event a turn's action stands for (naming
+        its player): a copy made on an older revision is then "already done" (see
+        :data:`TURN_ACTIONS`)."""
 
         def run_and_notify(payload: dict[str, Any]) -> None:
             handler(payload)
             self.changed(section)
 
-        action = RegisteredAction(schema, run_and_notify, prepare)
+        action = RegisteredAction(schema, run_and_notify, prepare, names)
         self._register(lambda: self._actions.actions.__setitem__(name, action))
 
     def action_schemas(self) -> dict[str, dict[str, Any]]:

@@ -20,6 +20,9 @@ from .workloop import WorkLoop
 log = logging.getLogger(__name__)
 
 StatusProvider = Callable[[], dict[str, Any]]
+# Changes no edit is based on (the launcher's own movements, the box's phrases): they leave
+# ``revision`` as it is.
+QUIET_SECTIONS = ("device", "spoken")
 QueryProvider = Callable[[dict[str, Any]], Any]
 
 
@@ -48,7 +51,7 @@ class StateView:
         The launcher's own movements (``device``) leave ``revision`` as it is, so a tap right
         after the turret stopped is not taken for a stale edit."""
         with self._lock:  # from any thread (a storage fault): counted once each
-            if section != "device":
+            if section not in QUIET_SECTIONS:
                 self.revision += 1
             self._generation += 1
             self._cache = None

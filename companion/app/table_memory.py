@@ -181,8 +181,8 @@ class TableMemory:
             writes.append(_Write("line", ["rules", to_data(engine.rules)]))  # set aside
         self._rules = engine.rules
         at, firing = None, None
-        if type(event) not in LOG_CHANGES:
-            entry = engine.log.entries[-1]  # the line this event added
+        if type(event) not in LOG_CHANGES and not isinstance(event, CardsSeen):
+            entry = engine.log.entries[-1]  # the line this event added (a count adds none)
             at, firing = entry.at, entry.firing
         line = event_line(event, outcome.source, at, firing)
         writes.append(_Write("line", line, self._counting(event, firing)))

@@ -2,7 +2,8 @@
 
 - ``score replay GAME.json`` recomputes the standings from a JSON game file and prints them
   (exit 1 with the reason if the file is malformed or its stored standings disagree);
-- ``score list`` lists the games of the state directory;
+- ``score list`` lists the games of the state directory (``--simulate``: the simulation's, kept
+  apart; an empty list says where the simulation's games are);
 - ``score export GAME_ID --format json|csv`` writes a game to stdout (or ``-o FILE``);
 - ``score import FILE`` stores a JSON game, or a CSV score sheet (``--ruleset``, ``--mode``,
   ``--target``, ``--name`` describe a CSV game). A refused file changes nothing;
@@ -30,6 +31,7 @@ from companion.core.scoring import (
     game_to_json,
 )
 from companion.storage import (
+    DB_NAME,
     Storage,
     StorageError,
     UnknownGame,
@@ -45,6 +47,12 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("score", help="replay, list, export and import score sheets")
     add_config_argument(parser)
     add_state_dir_argument(parser)
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="the simulation's scores (what 'uno-companion simulate' kept, in the 'simulate' "
+        "folder of the state directory)",
+    )
     actions = parser.add_subparsers(dest="score_command", metavar="ACTION")
 
     replay = actions.add_parser("replay", help="recompute and print the standings of a JSON game")
@@ -135,8 +143,13 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _state_dir(args: argparse.Namespace, *, simulate: bool | None = None) -> Path:
+    simulate = getattr(args, "simulate", False) if simulate is None else simulate
+    return state_dir_or_exit(args.state_dir, load_or_exit(args.config), simulate=simulate)
+
+
 def _open(args: argparse.Namespace) -> Storage:
-    return Storage.open(state_dir_or_exit(args.state_dir, load_or_exit(args.config)))
+    return Storage.open(_state_dir(args))
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -146,13 +159,33 @@ def _list(args: argparse.Namespace) -> int:
     except StorageError as error:
         return _fail(str(error))
     if not games:
-        print("No games yet.")
+        print(f"No games yet in {_state_dir(args)}.")
+        _point_at_the_simulation(args)
     for game in games:
         print(
             f"{game.game_id}  {game.date or game.created_at[:10]}  {game.name}  "
             f"[{game.ruleset}, {game.mode}]  {', '.join(game.players)}  ({game.revision} entries)"
         )
     return 0
+
+
+def _point_at_the_simulation(args: argparse.Namespace) -> None:
+    """A box's list is empty, the simulation's is not: say where those games are."""
+    if getattr(args, "simulate", False) or args.state_dir is not None:
+        return
+    simulation = _state_dir(args, simulate=True)
+    if not (simulation / DB_NAME).is_file():
+        return
+    try:
+        with Storage.open(simulation) as storage:
+            games = len(storage.list_games())
+    except StorageError:
+        return
+    if games:
+        print(
+            f"The simulation keeps its own scores: {games} game(s) in {simulation} "
+            "(uno-companion score --simulate list)."
+        )
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -203,7 +236,7 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    state_dir = state_dir_or_exit(args.state_dir, load_or_exit(args.config))
+    state_dir = _state_dir(args)
     backups = describe_backups(state_dir)
     if args.backup is None:
         if not backups:

@@ -1,5 +1,6 @@
-"""Engine throughput, the memory of a 10,000-event session, and mending a 300-event round:
-replaying its log, and replacing its first play (the whole round replayed)."""
+"""Engine throughput, the memory of a 10,000-event session, mending a 300-event round:
+replaying its log, and replacing its first play (the whole round replayed), and the beam's
+count written into the press it counts (the table replayed from the nearest checkpoint)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import tracemalloc
 
 from companion.config import RulesConfig
 from companion.core.errors import ActionError
-from companion.core.events import Play, Replace
+from companion.core.events import CardsSeen, Play, Press, Replace, Undo
 from companion.core.script import script_event
 from companion.core.table import TableEngine
+from companion.core.table.log import MARK_EVERY, MAX_ENTRIES
 
 LINES = [
     "press",
@@ -85,6 +87,37 @@ def mending(events: list[object], lines: int = 300) -> None:
     )
 
 
+def counting(events: list[object], counts: int = 30) -> None:
+    """A firing's count amends its press: timed at the end of a full round's log, where the
+    nearest checkpoint is furthest back (MARK_EVERY - 1 lines), against the press itself."""
+    engine = round_of(events, MAX_ENTRIES - 1)
+    pressed: list[float] = []
+    counted: list[float] = []
+    while len(counted) < counts:
+        start = time.perf_counter()
+        with contextlib.suppress(ActionError):
+            engine.handle(Press(), "button")
+        press_took = time.perf_counter() - start
+        if engine.last_fired == 0:
+            with contextlib.suppress(ActionError):
+                engine.handle(Undo())
+            continue
+        cards = engine.last_fired
+        start = time.perf_counter()
+        engine.handle(CardsSeen(cards + 1, expected=cards), "box")
+        counted.append(time.perf_counter() - start)
+        pressed.append(press_took)
+        engine.handle(Undo())  # the round keeps its length
+    pressed.sort()
+    counted.sort()
+    print(
+        f"the beam's count written into its press, {MAX_ENTRIES - 1}-line round (replay of up "
+        f"to {MARK_EVERY - 1} lines): median {counted[counts // 2] * 1000:.2f} ms, worst "
+        f"{counted[-1] * 1000:.2f} ms; the press itself: median "
+        f"{pressed[counts // 2] * 1000:.3f} ms ({counts} firings)"
+    )
+
+
 def main() -> None:
     lines = session(10_000)
     events = []
@@ -102,6 +135,7 @@ def main() -> None:
         best = min(best, time.perf_counter() - start)
     print(f"engine: {len(events) / best:,.0f} events/s ({accepted} accepted, best of 3)")
     mending(events)
+    counting(events)
 
     start = time.perf_counter()
     for line in lines:

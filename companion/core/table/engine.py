@@ -45,6 +45,7 @@ from ..firing import FiringModel, profile_from_options
 from ..options import LauncherOptions, RulesOptions
 from .answers import challenge, colour_came, lacked, mimic_broken
 from .calls import call_uno, contre_uno, round_won, set_hand, suggestion
+from .counts import count_firing
 from .effects import play
 from .log import RoundLog
 from .mending import LOG_CHANGES, mend
@@ -213,6 +214,12 @@ class TableEngine(Table):
             logs = [self.log] if self.before_setup is None else [self.log, self.before_setup]
             commands = rename(self.state, logs, event)
             self.last_fired = 0
+        elif isinstance(event, CardsSeen):  # not a line: the count amends the press it counts
+            before_facing = facing_seat(self.state)
+            commands = count_firing(self, self.log, self.run, event)
+            commands += self._epilogue(before_facing)
+            self.log.next_seq += 1  # numbered as when it was a line: the saved lines agree
+            self.last_fired = 0
         elif kind is Undo and not self.log.undo and self.before_setup is not None:
             commands = self._undo_setup()
         elif kind in LOG_CHANGES:
@@ -238,6 +245,8 @@ class TableEngine(Table):
                 self.log.append(entry, self)
             else:
                 log.append(entry, self)
+                if entry.firing is not None and entry.firing.fired:
+                    log.awaiting = entry.seq  # its cards' count comes from the beam
             if kind is not Setup:
                 self._forget_setup_once_played()
             self.last_fired = sum(c.cards for c in commands if isinstance(c, Eject))
@@ -296,6 +305,25 @@ class TableEngine(Table):
         if self.state.phase in ("over", "game_over"):
             return False
         return any(type(entry.event) not in BEFORE_PLAY for entry in self.log.entries)
+
+    def acted_since(self, seq: int, event: Event) -> bool:
+        """Whether ``event``'s player did such a thing (pressed, played, called) in a line of
+        this round from ``seq`` on: a second phone's copy of it, or a second tap, is already
+        done. An event that names no player was done by nobody in particular: False. A press
+        or a card of the player a press or a card is for now is theirs to make again (presses
+        owed, a turn come back): False."""
+        player = getattr(event, "player", None)
+        if not isinstance(player, str):
+            return False
+        if isinstance(event, Press | Play) and self.presser() == player:
+            return False
+        names = [seat.name for seat in self.state.seats]
+        return self.log.acted_since(seq, type(event), player, names)
+
+    def presser(self) -> str:
+        """Who a press is for now: whoever owes presses first, else the active player."""
+        st = self.state
+        return name(st, st.owed[0].seat if st.owed else st.active)
 
     def facing_seat(self) -> int:
         """The seat the launcher must face: whoever gets the owed presses' cards, else the

@@ -65,6 +65,7 @@ class RoundLog:
         self.refused: dict[int, ActionError] = {}  # seq -> why the line no longer fits
         self.actors: list[int | None] = []  # by line: the seat that played or pressed
         self.views: dict[int, tuple[Entry, str | None, dict[str, Any]]] = {}  # as the page shows
+        self.awaiting: int | None = None  # the press whose firing waits for the beam's count
         self.next_seq = next_seq
 
     @property
@@ -89,6 +90,22 @@ class RoundLog:
             status=404,
         )
 
+    def acted_since(self, seq: int, kind: type, player: str, names: list[str]) -> bool:
+        """Whether a line from ``seq`` on (still in the log, not refused) is a ``kind`` event
+        of ``player``: by the seat that acted, else by the player the event names. ``names``:
+        the seats' names now."""
+        for i in range(len(self.entries) - 1, -1, -1):
+            entry = self.entries[i]
+            if entry.seq < seq:
+                break
+            if type(entry.event) is not kind or entry.seq in self.refused:
+                continue
+            seat = self.actors[i] if i < len(self.actors) else None
+            who = names[seat] if seat is not None else getattr(entry.event, "player", None)
+            if who == player:
+                return True
+        return False
+
     def append(self, entry: Entry, table: Table) -> None:
         """A live event, already applied to ``table``."""
         self.entries.append(entry)
@@ -101,6 +118,23 @@ class RoundLog:
             self.marks.append(table.checkpoint())
         if len(self.entries) > MAX_ENTRIES and len(self.marks) > 1:
             self._fold()
+
+    def amend(self, old: Entry, new: Entry) -> int | None:
+        """Line ``old`` was in fact ``new`` (a firing's count): changed where it is, in the log
+        and in the edits Undo and Redo walk through, as if it had always been so (no edit of
+        its own: Redo keeps what it holds). Its index in the log (None: taken back, waiting
+        for Redo); the table is then to be replayed from there."""
+
+        def swap(entries: tuple[Entry, ...]) -> tuple[Entry, ...]:
+            return tuple(new if entry is old else entry for entry in entries)
+
+        for stack in (self.undo, self.redo):
+            stack[:] = [Edit(e.index, swap(e.removed), swap(e.inserted)) for e in stack]
+        for i in range(len(self.entries) - 1, -1, -1):
+            if self.entries[i] is old:
+                self.entries[i] = new
+                return i
+        return None
 
     def record(self, edit: Edit) -> None:
         """``edit`` is made (as a new change): Undo can take it back, Redo has nothing left."""

@@ -9,7 +9,7 @@ import {
   store, t, table, translate, wantedLanguage,
 } from "./store.js";
 import screens from "./screens/index.js";
-import { loadCues, soundFor } from "./sound.js";
+import { loadCues, soundFor, speakNew } from "./sound.js";
 import { loadCards } from "./components/deck.js";
 
 let current = screens[0].id;
@@ -97,6 +97,7 @@ function renderAll() {
     heard = happened.revision;
     soundFor(happened, table().suspense);
   }
+  speakNew(store.state && store.state.spoken, store.lang);
 }
 let heard = -1;
 let soundNoticeSaid = false;

@@ -2,6 +2,8 @@
 // GET /api/cues, synthesised with Web Audio (no sound files): a ding at every press, suspense ticks
 // that speed up with the launcher's suspense, a burst when cards fly, a double beep at a reload.
 // Each cue played is also written to `window.__cues` (what the tests and a curious player read).
+// The box's phrases too ("Zoé, appuie 2 fois"), said with the browser's speech synthesis in the
+// phone's own language: a table without a speaker on the box still hears them.
 
 const cues = [];
 window.__cues = cues;
@@ -81,7 +83,32 @@ export const sound = {
   audible() { return this.enabled && Boolean(audio) && audio.state === "running"; },
   /** Call `fn()` when the browser starts or stops the page's sound. */
   onState(fn) { stateListeners.push(fn); },
+  /** Whether this browser can speak the box's phrases. */
+  canSpeak() { return Boolean(window.speechSynthesis && window.SpeechSynthesisUtterance); },
 };
+
+// The box's phrases (the state's `spoken` part: the last few, numbered, each in every language).
+// Only those newer than the last this page saw are said: none at the first look (nothing old is
+// read out when a phone joins), at most the last few after a moment away.
+const MOST_SAID_AT_ONCE = 3;
+let heardUpTo = null;
+
+/** Say the phrases of `spoken` this page has not heard yet, in `lang`, if sound is on. */
+export function speakNew(spoken, lang) {
+  if (!spoken || typeof spoken.last !== "number") return;
+  if (heardUpTo === null || spoken.last < heardUpTo) {  // a first look, or a restarted box
+    heardUpTo = spoken.last;
+    return;
+  }
+  const fresh = (spoken.lines || []).filter((line) => line.n > heardUpTo).slice(-MOST_SAID_AT_ONCE);
+  heardUpTo = spoken.last;
+  if (!sound.enabled || !sound.canSpeak()) return;
+  fresh.forEach((line) => {
+    const utterance = new SpeechSynthesisUtterance(line.text[lang] || Object.values(line.text)[0]);
+    utterance.lang = lang;
+    window.speechSynthesis.speak(utterance);
+  });
+}
 
 /** Sounds for what happened at the table (store.happened) at the launcher's suspense level. */
 export function soundFor(happened, suspense) {

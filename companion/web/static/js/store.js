@@ -63,7 +63,9 @@ export function translate(root) {
 
 // ---------------------------------------------------------------- this phone's language
 // A phone's language is its own (kept in this browser): choosing it never sends anything to the
-// box, so it can never touch the table. A phone that never chose follows the box's language.
+// box, so it can never touch the table. A phone that never chose follows its own browser's
+// language (navigator.languages, what it sends as Accept-Language) when the box has it, else the
+// box's language, and follows the box's language once someone changes that.
 const PHONE_LANGUAGE = "uno.language";
 
 /** The language this phone chose, or null when it follows the box. */
@@ -80,9 +82,32 @@ export async function choosePhoneLanguage(lang) {
 }
 let chosenHere = null;
 
-/** The language to show: this phone's choice, else the box's. */
+let boxLanguageSeen = null;  // the box's language when this page first saw it
+let boxChosen = false;  // someone changed the box's language since: the phones that chose none follow
+
+/** The language to show: this phone's choice; else the box's once someone changes it while
+ * this page is open; else this phone's browser's, if the box has it; else the box's. */
 export function wantedLanguage(boxLanguage) {
-  return chosenHere || phoneLanguage() || boxLanguage || "fr";
+  const own = chosenHere || phoneLanguage();
+  if (own) return own;
+  if (boxLanguageSeen === null) boxLanguageSeen = boxLanguage || null;
+  else if (boxLanguage && boxLanguage !== boxLanguageSeen) {
+    boxLanguageSeen = boxLanguage;
+    boxChosen = true;
+  }
+  return (boxChosen ? boxLanguage : browserLanguage()) || boxLanguage || "fr";
+}
+
+/** The first of the browser's languages the box has texts in ("en-GB" is "en"), or null. */
+function browserLanguage() {
+  const offered = (store.session && store.session.languages) || ["fr", "en"];
+  const tags = (navigator.languages && navigator.languages.length) ? navigator.languages
+    : [navigator.language];
+  for (const tag of tags) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (offered.includes(base)) return base;
+  }
+  return null;
 }
 
 export async function loadTexts(lang) {
@@ -198,6 +223,36 @@ export function only(name, payload) {
   return out;
 }
 
+// The actions that name the player they are for (see act()).
+const TURN_ACTIONS = new Set(["table.press", "device.hit", "table.play", "table.call_uno",
+  "table.contre_uno", "table.suggestion"]);
+
+// A tap of the same button (the same card, the same call) while the last one is on its way, or
+// this soon after it (the OS's double-click time), is the same gesture: it is sent as made on
+// what the first was made on, whatever the box answered meanwhile, and the box answers it
+// "already done". Any other tap waits for the phone's previous edit and is made on the table
+// that one left.
+const DOUBLE_TAP_MS = 500;
+// The actions for whoever a press or a card is for now (the box checks it is still them).
+const FOR_THE_PRESSER = new Set(["table.press", "device.hit", "table.play"]);
+let lastTap = null;
+
+function turnGesture(name, payload) {
+  const now = performance.now();
+  const what = name + JSON.stringify(payload || {});
+  const twin = lastTap && lastTap.what === what
+    && (lastTap.pending || now - lastTap.at < DOUBLE_TAP_MS) ? lastTap : null;
+  const tap = { what, at: now, pending: true, gesture: twin ? twin.gesture : { name } };
+  lastTap = tap;
+  return tap;
+}
+
+/** Whom a press or a card is for now: whoever owes presses first, else the active player. */
+export function presser() {
+  const tb = table();
+  return ((tb.owed || [])[0] || {}).player || tb.active || undefined;
+}
+
 let askPin = null;
 let edits = Promise.resolve(true);  // this phone's last edit, answered or not
 /** The PIN dialog: `ask(retry)` shows it and calls `retry()` once the PIN is accepted. */
@@ -213,10 +268,14 @@ export function setPinPrompt(ask) { askPin = ask; }
  */
 export async function act(name, payload, options) {
   if (options && options.revision === false) return send(name, payload, options, newKey());
+  // A press, a card or a call names the player it is for and the revision it was made on.
+  if (TURN_ACTIONS.has(name)) options = Object.assign({}, options, { tap: turnGesture(name, payload) });
   // An edit waits for this phone's previous one to be answered: it is then based on the state
   // that one left, and two quick taps are never refused as stale for the phone's own change.
   const turn = edits.then(() => send(name, payload, options, newKey()));
   edits = turn.catch(() => false);
+  const tap = options && options.tap;
+  if (tap) turn.finally(() => { tap.pending = false; });
   return turn;
 }
 
@@ -224,8 +283,14 @@ export async function act(name, payload, options) {
 // for want of the PIN is not remembered by the box, so the retry runs).
 async function send(name, payload, options, key) {
   withdrawUndo();
+  const gesture = options && options.tap && options.tap.gesture;
+  if (gesture && gesture.seen === undefined) {  // the gesture's first tap: made on the table now
+    gesture.seen = store.revision;
+    if (FOR_THE_PRESSER.has(name)) gesture.player = presser();
+  }
+  if (gesture && gesture.player) payload = Object.assign({}, payload, { player: gesture.player });
   const body = { payload: only(name, payload || {}) };
-  if (!options || options.revision !== false) body.revision = store.revision;
+  if (!options || options.revision !== false) body.revision = gesture ? gesture.seen : store.revision;
   try {
     const answer = await post("/api/actions/" + name, body, key);
     if (answer && answer.applied && typeof answer.revision !== "number") {

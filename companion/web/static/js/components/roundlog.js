@@ -19,9 +19,6 @@ export const roundLogMarkup = `
   <summary data-i18n="round_log"></summary>
   <p class="muted" data-i18n="round_log_help"></p>
   <ol id="round-log-lines" class="history"></ol>
-  <div class="row">
-    <button type="button" id="table-redo" class="secondary" data-i18n="redo"></button>
-  </div>
 </details>`;
 
 export function wireRoundLog() {

@@ -37,6 +37,7 @@ const markup = `
 </div>
 <p id="sound-note" class="warn" hidden></p>
 <label class="switch"><input type="checkbox" id="phone-sound"> <span data-i18n="phone_sound"></span></label>
+<p id="phone-sound-what" class="muted"></p>
 <label><span data-i18n="volume"></span> <input id="volume" type="range" min="0" max="10" step="1"></label>
 <label class="switch"><input type="checkbox" id="voice"> <span data-i18n="voice"></span></label>
 <label><span data-i18n="phone_language"></span> <select id="language2" class="language"></select></label>
@@ -130,6 +131,8 @@ function render() {
   }
   firedSeen = dv.cards_fired ?? 0;
   $("phone-sound").checked = sound.enabled;
+  // What ticking it gives, honestly: the voice only where the browser can speak.
+  $("phone-sound-what").textContent = t(sound.canSpeak() ? "phone_sound_voice" : "phone_sound_no_voice");
   const voice = dv.voice || {};
   // No sound card on the box: said here (and once wherever the player is: main.js).
   $("sound-note").hidden = !voice.sound_problem;

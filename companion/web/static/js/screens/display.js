@@ -79,7 +79,9 @@ function render() {
   // Sound as the browser plays it: on but refused until a tap says so, and the tap starts it.
   const blocked = sound.enabled && !sound.audible();
   $("display-sound").setAttribute("aria-pressed", String(sound.audible()));
-  $("display-sound").textContent = blocked ? t("sound_blocked") : t("sound");
+  // Muted looks muted: its own words and look, not the same button with another state.
+  $("display-sound").textContent = blocked ? t("sound_blocked") : t(sound.enabled ? "sound" : "sound_off");
+  $("display-sound").classList.toggle("muted-sound", !sound.enabled);
   renderQuestion($("display-cam-question"));
 }
 

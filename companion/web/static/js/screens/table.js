@@ -38,6 +38,10 @@ const markup = `
       <span id="magazine"></span> <span id="magazine-low" class="warn" hidden data-i18n="magazine_low"></span></span>
     <span id="round-info" class="muted"></span>
     <span id="side" class="side" hidden></span>
+    <span class="undo-row">
+      <button type="button" id="table-undo" class="secondary" data-i18n="undo"></button>
+      <button type="button" id="table-redo" class="secondary" data-i18n="redo"></button>
+    </span>
   </div>
   <p id="last-card" class="last-card" hidden></p>
   <p id="jam-note" class="warn" role="alert" hidden></p>
@@ -79,7 +83,6 @@ ${roundOverMarkup}
 <div class="cards">
   <button type="button" id="start-round" data-i18n="start_round"></button>
   <button type="button" id="reload" data-i18n="reload"></button>
-  <button type="button" id="table-undo" class="secondary" data-i18n="undo"></button>
   <button type="button" id="open-display" class="secondary" data-i18n="table_display"></button>
   <button type="button" id="open-rules" class="secondary" data-i18n="house_rules"></button>
 </div>
@@ -129,8 +132,10 @@ function wire(showScreen) {
   $("fired-banner").addEventListener("click", () => { $("fired-banner").hidden = true; });
   $("open-rules").addEventListener("click", () => showScreen("rules"));
   // In simulation device.hit makes a real edge on the mock pin; on hardware a remote press.
+  // The press names whom it is for (store.js): a double tap is "already done", not a press
+  // for the next player.
   $("hit").addEventListener("click", () => act(hasAction("device.hit") ? "device.hit" : "table.press",
-    {}, { revision: false }));
+    {}));
   document.querySelectorAll("#screen-table [data-act]").forEach((b) => {
     b.addEventListener("click", () => call(b.dataset.act, chosenPlayer()));
   });
@@ -156,7 +161,7 @@ function render() {
   renderFlow();
   // Only what the state allows: no play controls once the round or the game is over.
   $("play").hidden = Boolean(tb.round_over) || gameOver();
-  $("table-undo").hidden = gameOver();
+  document.querySelector("#screen-table .undo-row").hidden = gameOver();
   // Game over: nobody's turn any more, nothing to press.
   $("status").hidden = gameOver();
   if (tb.round_over || gameOver()) $("fired-banner").hidden = true;

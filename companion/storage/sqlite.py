@@ -32,7 +32,6 @@ import logging
 import os
 import sqlite3
 import threading
-import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -55,7 +54,8 @@ from .faults import (
 )
 from .layout import BACKUP_DIR, DB_NAME, backup_files
 from .receipts import SCHEMA as RECEIPTS_SCHEMA
-from .receipts import Receipts
+from .receipts import SEQUENCED as RECEIPTS_SEQUENCED
+from .receipts import Receipts, statements
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
     RECEIPTS_SCHEMA,
+    RECEIPTS_SEQUENCED,
 )
 
 
@@ -204,7 +205,6 @@ class Storage:
         self.recreated: recreate.Recreated | None = None
         # The receipt of the phone's action running on the calling thread (None: none).
         self.receipt: Callable[[], Receipt | None] | None = None
-        self.clock: Callable[[], float] = time.time  # when receipts were stored
         self._receipts = Receipts()
         self._lock = threading.Lock()
         self._books = BookCache(kept_entries)  # as the stored logs
@@ -345,7 +345,7 @@ class Storage:
         for target in range(version + 1, len(MIGRATIONS) + 1):
             db.execute("BEGIN IMMEDIATE")
             try:
-                for statement in _statements(MIGRATIONS[target - 1]):
+                for statement in statements(MIGRATIONS[target - 1]):
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {target}")
                 db.execute("COMMIT")
@@ -393,7 +393,7 @@ class Storage:
                 try:
                     yield self._db
                     if receipt is not None:
-                        self._receipts.stamp(self._db, receipt, self.clock())
+                        self._receipts.stamp(self._db, receipt)
                     self._db.execute("COMMIT")
                 except BaseException:
                     if self._db.in_transaction:
@@ -704,16 +704,3 @@ def _with_id(setup: GameSetup, game_id: str) -> GameSetup:
 
 
 _dumps = recreate.dumps
-
-
-def _statements(script: str) -> list[str]:
-    """Split a migration into statements (``sqlite3.complete_statement`` keeps triggers whole)."""
-    statements, current = [], ""
-    for line in script.splitlines(keepends=True):
-        current += line
-        if sqlite3.complete_statement(current):
-            statements.append(current.strip())
-            current = ""
-    if current.strip():
-        statements.append(current.strip())
-    return statements

@@ -44,6 +44,7 @@ from companion.app.notifier import SystemdNotifier
 from companion.app.players import PlayerNames
 from companion.app.round_count import RoundCount
 from companion.app.saved_settings import SavedSettings
+from companion.app.score_limits import players_of, stored_game_ids
 from companion.app.score_storage import ScoreStorage
 from companion.app.scorekeeper import ScoreKeeper
 from companion.app.settings import Settings
@@ -333,7 +334,7 @@ class Daemon:
         self.voice_service = VoiceService(self.voice) if self.voice is not None else None
         language = self.voice_service.set_language if self.voice_service else None
         evening = EveningService(store)
-        count = RoundCount(store)
+        count = RoundCount(store, lambda game: players_of(scores.database(), game))
         self.camera = self._camera(sections)
         return [
             scores,
@@ -343,7 +344,7 @@ class Daemon:
             Settings(self.config, store, language),
             evening,
             count,
-            StoredGames(store),
+            StoredGames(store, lambda: stored_game_ids(scores.database())),
             PlayerNames(self.keeper, evening, count),
             # Each event's line is written once the launcher was told.
             *([self.memory] if self.memory is not None else []),

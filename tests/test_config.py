@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from companion.config import (
+    MAX_CONFIG_BYTES,
     CameraConfig,
     Config,
     ConfigError,
@@ -193,3 +198,57 @@ def test_bytes_in_no_common_encoding_are_a_clear_error(tmp_path: Path):
     path.write_bytes(b'[table]\nlanguage = "fr"\ndealer = "\x81"\n')
     with pytest.raises(ConfigError, match=r"line 3: byte 0x81 is neither UTF-8 nor Windows-1252"):
         load_config(path)
+
+
+def _check_in_a_child(path: Path) -> subprocess.CompletedProcess[str]:
+    # A child process: a configuration that made the program wait for ever fails the test at
+    # the timeout instead of holding the whole run.
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "config", "check", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_configuration_that_is_no_small_regular_file_is_one_line_and_exit_status_2(
+    tmp_path: Path,
+) -> None:
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.toml"
+    zero.symlink_to("/dev/zero")
+    huge = tmp_path / "huge.toml"
+    huge.write_text("# " + "x" * (MAX_CONFIG_BYTES + 10) + "\n", encoding="utf-8")
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    cases = {
+        fifo: "not a regular file (a FIFO)",
+        zero: "not a regular file (a device)",
+        tmp_path: "not a regular file (a folder)",
+        huge: "larger than 1024 KB",
+        deep: "nested too deeply",
+        tmp_path / "missing.toml": "cannot read the file",
+    }
+    for path, words in cases.items():
+        done = _check_in_a_child(path)
+        assert done.returncode == 2, (path, done.stderr[-300:])
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0] and str(path) in lines[0], lines
+
+
+def test_threads_that_cannot_start_say_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.cli import main
+
+    def refused(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")  # as under ulimit -v 400 MB
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    state = ["--state-dir", str(tmp_path / "state")]
+    status = main(["simulate", "--no-voice", "--host", "127.0.0.1", "--port", "0", *state])
+    assert status == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ulimit" in err[0] and "can't start new thread" in err[0]

@@ -10,6 +10,7 @@ import shutil
 import signal
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from companion.core.scoring.formats import game_to_json
 from companion.core.table import TableEngine
 from companion.daemon import table_memory
 from companion.storage import DB_NAME, MIGRATIONS, StorageGone
-from companion.storage.receipts import SCHEMA, Receipts
+from companion.storage.receipts import SCHEMA, Receipts, ensure_schema
 from companion.storage.secret import SECRET_NAME, session_secret
 from companion.storage.table_log import TableLog
 from companion.web import WebConfig, create_app
@@ -181,16 +182,63 @@ def test_a_refused_change_keeps_no_receipt_and_its_retry_runs(tmp_path: Path) ->
     scores.close()
 
 
-def test_receipts_are_pruned_by_age_and_count_in_the_writing_transaction() -> None:
+def test_receipts_are_kept_per_session_by_count_never_by_age() -> None:
     db = sqlite3.connect(":memory:", isolation_level=None)
+    ensure_schema(db)
+    receipts = Receipts(per_session=50, sessions=5)
+    receipts.stamp(db, Receipt("family", "round-1", "p"))
+    for n in range(10_100):  # one phone floods its own keys: it pushes out only its own
+        receipts.stamp(db, Receipt("flooder", f"k{n}", "p"))
+    assert receipts.find(db, "family", "round-1") == "p"
+    assert (
+        receipts.find(db, "flooder", "k10099") == "p" and receipts.find(db, "flooder", "k0") is None
+    )
+    assert receipts.count(db) == 50 + 1
+    # Past the sessions kept, the session that wrote longest ago goes first.
+    for phone in ("b", "c", "d"):
+        receipts.stamp(db, Receipt(phone, "k", "p"))
+    assert receipts.find(db, "family", "round-1") == "p"  # five sessions: all kept
+    receipts.stamp(db, Receipt("e", "k", "p"))
+    assert receipts.find(db, "family", "round-1") is None  # a sixth pushes out the oldest
+    assert receipts.find(db, "flooder", "k10099") == "p"
+
+
+def test_receipts_of_an_older_database_are_kept_in_their_order(tmp_path: Path) -> None:
+    """A database of the timed receipts table comes up to the sequenced one with its receipts."""
+    path = tmp_path / "log.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
     db.executescript(SCHEMA)
-    receipts = Receipts(keep_seconds=3600.0, keep=50)
-    for n in range(200):
-        receipts.stamp(db, Receipt("phone", f"k{n}", "p"), 1000.0 + n)
-    assert receipts.count(db) == 50
-    assert receipts.find(db, "phone", "k199") == "p" and receipts.find(db, "phone", "k0") is None
-    receipts.stamp(db, Receipt("phone", "late", "p"), 1000.0 + 199 + 3600.5)  # an hour on
-    assert receipts.count(db) == 1
+    for n, at in enumerate((30.0, 10.0, 20.0)):
+        db.execute("INSERT INTO receipts VALUES ('phone', ?, 'p', ?)", (f"k{n}", at))
+    ensure_schema(db)
+    ensure_schema(db)  # once only
+    order = db.execute("SELECT key FROM phone_receipts ORDER BY seq").fetchall()
+    assert [key for (key,) in order] == ["k1", "k2", "k0"]
+    assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'receipts'").fetchone()
+    db.close()
+
+
+def test_a_retry_after_the_clock_jumped_a_day_ahead_is_stored_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The box comes back with its clock 25 h ahead (no real-time clock, a wrong NTP answer):
+    another phone writes first, then the first phone's retry is still found."""
+    secret = session_secret(tmp_path)
+    _, scores, client = with_game(tmp_path, secret)
+    assert send(client, "score.record_round", ROUND, "round-1").status_code == 200
+    cookie = client.get_cookie(COOKIE)
+    assert cookie is not None
+    scores.close()
+    ahead = time.time() + 25 * 3600
+    monkeypatch.setattr(time, "time", lambda: ahead)
+    hub2, scores2, other = started(tmp_path, secret)
+    assert send(other, "score.record_round", ROUND, "other-1").status_code == 200
+    phone = app_of(hub2, secret).test_client()
+    phone.set_cookie(COOKIE, cookie.value)
+    again = send(phone, "score.record_round", ROUND, "round-1")
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert rounds(hub2) == 2 and stored_rounds(tmp_path) == 2
+    scores2.close()
 
 
 def test_the_state_folder_removed_while_running_is_made_again_with_the_game(

@@ -271,3 +271,26 @@ def test_a_refused_header_names_the_separators() -> None:
     with pytest.raises(ScoringError) as refused:
         game_from_csv("Manche|Ana|Bo\n", name="x", ruleset=builtin_ruleset("classic"))
     assert "separated by ',' or ';'" in str(refused.value)
+
+
+def test_import_refusals_read_whole_in_french() -> None:
+    """The json and csv modules' own English never shows inside a French message; a game file
+    that an editor saved with a byte-order mark is read."""
+    catalog = Catalog.load()
+    assert game_from_json("\ufeff" + game_to_json(sample())).standings() == sample().standings()
+    for broken, words in (
+        ('{"format": ', "une valeur manque"),
+        ('{"format": "x" "y"}', "virgule"),
+        ('{"format": "x"} trailing', "du texte suit"),
+    ):
+        with pytest.raises(ScoringError) as refused:
+            game_from_json(broken)
+        french = catalog.text(refused.value.catalog_key, "fr", refused.value.params)
+        assert words in french and "Expecting" not in french and "Extra" not in french
+    row = "round,dealer,winner,side,Ana,Bo\n1,,Ana,,0," + "9" * 200_000 + "\n"
+    with pytest.raises(ScoringError) as refused:
+        game_from_csv(row, name="Sheet", ruleset=builtin_ruleset("classic"))
+    french = catalog.text(refused.value.catalog_key, "fr", refused.value.params)
+    assert french == "ligne CSV 2 : une case dépasse 131072 caractères ; rien n’a été importé"
+    english = catalog.text(refused.value.catalog_key, "en", refused.value.params)
+    assert "field larger than field limit" in english

@@ -261,7 +261,7 @@ def test_openapi_lists_every_route_and_action_schema(client: FlaskClient, hub: H
     for name, schema in hub.action_schemas().items():
         body = paths[f"/api/actions/{name}"]["post"]["requestBody"]
         assert body["content"]["application/json"]["schema"]["properties"]["payload"] == schema
-    assert "web.error_pin_wait" in paths["/api/login"]["post"]["responses"]["429"]["description"]
+    assert "web.error_locked" in paths["/api/login"]["post"]["responses"]["429"]["description"]
     # An action's answer: the state after it, or "applied" when that state was late.
     done = paths["/api/actions/score.record_round"]["post"]["responses"]["200"]
     one_of = done["content"]["application/json"]["schema"]["oneOf"]

@@ -44,7 +44,7 @@ def test_a_csv_cell_past_the_csv_readers_limit_is_a_400(table: tuple[Hub, FlaskC
     stored = games(client)
     sheet = "round,dealer,winner,side,Alice,Bruno\n1,Alice,Alice,," + "9" * 140_000 + ",3\n"
     error = refused(post(client, "score.import", {"format": "csv", "text": sheet}))
-    assert error["key"] == "scoring.error.import_csv_row" and "limit" in error["message"]
+    assert error["key"] == "scoring.error.import_csv_unreadable" and "limit" in error["message"]
     assert games(client) == stored
 
 

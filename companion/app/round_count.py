@@ -13,9 +13,11 @@ keeps what was counted.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.errors import ActionError
 from companion.core.limits import MAX_HAND, MAX_NAME
 from companion.core.model import json_schema, option
 
@@ -51,8 +53,15 @@ class HandCountPayload:
 class RoundCount:
     """The shared count of the hands left at a round's end (see the module's docstring)."""
 
-    def __init__(self, store: SettingsStore | None) -> None:
+    def __init__(
+        self,
+        store: SettingsStore | None,
+        players_of: Callable[[str], Collection[str] | None] | None = None,
+    ) -> None:
+        """``players_of(game)``: the players of that stored score game, None if there is none;
+        a hand of a game or player not there is refused (a made-up name would be kept)."""
         self._store = store
+        self._players_of = players_of
         self._hub: Hub | None = None
         self.draft: dict[str, Any] = {}
 
@@ -76,6 +85,7 @@ class RoundCount:
 
     def count_hand(self, payload: dict[str, Any]) -> None:
         """Keep one hand of the draft: by cards, as points, or neither (still counting)."""
+        self._check_names(payload)
         belongs = {"game": payload["game"], "round": payload["round"], "winner": payload["winner"]}
         if any(self.draft.get(k) != v for k, v in belongs.items()):
             self.draft = {**belongs, "hands": {}}
@@ -88,6 +98,16 @@ class RoundCount:
         else:
             hands.pop(player, None)
         self._keep()
+
+    def _check_names(self, payload: dict[str, Any]) -> None:
+        if self._players_of is None:
+            return
+        players = self._players_of(payload["game"])
+        if players is None:
+            raise ActionError("unknown_game", "no such game", {"game": payload["game"]}, 404)
+        for name in (payload["winner"], payload["player"]):
+            if name not in players:
+                raise ActionError("unknown_player", "no such player", {"name": name}, 404)
 
     def rename_player(self, old: str, new: str, game: tuple[str | None, str | None]) -> None:
         """``old`` is called ``new`` during the count: their hand and win stay theirs. ``game``:

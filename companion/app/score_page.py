@@ -9,7 +9,7 @@ can reuse the bytes of an unchanged part.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from companion.core.errors import StoreFault
@@ -18,7 +18,8 @@ from companion.core.scoring.history import History
 from companion.core.scoring.shares import GameShares
 
 from .hub import Hub
-from .stores import ScoreStore
+from .score_limits import LISTED_GAMES
+from .stores import ListedGame, ScoreStore
 
 HISTORY_TAIL = 50  # the rounds the state carries; older ones are read page by page
 PAGE_LIMIT = 200  # the most rounds one page of history holds
@@ -87,6 +88,7 @@ class ScorePage:
     def _build_status(self, store: ScoreStore) -> dict[str, Any]:
         book = self._game.book
         rulesets = [*builtin_rulesets(), *store.custom_rulesets()]
+        games = store.list_games()
         status: dict[str, Any] = {
             "game": None,
             "modes": list(MODES),
@@ -106,8 +108,9 @@ class ScorePage:
                     "mode": g.mode,
                     "revision": g.revision,
                 }
-                for g in store.list_games()
+                for g in games[-LISTED_GAMES:]  # the newest: the list is oldest first
             ],
+            "games_total": len(games),
         }
         if book is not None:
             setup = book.setup.to_dict()
@@ -128,7 +131,7 @@ class ScorePage:
                 },
                 can_undo=book.can_undo,
                 can_redo=book.can_redo,
-                stats=self.stats(),
+                stats=self.stats(games),
             )
         return status
 
@@ -163,8 +166,9 @@ class ScorePage:
         if self._hub is not None:
             self._hub.changed("score")
 
-    def stats(self) -> dict[str, Any]:
-        """Wins, averages, best rounds and head-to-head over every stored game (cached)."""
+    def stats(self, games: Sequence[ListedGame] | None = None) -> dict[str, Any]:
+        """Wins, averages, best rounds and head-to-head over every stored game (cached);
+        ``games``: the stored games, when just listed."""
         with self._counted_lock:
             counted, self._counted = self._counted, None
         if counted is not None:
@@ -176,7 +180,8 @@ class ScorePage:
         changes = self._game.changes
         if self._stats is None or self._stats[0] != changes:
             store = self._game.store()
-            stats = self._shares.compute(store.list_games(), store.read_game, self._game.game_id)
+            listed = store.list_games() if games is None else games
+            stats = self._shares.compute(listed, store.read_game, self._game.game_id)
             self._stats = (changes, stats)
         return self._stats[1]
 

@@ -35,6 +35,7 @@ from companion.core.scoring.model import LogEntry, check_new_names
 
 from .game_reader import GameFile, read_apart
 from .hub import Hub
+from .score_limits import GameStarts
 from .score_page import ScorePage
 from .score_payloads import SCORE_ACTION_SCHEMAS, ImportPayload, NewGamePayload
 from .score_results import round_results, standings_said
@@ -52,9 +53,8 @@ def scoring_error(error: ScoringError) -> ActionError:
 
 
 class ScoreKeeper:
-    """The ``score.*`` actions and the game open now; ``database()`` gives the score database
-    open now (or raises the :class:`StoreFault` saying why none is). Join the hub with
-    :meth:`attach`; after a restore, :meth:`reopened` reads the new database."""
+    """The ``score.*`` actions and the game open now, over ``database()`` (the database open now,
+    or it raises why none is); join with :meth:`attach`, read again with :meth:`reopened`."""
 
     def __init__(
         self,
@@ -64,6 +64,7 @@ class ScoreKeeper:
     ) -> None:
         self._database = database
         self._clock = clock or (lambda: datetime.now(UTC))
+        self.starts = GameStarts()  # games started a minute (tests give it their clock)
         self._hub: Hub | None = None
         self.book: ScoreBook | None = None
         self.game_id: str | None = None
@@ -75,14 +76,14 @@ class ScoreKeeper:
         that was open at the last stop."""
         self._hub = hub
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-            "score.new_game": self.new_game,
+            "score.new_game": self.starts.limited(self.new_game),
             "score.open_game": self.open_read,
             "score.record_round": self.record_round,
             "score.import": self.open_imported,
             "score.announce": self.announce_standings,
         }
         prepare: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            "score.import": self.import_game,
+            "score.import": self.starts.limited(self.import_game),
             "score.open_game": self.read_game,
         }
         # A change to an earlier round replays the rounds after it: checked off the hub thread

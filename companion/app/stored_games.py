@@ -9,6 +9,7 @@ settings store, so a restart keeps them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,8 +42,15 @@ class GamePayload:
 class StoredGames:
     """Names and deletions of the stored games (see the module's docstring)."""
 
-    def __init__(self, store: SettingsStore | None) -> None:
+    def __init__(
+        self,
+        store: SettingsStore | None,
+        games: Callable[[], Collection[str]] | None = None,
+    ) -> None:
+        """``games()``: the ids of the stored games; renaming or deleting another is refused
+        (a made-up id would be kept)."""
         self._store = store
+        self._games = games
         self.names: dict[str, str] = {}
         self.deleted: list[str] = []
 
@@ -66,12 +74,14 @@ class StoredGames:
 
     def rename(self, payload: dict[str, Any]) -> None:
         name = " ".join(payload["name"].split())  # blank names are refused by the payload check
+        self._check_stored(payload["game"])
         self._check_room(payload["game"] in self.names)
         self.names[payload["game"]] = name
         self._save()
 
     def delete(self, payload: dict[str, Any]) -> None:
         if payload["game"] not in self.deleted:
+            self._check_stored(payload["game"])
             self._check_room(False)
             self.deleted.append(payload["game"])
             self._save()
@@ -80,6 +90,10 @@ class StoredGames:
         if payload["game"] in self.deleted:
             self.deleted.remove(payload["game"])
             self._save()
+
+    def _check_stored(self, game: str) -> None:
+        if self._games is not None and game not in self._games():
+            raise ActionError("unknown_game", "no such game", {"game": game}, 404)
 
     def _check_room(self, known: bool) -> None:
         if not known and len(self.names) + len(self.deleted) >= MAX_KEPT:

@@ -72,6 +72,13 @@ def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
         return False
 
 
+THREADS_REFUSED = (
+    "cannot start its threads: the memory or process limit is too low (ulimit -v / ulimit -u, "
+    "or the service's MemoryMax= / TasksMax=); raise it to 1 GB of address space and 64 tasks "
+    "or more, then start again"
+)
+
+
 def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> int:
     """``run`` and ``simulate``: start the daemon, serve until a signal, stop cleanly."""
     from companion.daemon import Daemon, DaemonOptions, StartupError  # pulls in every adapter
@@ -98,6 +105,14 @@ def run_daemon(config: Config, args: argparse.Namespace, *, simulate: bool) -> i
     except StartupError as exc:
         log.error("%s", exc)
         print(f"uno-companion: {exc}")
+        return 2
+    except (RuntimeError, MemoryError) as exc:
+        if isinstance(exc, RuntimeError) and "thread" not in str(exc):
+            raise
+        # ``ulimit -v`` or a service's MemoryMax=/TasksMax= too low: each thread reserves its
+        # stack; what is to be done is said, not a traceback.
+        log.error("cannot start: %s", exc)
+        print(f"uno-companion: {THREADS_REFUSED} ({exc})", file=sys.stderr)
         return 2
     daemon.install_signal_handlers()
     try:

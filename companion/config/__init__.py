@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import codecs
 import logging
+import os
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -43,6 +45,9 @@ class ConfigError(ValueError):
     def __init__(self, problems: list[str], source: str = "configuration") -> None:
         self.problems = problems
         self.source = source
+        if len(problems) == 1:  # one line
+            super().__init__(f"{source}: {problems[0]}")
+            return
         lines = "\n".join(f"  - {p}" for p in problems)
         super().__init__(f"{source}: {len(problems)} problem(s):\n{lines}")
 
@@ -215,14 +220,47 @@ def decode_config(raw: bytes, source: str = "configuration") -> str:
     return text
 
 
+MAX_CONFIG_BYTES = 1 << 20  # a configuration file is a few KB; a megabyte is no such file
+
+
 def read_config_text(path: Path) -> str:
     """The text of the configuration file at ``path`` (see :func:`decode_config`); raises
-    :class:`ConfigError` when it cannot be read."""
+    :class:`ConfigError` when it cannot be read, is not a regular file (a device such as
+    ``/dev/zero``, a FIFO, a folder: reading one could take all memory or wait for ever) or is
+    larger than :data:`MAX_CONFIG_BYTES`."""
     try:
-        raw = path.read_bytes()
+        # Non-blocking: opening a FIFO with no writer must not wait; fstat then refuses it.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ConfigError([f"cannot read the file: {exc.strerror or exc}"], str(path)) from exc
+    kind = os.fstat(fd).st_mode
+    if not stat.S_ISREG(kind):
+        os.close(fd)
+        raise ConfigError(
+            [f"not a regular file ({_file_kind(kind)}): give the path of a .toml file"],
+            str(path),
+        )
+    with os.fdopen(fd, "rb") as file:
+        try:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
+        except OSError as exc:
+            raise ConfigError([f"cannot read the file: {exc.strerror or exc}"], str(path)) from exc
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            [f"larger than {MAX_CONFIG_BYTES // 1024} KB: not a configuration file"], str(path)
+        )
     return decode_config(raw, str(path))
+
+
+def _file_kind(mode: int) -> str:
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def load_config(path: Path | None) -> Config:
@@ -234,6 +272,8 @@ def load_config(path: Path | None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"not valid TOML: {exc}"], str(path)) from exc
+    except RecursionError:  # [[[[... deeper than the parser goes
+        raise ConfigError(["nested too deeply to be a configuration file"], str(path)) from None
     return parse_config(data, str(path))
 
 

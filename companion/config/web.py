@@ -48,9 +48,9 @@ class WebConfig:
     )
     lockout_total_attempts: int = option(
         20,
-        "bad PINs from all phones together, within lockout_seconds, before PINs are checked "
-        "one at a time, a second apart (then 2, 4, up to 8 s): guessing slows down, and the "
-        "right PIN still gets in",
+        "bad PINs from all phones together, within lockout_seconds, after which each bad PIN "
+        "locks its address out at once (a guesser changing address gets one guess per "
+        "address); a right PIN never waits for it",
         min=1,
         max=10000,
     )

@@ -35,7 +35,6 @@ import logging
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -44,8 +43,7 @@ from typing import Any
 from companion.core.receipts import Receipt
 
 from .faults import StorageCorrupt, StorageError, StorageGone, classify
-from .receipts import SCHEMA as RECEIPTS_SCHEMA
-from .receipts import Receipts
+from .receipts import Receipts, ensure_schema
 from .recreate import identity, remove_journal
 
 log = logging.getLogger(__name__)
@@ -93,7 +91,6 @@ class TableLog:
         self._fold_due = False  # a new round began: a good moment to fold the journal in
         # The receipt of the phone's action running on the calling thread (None: none).
         self.receipt: Callable[[], Receipt | None] | None = None
-        self.clock: Callable[[], float] = time.time  # when receipts were stored
         self._receipts = Receipts()
         self._identity = identity(path)  # the file open: (device, inode)
         self._start_sync()
@@ -185,7 +182,7 @@ class TableLog:
             db.execute("PRAGMA synchronous = NORMAL")  # the sync thread flushes
             db.execute("PRAGMA wal_autocheckpoint = 0")  # folded in by the sync thread
             db.executescript(SCHEMA)
-            db.executescript(RECEIPTS_SCHEMA)
+            ensure_schema(db)
         except BaseException:
             db.close()
             raise
@@ -228,7 +225,7 @@ class TableLog:
             db.execute("BEGIN IMMEDIATE")
             work(db)
             if receipt is not None:
-                self._receipts.stamp(db, receipt, self.clock())
+                self._receipts.stamp(db, receipt)
             db.execute("COMMIT")
         except BaseException as error:
             if db.in_transaction:

@@ -42,12 +42,10 @@ def create_app(
     *,
     secret_key: bytes | None = None,
     clock: Callable[[], float] = time.monotonic,
-    wait: Callable[[float], None] = time.sleep,
     camera: CameraPictures | None = None,
 ) -> Flask:
-    """A new phone-page app talking to ``hub``; ``clock`` times PIN lock-outs and ``wait``
-    waits for a PIN check's turn (tests); ``camera`` gives the camera's pictures (none: no
-    camera)."""
+    """A new phone-page app talking to ``hub``; ``clock`` times PIN lock-outs (tests);
+    ``camera`` gives the camera's pictures (none: no camera)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config.update(
         SECRET_KEY=secret_key or secrets.token_bytes(32),
@@ -59,7 +57,7 @@ def create_app(
         SEND_FILE_MAX_AGE_DEFAULT=3600,
     )
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    guard = Guard(config, clock, wait)
+    guard = Guard(config, clock)
     WebContext(hub=hub, config=config, catalog=catalog, guard=guard, camera=camera).init_app(app)
     app.register_blueprint(create_api())
     app.register_blueprint(create_pages(STATIC))

@@ -90,8 +90,8 @@ def _write_responses(path: str, *, action: bool = False) -> dict[str, Any]:
         "413": _error("the body is larger than this action allows"),
         "422": _error("this Idempotency-Key was used for another request"),
         "429": _error(
-            "too many bad PINs from this address (web.error_locked), or from everywhere while "
-            "this address already has a PIN waiting its turn (web.error_pin_wait); a HIT press "
+            "too many bad PINs from this address, or from many addresses at once "
+            "(web.error_locked, answered at once); a HIT press "
             "faster than the button takes; a launcher movement too soon after the last: wait "
             "for Retry-After"
         ),

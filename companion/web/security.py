@@ -10,25 +10,23 @@ Anyone on the table's Wi-Fi may *look*. Every request that changes something (PO
 
 1. come from this page: a foreign ``Origin`` (another web site the phone has open) is refused;
 2. carry the session's CSRF token in the ``X-CSRF-Token`` header (the cookie alone is not enough);
-3. when a table PIN is set, come from a session that entered the PIN.
+3. when a table PIN is set, come from a session that entered the PIN and has not logged out.
 
-PINs are compared with :func:`hmac.compare_digest` so the time taken reveals nothing. After
-``lockout_attempts`` bad PINs in a row from one IP address (the socket's, never a header), that
-address must wait ``lockout_seconds``, twice as long at each new lock-out of it (up to an hour);
-a new session does not reset it.
+PINs are compared with :func:`hmac.compare_digest` so the time taken reveals nothing. Guessing is
+limited *per guesser* and answered at once (no PIN check ever waits on a web server thread):
 
-Guesses are also counted across all addresses (twenty phones, or one phone changing its
-address): after ``lockout_total_attempts`` bad PINs within ``lockout_seconds`` the box slows
-down instead of locking anyone out. PINs are then checked one at a time, at least a second
-apart, twice as far apart each time the limit is reached again (up to :data:`SLOWEST_STEP`),
-until someone enters the right PIN: a phone waits its turn and is answered, and the right PIN
-always gets in. One address has one guess waiting at a time, and at most
-:data:`MOST_WAITING` wait in all (the rest are asked to come back when their turn would come,
-so guessers cannot hold every thread of the web server).
+- After ``lockout_attempts`` bad PINs in a row from one IP address (the socket's, never a header),
+  that address must wait ``lockout_seconds``, twice as long at each new lock-out of it (up to an
+  hour); a new session does not reset it, and a right PIN from *another* address changes nothing.
+  A locked-out address is answered 429 with ``Retry-After`` without its PIN being looked at.
+- Across all addresses, after ``lockout_total_attempts`` bad PINs within ``lockout_seconds`` (one
+  guesser changing its address), every bad PIN locks its address out at once: each new address
+  gets one guess. Nobody's right PIN waits for it.
+- A phone that entered the right PIN since the box started carries a mark of it; its guesses are
+  counted under that mark, not its address. Guessers sharing its address cannot lock it out.
 
-A session that has already proved the PIN since the box started (the host, who then locked the
-phone) is not held by its address's lock-out: it may still enter the right PIN, and a wrong one
-from it counts as a guess like any other.
+A login gives the session a random id the box keeps; logging out forgets the id on the box, so the
+cookie is refused afterwards even if it was copied.
 """
 
 from __future__ import annotations
@@ -39,7 +37,7 @@ import secrets
 import socket
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -51,9 +49,8 @@ from companion.web.config import WebConfig
 
 CSRF_HEADER = "X-CSRF-Token"
 LONGEST_LOCKOUT = 3600.0  # seconds: how far the lock-out of an address grows
-SLOWEST_STEP = 8.0  # seconds between two PIN checks, at most, while guesses come from everywhere
-MOST_WAITING = 8  # PIN checks waiting their turn at once (each holds a web server thread)
-KEEP_ADDRESSES = 4096  # addresses with strikes remembered; unlocked ones go first
+KEEP_ADDRESSES = 4096  # guessers with strikes remembered; unlocked ones go first
+KEEP_SESSIONS = 1024  # signed-in sessions (and proved phones) kept; the oldest go first
 
 
 class AccessDenied(Exception):
@@ -76,28 +73,19 @@ class _Strikes:
 class Guard:
     """Access rules for one app; thread-safe (waitress serves requests on many threads)."""
 
-    def __init__(
-        self,
-        config: WebConfig,
-        clock: Callable[[], float] = time.monotonic,
-        wait: Callable[[float], None] = time.sleep,
-    ) -> None:
+    def __init__(self, config: WebConfig, clock: Callable[[], float] = time.monotonic) -> None:
         self._pin = config.pin.encode()
         self._attempts = config.lockout_attempts
         self._lock_seconds = config.lockout_seconds
         self._clock = clock
-        self._wait = wait
         self._strikes: dict[str, _Strikes] = {}
-        # Bad PINs from every address: their times, and the slow-down they bring.
-        self._total_attempts = config.lockout_total_attempts
-        self._misses: deque[float] = deque()
-        self._slowdowns = 0  # times the limit was reached since the last right PIN
-        self._next_turn = 0.0  # when the next PIN may be checked while slowed down
-        self._last_miss = 0.0
-        self._waiting: set[str] = set()
+        # The last bad PINs from every address: when they fill up within lockout_seconds,
+        # someone is changing address to guess, and each bad PIN locks its address at once.
+        self._misses: deque[float] = deque(maxlen=config.lockout_total_attempts)
+        # Kept on the box, never in the cookie alone: forgetting one ends that session.
+        self._signed_in: OrderedDict[str, None] = OrderedDict()
+        self._proved: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
-        # A fresh secret each start: old sessions (and their PIN) end when the box restarts.
-        self.generation = secrets.token_hex(8)
         self.host_names = own_host_names() | {_bare(n) for n in config.allowed_hosts}
 
     def host_allowed(self, host: str) -> bool:
@@ -124,7 +112,11 @@ class Guard:
         return token
 
     def authenticated(self) -> bool:
-        return not self._pin or session.get("auth") == self.generation
+        if not self._pin:
+            return True
+        signed_in = session.get("auth")
+        with self._lock:
+            return isinstance(signed_in, str) and signed_in in self._signed_in
 
     def check_origin(self, request: Request) -> None:
         """Refuse a request sent by a page of another site (compares scheme-less host:port)."""
@@ -150,87 +142,75 @@ class Guard:
             raise AccessDenied("web.error_pin_needed", 401)
 
     def login(self, client: str, pin: str) -> None:
-        """Check ``pin`` for ``client`` (an IP address); mark the session or raise."""
-        trusted = session.get("proved") == self.generation
-        turn = self._take_turn(client, pin, trusted)
-        try:
-            if turn:
-                self._wait(turn)  # slowed down: this phone's turn comes
-            self._check(client, pin)
-        finally:
-            if turn is not None:
-                with self._lock:
-                    self._waiting.discard(client)
-        session["auth"] = self.generation
-        session["proved"] = self.generation
-
-    def _take_turn(self, client: str, pin: str, trusted: bool) -> float | None:
-        """Seconds ``client`` waits for its turn (None: not slowed down, no turn taken), or
-        raise: its address is locked out, or (slowed down) it has a guess waiting, or too many
-        do."""
+        """Check ``pin`` for ``client`` (an IP address); sign the session in or raise at once."""
+        proved = session.get("proved")
+        before = session.get("auth")
         now = self._clock()
         with self._lock:
-            strikes = self._strike_of(client, now)
-            if strikes.locked_until > now and not (trusted and self._right(pin)):
+            known = isinstance(proved, str) and proved in self._proved
+            guesser = f"proved:{proved}" if known else client
+            strikes = self._strike_of(guesser, now)
+            if strikes.locked_until > now:
                 raise AccessDenied(
                     "web.error_locked", 429, retry_after=int(strikes.locked_until - now) + 1
                 )
-            self._forget_misses(now)
-            if len(self._misses) < self._total_attempts and not self._slowdowns:
-                return None
-            step = backoff(max(self._slowdowns, 1), 1.0, SLOWEST_STEP)
-            turn = max(now, self._next_turn)
-            if client in self._waiting or len(self._waiting) >= MOST_WAITING:
-                retry = max(1, int(turn - now + step * len(self._waiting)) + 1)
-                raise AccessDenied("web.error_pin_wait", 429, retry_after=retry)
-            self._next_turn = turn + step
-            self._waiting.add(client)
-            return turn - now
-
-    def _check(self, client: str, pin: str) -> None:
-        now = self._clock()
-        with self._lock:
-            strikes = self._strike_of(client, now)
             if not self._right(pin):
-                strikes.count += 1
-                self._misses.append(now)
-                self._last_miss = now
-                self._forget_misses(now)
-                if len(self._misses) >= self._total_attempts:
-                    self._misses.clear()  # the next window counts anew, a step slower
-                    self._slowdowns += 1
-                if strikes.count >= self._attempts:
-                    strikes.count = 0
-                    wait = backoff(strikes.lockouts + 1, self._lock_seconds, LONGEST_LOCKOUT)
-                    strikes.lockouts += 1
-                    strikes.locked_until = now + wait
-                    raise AccessDenied("web.error_locked", 429, retry_after=int(wait + 0.999))
-                raise AccessDenied("web.error_pin_wrong", 403)
-            if strikes.locked_until <= now:
-                self._strikes.pop(client, None)
-            self._misses.clear()
-            self._slowdowns = 0
-            self._next_turn = 0.0
+                self._missed(strikes, now)
+            del self._strikes[guesser]  # not locked out: a right PIN clears its strikes
+            if isinstance(before, str):
+                self._signed_in.pop(before, None)  # a phone signing in again keeps one id
+            signed_in = secrets.token_urlsafe(18)
+            _remember(self._signed_in, signed_in)
+            if not known:
+                proved = secrets.token_urlsafe(18)
+            assert isinstance(proved, str)
+            _remember(self._proved, proved)
+        session["auth"] = signed_in
+        session["proved"] = proved
 
-    def _strike_of(self, client: str, now: float) -> _Strikes:
-        if client not in self._strikes and len(self._strikes) >= KEEP_ADDRESSES:
-            # Many addresses (an attacker changing its own): forget those not locked out.
-            self._strikes = {a: s for a, s in self._strikes.items() if s.locked_until > now}
-        return self._strikes.setdefault(client, _Strikes())
+    def logout(self) -> None:
+        """End this session on the box: its cookie no longer signs it in."""
+        signed_in = session.pop("auth", None)
+        with self._lock:
+            if isinstance(signed_in, str):
+                self._signed_in.pop(signed_in, None)
 
-    def _forget_misses(self, now: float) -> None:
-        misses = self._misses
-        while misses and now - misses[0] >= self._lock_seconds:
-            misses.popleft()
-        if self._slowdowns and now - self._last_miss >= self._lock_seconds:
-            self._slowdowns = 0  # no bad PIN for a while: back to full speed
+    def _missed(self, strikes: _Strikes, now: float) -> None:
+        """Count a bad PIN and raise: wrong, or (past the limit) locked out."""
+        strikes.count += 1
+        self._misses.append(now)
+        everywhere = (
+            len(self._misses) == self._misses.maxlen and now - self._misses[0] < self._lock_seconds
+        )
+        if strikes.count >= (1 if everywhere else self._attempts):
+            strikes.count = 0
+            wait = backoff(strikes.lockouts + 1, self._lock_seconds, LONGEST_LOCKOUT)
+            strikes.lockouts += 1
+            strikes.locked_until = now + wait
+            raise AccessDenied("web.error_locked", 429, retry_after=int(wait + 0.999))
+        raise AccessDenied("web.error_pin_wrong", 403)
+
+    def _strike_of(self, guesser: str, now: float) -> _Strikes:
+        if guesser not in self._strikes and len(self._strikes) >= KEEP_ADDRESSES:
+            # Many addresses (an attacker changing its own): forget those not locked out,
+            # then those whose lock-out ends first.
+            kept = {a: s for a, s in self._strikes.items() if s.locked_until > now}
+            if len(kept) >= KEEP_ADDRESSES:
+                latest = sorted(kept.items(), key=lambda item: item[1].locked_until)
+                kept = dict(latest[len(kept) - KEEP_ADDRESSES + 1 :])
+            self._strikes = kept
+        return self._strikes.setdefault(guesser, _Strikes())
 
     def _right(self, pin: str) -> bool:
         # Compare digests of equal length: compare_digest is constant-time for equal sizes.
         return not self._pin or hmac.compare_digest(_digest(pin.encode()), _digest(self._pin))
 
-    def logout(self) -> None:
-        session.pop("auth", None)
+
+def _remember(kept: OrderedDict[str, None], key: str) -> None:
+    kept[key] = None
+    kept.move_to_end(key)
+    while len(kept) > KEEP_SESSIONS:
+        kept.popitem(last=False)
 
 
 def own_host_names() -> set[str]:

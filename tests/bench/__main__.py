@@ -14,6 +14,7 @@ AREAS = (
     "receipts",
     "imports",
     "web",
+    "pin",
     "clients",
     "vision",
     "camera",

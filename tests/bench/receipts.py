@@ -17,10 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.core.limits import MAX_GAME_ROUNDS
-from companion.core.receipts import KEEP_RECEIPTS, Receipt
+from companion.core.receipts import KEEP_PER_SESSION, KEEP_SESSIONS, Receipt
 from companion.core.scoring import GameSetup, HandEntry, builtin_ruleset
 from companion.storage import DB_NAME, Storage
-from companion.storage.receipts import SCHEMA, Receipts
+from companion.storage.receipts import Receipts, ensure_schema
 from companion.storage.recreate import identity
 from companion.storage.table_log import TableLog
 
@@ -75,13 +75,14 @@ def rounds_with_and_without_keys() -> None:
         print(f"receipts: a durable round with its key   {_percentiles(keyed)}")
         path = Path(state) / DB_NAME
         before = _file_size(path)
-        _rounds(storage, setup, KEEP_RECEIPTS + 200, rng)
+        _rounds(storage, setup, KEEP_PER_SESSION + 200, rng)
         after = _file_size(path)
         kept = _count(path)
         grown = (after - before) / 1e6
         print(
-            f"receipts: {KEEP_RECEIPTS + 200} more keyed rounds: {kept} receipts kept "
-            f"(bound {KEEP_RECEIPTS} + 63), database grew {grown:.1f} MB (rounds and receipts)"
+            f"receipts: one phone's {KEEP_PER_SESSION + 200} more keyed rounds: {kept} receipts "
+            f"kept (its budget {KEEP_PER_SESSION}), database grew {grown:.1f} MB (rounds and "
+            "receipts)"
         )
         looks = []
         for n in range(2000):  # a new key: looked for before its request runs
@@ -97,7 +98,7 @@ def _count(path: Path) -> int:
     """The receipts in the database at ``path``, read on a connection of its own."""
     db = sqlite3.connect(path)
     try:
-        return int(db.execute("SELECT count(*) FROM receipts").fetchone()[0])
+        return int(db.execute("SELECT count(*) FROM phone_receipts").fetchone()[0])
     finally:
         db.close()
 
@@ -107,20 +108,32 @@ def _file_size(path: Path) -> int:
 
 
 def receipts_alone() -> None:
-    """The receipts' own share of the file at their bound."""
+    """The receipts' own share of the file at their bound (every session kept full), and what
+    one more costs there."""
+    bound = KEEP_SESSIONS * KEEP_PER_SESSION
     with tempfile.TemporaryDirectory() as state:
         path = Path(state) / "receipts.sqlite3"
         db = sqlite3.connect(path, isolation_level=None)
-        db.executescript(SCHEMA)
-        receipts, key = Receipts(), _keys()
+        ensure_schema(db)
+        receipts, count = Receipts(), iter(range(10**9))
         db.execute("BEGIN")
-        for n in range(KEEP_RECEIPTS):
-            receipts.stamp(db, key(), 1e9 + n)
+        for n in range(bound):
+            scope = f"{n % KEEP_SESSIONS:032d}"
+            receipts.stamp(db, Receipt(scope, f"{next(count):036d}", "f" * 64))
         db.execute("COMMIT")
+        times = []
+        db.execute("BEGIN")  # as in the writer's transaction: the stamp's own cost
+        for n in range(2000):
+            start = time.perf_counter()
+            receipts.stamp(db, Receipt(f"{n % 7:032d}", f"{next(count):036d}", "f" * 64))
+            times.append(time.perf_counter() - start)
+        db.execute("COMMIT")
+        kept = receipts.count(db)
         db.close()
         print(
-            f"receipts: {KEEP_RECEIPTS} receipts (UUID-long keys) take "
-            f"{path.stat().st_size / 1e6:.1f} MB"
+            f"receipts: at the bound ({KEEP_SESSIONS} sessions x {KEEP_PER_SESSION}) {kept} "
+            f"receipts (UUID-long keys) take {path.stat().st_size / 1e6:.1f} MB; one more "
+            f"stamped (pruning included) {_percentiles(times)}"
         )
 
 

@@ -13,6 +13,7 @@ rounds less the ones the figures record.
 from __future__ import annotations
 
 import gc
+import json
 import os
 import random
 import statistics
@@ -76,6 +77,7 @@ def main() -> None:
         f"scoring: {(time.perf_counter() - start) * 1000:.0f} ms to import-check a 200-round "
         "log entry by entry"
     )
+    many_games()
     print("scoring: a long game open, the hub thread held by one change (median ms)")
     print(f"{'rounds':>8} {'record':>9} {'correct 10':>11} {'correct n-10':>13}")
     for rounds in LONG_GAMES:
@@ -83,6 +85,53 @@ def main() -> None:
             f"{rounds:>8} "
             + " ".join(f"{ms:>{w}.1f}" for ms, w in zip(changes(rounds), (9, 11, 13), strict=True))
         )
+
+
+class _TapClock:
+    """A minute passes every :data:`NEW_GAMES_PER_MINUTE` taps: every tap starts a game."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def many_games(taps: int = 1000) -> None:
+    """The state's size after ``taps`` "New game" taps, and a round recorded with that many
+    games stored (the state made again after it, as the next answer would)."""
+    from companion.app.hub import Hub
+    from companion.app.score_limits import NEW_GAMES_PER_MINUTE, GameStarts
+    from companion.app.scorekeeper import ScoreKeeper
+    from companion.core.table import TableEngine
+
+    players = list(PLAYERS)
+    hands = {p: {"points": 0 if p == players[0] else 5} for p in players}
+    with tempfile.TemporaryDirectory() as state, Storage.open(state, backups=0) as storage:
+        clock = _TapClock()
+        hub = Hub(TableEngine(players, seed=1))
+        keeper = ScoreKeeper(lambda: storage)
+        keeper.starts = GameStarts(clock)
+        keeper.attach(hub)
+        with hub.running():
+            sizes, took = {}, {}
+            for tap in range(1, taps + 1):
+                if tap % NEW_GAMES_PER_MINUTE == 0:
+                    clock.now += 61
+                hub.dispatch("score.new_game", {"players": players})
+                if tap in (1, taps):
+                    sizes[tap] = len(json.dumps(hub.state(), ensure_ascii=False).encode())
+                    took[tap] = []
+                    for _ in range(20):
+                        start = time.perf_counter()
+                        hub.dispatch("score.record_round", {"hands": hands, "winner": players[0]})
+                        took[tap].append(time.perf_counter() - start)
+    print(
+        f"scoring: the state with 1 game {sizes[1] / 1024:.1f} KB, after {taps} new-game taps "
+        f"{sizes[taps] / 1024:.1f} KB; a round recorded (median, max) with 1 game stored "
+        f"{statistics.median(took[1]) * 1000:.1f} ms, {max(took[1]) * 1000:.1f} ms; with {taps} "
+        f"{statistics.median(took[taps]) * 1000:.1f} ms, {max(took[taps]) * 1000:.1f} ms"
+    )
 
 
 def _light_hands(rng: random.Random) -> dict[str, HandEntry]:

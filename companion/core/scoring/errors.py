@@ -79,6 +79,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "import_csv_empty": "the CSV file is empty",
         "import_csv_header": "CSV header: {problem}",
         "import_csv_row": "CSV line {line}: {problem}",
+        "import_csv_unreadable": "CSV line {line}: {problem}; nothing was imported",
         "import_too_many_rounds": "the file holds more than {limit} rounds: the box keeps games "
         "of at most {limit} rounds ({entries} log entries); nothing was imported",
         "import_too_many_entries": "the file's log holds {found} entries: the box keeps games of "

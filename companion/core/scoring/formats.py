@@ -71,13 +71,41 @@ def _read_json(text: str) -> Any:
     if len(text) > MAX_TEXT:
         raise ScoringError("import_field", field="(file)", problem="is too large")
     try:
-        return json.loads(text)
+        return json.loads(text.removeprefix("\ufeff"))  # the mark an editor may write first
     except json.JSONDecodeError as error:
         raise ScoringError(
-            "import_not_json", problem=error.msg, line=error.lineno, column=error.colno
+            "import_not_json",
+            problem=error.msg,
+            kind=_json_problem(error.msg),
+            line=error.lineno,
+            column=error.colno,
         ) from error
     except RecursionError:  # [[[[... deeper than the parser goes
         raise ScoringError("import_too_deep") from None
+
+
+# The json module's messages (English), as the kinds the catalog words in each language.
+_JSON_PROBLEMS = (
+    ("Expecting value", "value"),
+    ("Expecting ','", "comma"),
+    ("Illegal trailing comma", "comma"),
+    ("Expecting ':'", "colon"),
+    ("Expecting property name", "name"),
+    ("Unterminated string", "string"),
+    ("Invalid control character", "control"),
+    ("Invalid \\", "escape"),
+    ("Extra data", "extra"),
+)
+
+
+def _json_problem(message: str) -> str:
+    return next((kind for start, kind in _JSON_PROBLEMS if message.startswith(start)), "other")
+
+
+def _csv_problem(message: str) -> str:
+    """The csv module's error (English) as the kind the catalog words in each language."""
+    kinds = (("field larger than field limit", "cell"), ("NUL", "nul"), ("new-line", "newline"))
+    return next((kind for part, kind in kinds if part in message), "other")
 
 
 def game_from_dict(data: Any) -> ScoreBook:
@@ -375,7 +403,13 @@ def game_from_csv(
             if filled > MAX_GAME_ROUNDS + CSV_HEAD_ROWS:
                 raise too_many_rounds()
     except csv.Error as error:  # a cell over the csv module's limit (128 K), a stray NUL...
-        raise ScoringError("import_csv_row", line=reader.line_num, problem=str(error)) from None
+        raise ScoringError(
+            "import_csv_unreadable",
+            line=reader.line_num,
+            problem=str(error),
+            kind=_csv_problem(str(error)),
+            limit=csv.field_size_limit(),
+        ) from None
     rows = [
         (number, row) for number, row in enumerate(lines, start=1) if any(c.strip() for c in row)
     ]

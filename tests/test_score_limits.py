@@ -130,3 +130,20 @@ def test_refusals_speak_the_phones_language(box: tuple[Hub, ScoreKeeper, Clock])
     busy = post_action(client, "score.new_game", {"players": PLAYERS}, **FR)
     assert busy.status_code == 429
     assert "réessayez dans" in busy.get_json()["error"]["message"]
+
+
+def test_only_a_game_that_started_counts_towards_the_minute() -> None:
+    starts = GameStarts(lambda: 0.0, per_minute=2)
+
+    def unreadable(payload: dict[str, object]) -> None:
+        raise ActionError("import_not_json", "not JSON", {}, 400)
+
+    refused = starts.limited(unreadable)
+    for _ in range(5):  # files the box could not read start nothing
+        with pytest.raises(ActionError, match="not JSON"):
+            refused({})
+    started = starts.limited(lambda payload: "game")
+    assert started({}) == "game" and started({}) == "game"
+    with pytest.raises(ActionError) as third:
+        started({})
+    assert third.value.key.endswith("too_many_new_games") and third.value.status == 429

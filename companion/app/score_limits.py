@@ -39,22 +39,27 @@ class GameStarts:
 
     def take(self) -> None:
         """Count one more game started now, or raise (429) if the minute's are all taken."""
-        now = self._clock()
         with self._lock:
-            started = self._started
-            if len(started) == started.maxlen and now - started[0] < 60:
-                seconds = int(60 - (now - started[0])) + 1
-                raise ActionError(
-                    "too_many_new_games", "too many new games", {"seconds": seconds}, 429
-                )
-            started.append(now)
+            self._check(self._clock())
+            self._started.append(self._clock())
+
+    def _check(self, now: float) -> None:
+        started = self._started
+        if len(started) == started.maxlen and now - started[0] < 60:
+            seconds = int(60 - (now - started[0])) + 1
+            raise ActionError("too_many_new_games", "too many new games", {"seconds": seconds}, 429)
 
     def limited(self, action: Callable[[dict[str, Any]], R]) -> Callable[[dict[str, Any]], R]:
-        """``action``, which starts a game, counted first (refused past the minute's games)."""
+        """``action``, which starts a game, refused past the minute's games; only a game that
+        did start counts (a file refused as unreadable starts none)."""
 
         def start(payload: dict[str, Any]) -> R:
-            self.take()
-            return action(payload)
+            with self._lock:
+                self._check(self._clock())
+            done = action(payload)
+            with self._lock:
+                self._started.append(self._clock())
+            return done
 
         return start
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from .kinds import KINDS, Card, may_follow, parse_card
 from .model import DEFAULT_MODEL, Model, ModelError, Read
 from .net import NetworkError, Networks
+from .outline import Top, find_outline, same_card, straighten
 from .reader import Found, find_top
 from .sources import (
     FolderSource,
@@ -63,14 +64,18 @@ __all__ = [
     "SourceError",
     "TeachError",
     "TimedFrame",
+    "Top",
     "Watcher",
     "default_model",
+    "find_outline",
     "find_top",
     "load_image",
     "load_model",
     "may_follow",
     "parse_card",
     "read_labels",
+    "same_card",
+    "straighten",
     "teach",
     "teach_folder",
 ]

@@ -37,14 +37,18 @@ WORK_WIDTH = 640  # frames are looked at this wide (a camera's 640 × 480)
 SMALLEST = 0.12  # a card's long side spans at least this share of the frame's shorter side
 LARGEST = 0.98
 ASPECT_SLACK = 0.16  # short / long side within this of a card's (or its field's) proportions
-SQUARENESS = 0.8  # the hull fills at least this share of its bounding rectangle
+SQUARENESS = 0.88  # the hull fills at least this share of its rectangle (an oval: 0.79)
 WHOLE_SQUARENESS = 0.92  # a whole card's white outline, more (a fan of cards is less square)
+CORNER_SLACK = 20.0
 RECTANGLE = 0.95  # a hull filling this share of its rectangle is taken as that rectangle
 FIELD_FIRST = 1.5  # a field ringed by its own border is surely a top card: it counts more
 WHITE_SAT = 60  # a white card is less saturated than this (0-255), its lamp taken out
 BORDER = 0.08  # a field's outline lies this share of the card's width inside the card's
 # Field colours (OpenCV hue, 0-180): the printed colours' bands (docs/vision-data.md).
 HUES = (("red", 0, 7), ("yellow", 12, 27), ("green", 27, 90), ("blue", 90, 135), ("red", 168, 181))
+PIECE = 0.08  # a field's piece covers at least this share of a card
+MAX_PIECES = 12
+SAME_COLOUR = 40.0  # pieces of one field: mean BGR this close
 LEAST_SEEN = 0.6  # a shape with less of its hull filled is not a card (a hand, a texture)
 SAME_MOVE = 0.08  # the same card in the same place: centres this share of its length apart
 SAME_TURN = 8.0  # degrees
@@ -132,11 +136,11 @@ class _Candidate:
     seen: float
 
 
-def _candidate(contour: Image, white: Image, field: bool) -> _Candidate | None:
+def _candidate(contour: Image, masks: tuple[Image, Image], field: bool) -> _Candidate | None:
     """A card (or, ``field``, a card's field) bounded by ``contour``, or None when its shape is
-    not a card's. How much of it is seen: for a field, the share of its hull it fills (a thumb
-    over it cuts a notch); for a white outline, the share of its rectangle's rim that is white
-    (a thumb across the border breaks the ring)."""
+    not a card's. How much of it is seen: the share of a band just inside its outline that is
+    white (a card's border) or not white (a field); a thumb across it breaks the band."""
+    white, other = masks
     frame_h, frame_w = white.shape[:2]
     frame_short = min(frame_h, frame_w)
     hull = cv2.convexHull(contour)
@@ -155,6 +159,11 @@ def _candidate(contour: Image, white: Image, field: bool) -> _Candidate | None:
     if abs(aspect - want) > ASPECT_SLACK:
         return None
     quad = _quad(hull, squareness)
+    if not _square_corners(quad):
+        return None
+    seen = _rim_share(other if field else white, quad, short)
+    if seen < LEAST_SEEN:
+        return None
     if field:
         quad = _grow(quad, BORDER)
     margin = 2.0  # a card cut by the frame's edge is not whole
@@ -162,17 +171,25 @@ def _candidate(contour: Image, white: Image, field: bool) -> _Candidate | None:
         return None
     if quad[:, 0].max() > frame_w - 1 - margin or quad[:, 1].max() > frame_h - 1 - margin:
         return None
-    seen = cv2.contourArea(contour) / hull_area if field else _rim_share(white, quad, short)
-    if seen < LEAST_SEEN:
-        return None
     score = squareness * min(1.0, seen) * (1.0 - abs(aspect - want)) * math.sqrt(hull_area)
     return _Candidate(quad, score * (FIELD_FIRST if field else 1.0), min(1.0, seen))
 
 
+def _square_corners(quad: Floats) -> bool:
+    """Whether every corner is within :data:`CORNER_SLACK` degrees of a right angle (a card
+    seen from above, or a little aslant)."""
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cosine = float(a @ b) / (float(np.linalg.norm(a) * np.linalg.norm(b)) + 1e-9)
+        if abs(math.degrees(math.acos(max(-1.0, min(1.0, cosine)))) - 90.0) > CORNER_SLACK:
+            return False
+    return True
+
+
 def _rim_share(white: Image, quad: Floats, short: float) -> float:
     """The share of a band just inside the quadrilateral's edge that is white."""
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, white.shape[1::-1])
     local = (quad - np.array([x0, y0], np.float32)).astype(np.int32).reshape(-1, 1, 2)
     rim = np.zeros((y1 - y0, x1 - x0), np.uint8)
     band = max(2, round(short * BORDER * 0.6))
@@ -202,20 +219,40 @@ def _masks(image: Image) -> tuple[Image, Image]:
 
 
 def _candidates(image: Image) -> tuple[list[_Candidate], list[_Candidate]]:
-    """Fields ringed by their own white border, and whole white card shapes."""
-    white, other = _masks(image)
+    """Fields ringed by their own white border, and whole white card shapes. A field may lie in
+    two pieces (a printing's white oval reaching across it): pieces of one colour are also tried
+    together."""
+    masks = _masks(image)
+    white, other = masks
+    least = (SMALLEST * min(image.shape[:2])) ** 2 * CARD_ASPECT * PIECE
     found: tuple[list[_Candidate], list[_Candidate]] = ([], [])
+    pieces: list[tuple[Image, Floats]] = []
     for mask, field, into in ((other, True, found[0]), (white, False, found[1])):
         contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        for contour, (_, _, _, parent) in zip(
-            contours, tree[0] if tree is not None else [], strict=True
-        ):
+        parents = tree[0][:, 3] if tree is not None else []
+        for contour, parent in zip(contours, parents, strict=True):
             if parent != -1:  # a hole's edge: the tray around a pile, a field inside a border
                 continue
-            c = _candidate(contour, white, field)
+            c = _candidate(contour, masks, field)
             if c is not None:
                 into.append(c)
+            elif field and least <= cv2.contourArea(contour) and len(pieces) < MAX_PIECES:
+                pieces.append((contour, _mean_colour(image, contour)))
+    for i, (a, colour_a) in enumerate(pieces):
+        for b, colour_b in pieces[i + 1 :]:
+            if float(np.linalg.norm(colour_a - colour_b)) < SAME_COLOUR:
+                c = _candidate(np.concatenate([a, b]), masks, True)
+                if c is not None:
+                    found[0].append(c)
     return found
+
+
+def _mean_colour(image: Image, contour: Image) -> Floats:
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [contour - np.array([x, y])], -1, 255, -1)
+    mean = cv2.mean(image[y : y + h, x : x + w], mask)[:3]
+    return np.array(mean, np.float32)
 
 
 def _best(fields: list[_Candidate], wholes: list[_Candidate]) -> _Candidate | None:

@@ -31,16 +31,17 @@ from .teach import Lesson, TeachError, read_labels, teach, teach_folder
 from .watcher import Decision, Watcher
 
 
-def default_model(path: Path = DEFAULT_MODEL) -> Model:
-    """The model shipped with the program."""
-    return Model.load(path)
+def default_model(path: Path = DEFAULT_MODEL, *, drawings: bool = False) -> Model:
+    """The model shipped with the program; ``drawings``: made to read the program's own
+    drawings (with the field reader learned from them, which never reads a camera's picture)."""
+    return Model.load(path, drawings=drawings)
 
 
 def load_model(path: Path, default: Model) -> tuple[Model, str | None]:
     """The model in ``path``, or ``default`` and a sentence naming the file and what is wrong
     with it (damaged, empty, made for another program): a bad file never stops the box."""
     try:
-        return Model.load(path, default.networks), None
+        return Model.load(path, default.networks, default.fields), None
     except ModelError as exc:
         return default, f"{exc}; reading with the shipped model instead"
 

@@ -100,3 +100,17 @@ def test_the_field_reader_never_overrides_the_networks_on_a_real_photo(tmp_path:
     photos = photo_set(CI_PHOTOS)
     score = score_pictures(camera, photos)
     assert score.right == len(photos) and score.wrong_sure == 0, score.mistakes
+
+
+def test_other_games_a_hand_a_phone_and_an_empty_tray_are_never_read_sure():
+    from companion.vision.measure import foreign_stills, other_things, score_foreign
+
+    camera = default_model()
+    things = other_things(16, 11)
+    assert {what for what, _ in things} == {"tray", "hand", "phone", "playing card"}
+    reads = [camera.read(image) for _, image in things]
+    assert not any(r.sure for r in reads)
+    assert any(r.card is not None for r in reads)  # some are taken for a card, but asked
+    for deck in ("flip", "emoji"):
+        _, sure = score_foreign(camera, foreign_stills(12, 5, deck))
+        assert sure == 0

@@ -114,3 +114,21 @@ def test_other_games_a_hand_a_phone_and_an_empty_tray_are_never_read_sure():
     for deck in ("flip", "emoji"):
         _, sure = score_foreign(camera, foreign_stills(12, 5, deck))
         assert sure == 0
+
+
+def test_an_index_off_the_card_found_whole_on_top_is_of_a_card_under_it():
+    from companion.vision.model import off_top
+    from companion.vision.net import Spot
+    from companion.vision.reader import Found
+
+    card = render.Placed(Card("7", "blue"), STYLE, 320, 240, 10, 190)
+    image = render.draw_scene(render.Scene(render.Table("felt", 7), (card,)), render.FaceCache())
+    top = find_outline(image)
+    assert top is not None
+
+    def index_at(x: float, y: float) -> Found:
+        return Found(Spot(x, y, 20.0, 0.9), np.zeros(64, np.float32), top.corners, None)
+
+    assert not off_top(index_at(*top.centre), top)
+    assert not off_top(index_at(*top.corners[0]), top)  # its own corner
+    assert off_top(index_at(top.centre[0] + 200, top.centre[1]), top)  # a card beside it

@@ -57,7 +57,7 @@ def test_the_taught_faces_are_kept_in_the_model_file(taught: Model, tmp_path: Pa
     again = Model.load(path)
     assert again.taught is not None and taught.taught is not None
     assert again.taught.cards == taught.taught.cards
-    assert np.allclose(again.taught.looks, taught.taught.looks)
+    assert np.allclose(again.taught.looks, taught.taught.looks, atol=2e-3)  # kept as float16
     image, card = one_photo_a_face(seed=2)[EXTREME.index(Card("hit2", "green"))]
     assert again.read(image).card == card
 

@@ -284,7 +284,7 @@ class Model:
         arrays = {name: getattr(self, name).astype(np.float32) for name in _ARRAYS}
         if self.taught is not None:  # the family's faces, each as the outline reader saw it
             meta["taught"] = [[card.kind, card.colour] for card in self.taught.cards]
-            arrays["taught_looks"] = self.taught.looks.astype(np.float32)
+            arrays["taught_looks"] = self.taught.looks.astype(np.float16)  # half the file
         with path.open("wb") as out:
             np.savez_compressed(out, meta=np.array(json.dumps(meta)), **arrays)
 

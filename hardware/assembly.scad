@@ -36,16 +36,23 @@ module printed_launcher() {
         if (stand_ins) {
             translate([feed_body_cx, feed_tab_y + sv_tab_z(micro_servo), feed_zc]) rotate([90, 0, 0]) servo_body(micro_servo);
             n20_motor();
+            color("#c33") { tyre_orings(feed_x); tyre_orings(back_x); exit_orings(); }
         }
     }
     translate([0, 0, 2 * explode]) {
         color("#eeeeee") magazine();
         color("#bbbbbb") pinch_idler();
+        if (stand_ins) {
+            color("#c33") idler_orings();
+            color("#888") idler_pin();
+            color("#ddd") pinch_springs();
+        }
         if (stand_ins && cards > 0) card_stack(cards);
         if (stand_ins) separator_pad();
         color("#9b5de5") translate([0, 0, explode]) separator_shoe();
     }
     color("#c77dff") translate([2 * explode, 0, 2 * explode]) gate();
+    if (stand_ins) translate([2.5 * explode, 0, 2 * explode]) gate_shim();
     color("#9b5de5") translate([3 * explode, 0, 2 * explode]) separator();
     color("#bbbbbb") translate([0, 0, 3 * explode]) follower(cards);
 }

@@ -15,7 +15,20 @@ _ = [
     fit("gate_adjust", gate_adjust),
     fit("separator", [sep_x, sep_len, sep_force, sep_w, sep_rate, sep_shoe_r, sep_shoe_mass]),
     fit("separator_sleeve", [sep_z0, sep_rest_z, sep_roof_z, sep_spring_len, sep_spring[0] * (sep_spring[2] + 2)]),
-    fit("nose_top", path_z - nose_drop), fit("front_wall_z", floor_z0 + floor_t + arch_gap + 2), fit("friction", [card_mu, tyre_mu, plastic_mu]),
+    fit("nose_top", land_z - nose_drop),
+    // the land under the gate: [its top, where it ends, the ramp's length]; the throat is over it
+    fit("land", [land_z, land_x1, ramp_len]), fit("tyre_sink", tyre_sink), fit("layer", layer),
+    // the steel shim: [its face toward the stack, thickness, its edge (the throat), how far under
+    // the printed edge, length, height]
+    fit("gate_shim", [gate_x + gate_t - shim_recess, gate_shim[0], gate_edge_z, shim_proud, gate_shim[2], gate_shim[1]]),
+    // what may reach into the card's path, and how deep (mm): the working faces only
+    fit("card_contacts", [["tyre O-rings", floor_relief], ["exit roller O-rings", nip_lift],
+                          ["idler O-rings", card_t_range[1] - nip_lift], ["separator pad", card_t_range[1]]]),
+    // the pinch: its ears' inner and outer faces (y), the pin [diameter, length], the springs
+    // [wire, outside diameter, coils, free length], installed length, the slot's lift
+    fit("pinch_ears", [ear_y0, ear_y0 + ear_t, idler_pin, idler_len]),
+    fit("pinch_springs", [pinch_spring, pinch_spring_len, pinch_lift]),
+    fit("separator_guide", [sep_clear, sep_spring[1], sep_spring[3]]), fit("front_wall_z", floor_z0 + floor_t + arch_gap + 2), fit("friction", [card_mu, tyre_mu, plastic_mu]),
     // O-rings: [name, [inside diameter, cord], stretch, cord on the groove, top radius]
     fit("orings", [["tyre", tyre_oring, each tyre_seat], ["exit roller", exit_oring, each exit_seat],
                    ["idler", idler_oring, each idler_seat]]),
@@ -93,7 +106,7 @@ _ = [
         ["feed_wheel", [feed_x, 0, feed_zc], true], ["feed_hub", [feed_x, hub_y0 - 3, feed_zc], true],
         ["exit_roller", [pinch_x, 0, exit_zc], true], ["idler_roller", [pinch_x, 0, idler_zc], true],
         ["feed_wheel", [back_x, 0, back_zc], true], ["feed_hub", [back_x, hub_y0 - 3, back_zc], true],
-        ["gate", [gate_x + gate_t / 2, 0, gate_edge_z + gate_h / 2], true],
+        ["gate", [gate_x + gate_t / 2, 0, gate_print_z + gate_h / 2], true],
         ["separator", [gate_x + gate_t + 4, 0, sep_z0 + sep_h / 2], true],
         ["separator_shoe", [sep_x, 0, sep_rest_z + sep_shoe_h / 2], true],
     ]),

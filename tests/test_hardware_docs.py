@@ -187,11 +187,16 @@ def test_one_set_of_calibration_numbers_read_from_dims_scad() -> None:
     pinch = figures(r"(\d+\.\d+) N together|with \*\*(\d+\.\d+) N\*\*")
     assert {value for pair in pinch for value in pair if value} == {f"{fit['pinch'][0]:.1f}"}
     relief = fit["path_z"] - fit["floor_top"]
-    drop = fit["path_z"] - fit["nose_top"]
+    drop = fit["land"][0] - fit["nose_top"]
     assert figures(r"floor (?:under the stack|between them) stands \**(\d+\.\d+) mm") == {
         (f"{relief:.1f}",)
     }
-    assert figures(r"nose floor[^.]{0,40}?\**(\d+\.\d+) mm\** under") == {(f"{drop:.1f}",)}
+    assert figures(r"nose floor[^.]{0,40}?\**(\d+\.\d+) mm\** under the land") == {(f"{drop:.1f}",)}
+    # the tyres' sink the floor allows for, and the steel shim that sets the throat
+    low, high = fit["tyre_sink"]
+    assert figures(r"sink \**(\d+\.\d+)[–-](\d+\.\d+) mm") == {(f"{low:.1f}", f"{high:.2f}")}
+    shim_t, shim_h = fit["gate_shim"][1], fit["gate_shim"][5]
+    assert figures(r"(\d+\.\d+) × (\d+\.\d+) mm steel shim") == {(f"{shim_t:.2f}", f"{shim_h:.1f}")}
     assert figures(r"(\d+) g in all") == {(f"{fit['follower'][1]:.0f}",)}
     # the O-rings the BOM lists are the ones the model stretches into its grooves
     drawn = {name: ring for name, ring, *_ in fit["orings"]} | {"belt": fit["belt"][0]}

@@ -10,6 +10,7 @@ then fail.
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from hardware.tools import fitcheck, scad
+from hardware.tools import cardpath, fitcheck, scad
 
 X, Y, Z = 0, 1, 2
 pytestmark = pytest.mark.slow  # the first run renders every part with OpenSCAD
@@ -109,24 +110,39 @@ def test_the_throat_passes_one_card_and_stops_two(
     meshes: dict[str, scad.Mesh], fit: dict[str, Any]
 ) -> None:
     fitcheck.check_throat(fit)
-    # the gate's lower edge is straight across the whole throat (print frame: x across, y up)
+    # the gate's printed edge is straight across the whole throat (print frame: x across, y up,
+    # the shim's recess on top); the recess holds the steel shim and stops it riding up
     gate = meshes["gate"]
+    gate_t = fit["gate"][1]
     for x in (-25.3, -10.1, 0.3, 9.7, 26.2):
         assert gate.material((x, 0, 1.5), Y)[0][0] == pytest.approx(0, abs=0.01)
+    shim_x, shim_t, shim_edge, proud, shim_len, shim_h = fit["gate_shim"]
+    depth = fit["gate"][0] + gate_t - shim_x
+    assert 0 < depth < shim_t  # the shim stands proud of its recess: the plate clamps it
+    assert gate.material((0.3, 2, 0), Z) == [pytest.approx((0, gate_t - depth), abs=0.01)]
+    above = gate.material((0.3, shim_h - proud + 0.5, 0), Z)
+    assert above == [pytest.approx((0, gate_t), abs=0.01)]  # the recess's top
+    assert gate.material((shim_len / 2 + 1, 2, 0), Z) == [pytest.approx((0, gate_t), abs=0.01)]
     # the gate's slots sit over the front wall's inserts at any adjustment
     magazine = meshes["magazine"]
-    edge, floor_z0 = fit["gate"][2], fit["magazine_z0"]
+    edge, floor_z0 = shim_edge + proud, fit["magazine_z0"]
     for y, z in fit["gate_screws"]:
         for shift in (-fit["gate_adjust"], 0, fit["gate_adjust"]):
             assert free_along(gate, (y, z - edge + shift, 0), Z), (y, shift)
         insert = magazine.material((0, y, z - floor_z0), X)
         assert any(hi < fit["gate"][0] - 4 for lo, hi in insert)  # material behind the insert
         assert not magazine.solid_at((0, y, z - floor_z0), X, fit["gate"][0] - 1)
-    # the front wall's opening stands higher than the gate: the gate sets the throat
+    # the front wall's opening stands higher than the gate: the gate sets the throat; under it
+    # the land, flush with the floor under the stack, runs on under the separator's shoe, then
+    # the nose floor ramps down
     opening = magazine.material((fit["gate"][0] - 3, 0.3, 0), Z)
     assert opening[0][1] + floor_z0 == pytest.approx(fit["floor_top"], abs=0.01)
-    nose = magazine.material((fit["gate"][0] + 1, 0.3, 0), Z)
-    assert nose[0][1] + floor_z0 == pytest.approx(fit["nose_top"], abs=0.01)  # from the gate on
+    land, land_x1, ramp = fit["land"]
+    assert land == fit["floor_top"]
+    for x in (fit["gate"][0] + 1, land_x1 - 0.5):
+        assert magazine.material((x, 12.3, 0), Z)[0][1] + floor_z0 == pytest.approx(land, abs=0.01)
+    nose = magazine.material((land_x1 + ramp + 0.5, 12.3, 0), Z)
+    assert nose[0][1] + floor_z0 == pytest.approx(fit["nose_top"], abs=0.01)
     fitcheck.check_nose(fit)
     # the jack screws' pilot holes come down through the gussets onto the gate's top edge
     jack_z0, gate_top = fit["gate_jack"][1], fit["gate_jack"][2]
@@ -139,7 +155,12 @@ def test_the_throat_passes_one_card_and_stops_two(
 
 @pytest.mark.parametrize(
     ("setting", "value"),
-    [("throat_h", 0.75), ("throat_h", 0.4), ("card_t_range", "[0.22, 0.36]")],
+    [
+        ("throat_h", 0.75),
+        ("throat_h", 0.4),
+        ("card_t_range", "[0.22, 0.36]"),
+        ("shim_proud", 0.2),
+    ],
 )
 def test_the_throat_check_fails_when_set_wrong(setting: str, value: object) -> None:
     with pytest.raises(fitcheck.FitError, match="throat"):
@@ -150,17 +171,23 @@ def test_the_separator_shoe_rests_on_the_nose_and_its_spring_holds_a_second_card
     meshes: dict[str, scad.Mesh], fit: dict[str, Any]
 ) -> None:
     fitcheck.check_separator(fit)
-    # the sleeve (printed flat: x across, y up from its underside, z out from the gate) is open
-    # from below up to its roof, where the spring bears; the shoe slides in its bore
+    # the sleeve (printed standing: x across, z up from its underside, -y out from the gate) is
+    # open from below up to its roof, where the spring bears; the shoe slides in its bore with
+    # air all round, between walls (none of them a bridge)
     separator, shoe = meshes["separator"], meshes["separator_shoe"]
     sep_x, sep_len, _, sep_w = fit["separator"][:4]
     sleeve_z0, _, roof_z, _, _ = fit["separator_sleeve"]
-    bore_z = sep_x - fit["gate"][0] - fit["gate"][1]
-    (roof, *_) = separator.material((0, 0, bore_z), Y)
+    clear = fit["separator_guide"][0]
+    shim = fit["gate_shim"]
+    bore_y = shim[0] + shim[1] - sep_x  # the shoe's middle, from the plate's face (print -y)
+    (roof, *_) = separator.material((0, bore_y, 0), Z)
     assert roof[0] == pytest.approx(roof_z - sleeve_z0, abs=0.01)
-    across = separator.material((0, 2, bore_z), X)
+    across = separator.material((0, bore_y, 2), X)
     gap = min(lo for lo, _ in across if lo > 0) - max(hi for _, hi in across if hi < 0)
-    assert sep_w + 0.2 <= gap <= sep_w + 1
+    assert gap == pytest.approx(sep_w + 2 * clear, abs=0.05)
+    along = separator.material((0.3, 0, 2), Y)
+    gap = min(lo for lo, _ in along if lo > bore_y) - max(hi for _, hi in along if hi < bore_y)
+    assert gap == pytest.approx(sep_len + 2 * clear, abs=0.05)
     assert sorted(shoe.size()[:2]) == pytest.approx(sorted([sep_len, sep_w]), abs=0.05)
 
 
@@ -168,7 +195,13 @@ def test_the_separator_check_fails_when_set_wrong() -> None:
     with pytest.raises(fitcheck.FitError, match="slips by"):
         fitcheck.check_separator(scad.fit_values(sep_spring_len=23))
     with pytest.raises(fitcheck.FitError, match="brakes the fed card"):
-        fitcheck.check_separator(scad.fit_values(sep_spring_len=10))
+        fitcheck.check_separator(scad.fit_values(sep_spring_len=3))
+    with pytest.raises(fitcheck.FitError, match="binds"):
+        fitcheck.check_separator(scad.fit_values(sep_clear=0.2))
+    with pytest.raises(fitcheck.FitError, match="diameters long"):
+        fitcheck.check_separator(
+            scad.fit_values(sep_spring="[0.2, 4.0, 10, 25]", sep_spring_len=18)
+        )
     with pytest.raises(fitcheck.FitError, match="pinch"):
         fitcheck.check_separator(scad.fit_values(nose_after_gate=9))
 
@@ -189,8 +222,12 @@ def test_every_o_ring_is_stretched_in_its_groove_and_the_pinch_spring_is_soft(
     [
         ("check_orings", "tyre_oring", "[26, 2]", "tyre O-ring"),
         ("check_orings", "belt_oring", "[40, 2]", "belt O-ring"),
-        ("check_nose", "nose_drop", 0.05, "above the tyres"),
-        ("check_pinch", "pinch_stretch", 2, "pinch presses"),
+        ("check_nose", "floor_relief", 0.3, "above the sunk tyres"),
+        ("check_nose", "nose_drop", 0.2, "under the land"),
+        ("check_pinch", "pinch_spring_len", 14, "pinch presses"),
+        ("check_pinch", "idler_pin", "[3, 60]", "pin does not reach"),
+        ("check_pinch", "pocket_w", 50, "ears stand"),
+        ("check_pinch", "pinch_spring", "[0.4, 4.0, 16, 25]", "diameters long"),
     ],
 )
 def test_the_o_ring_nose_and_pinch_checks_fail_when_set_wrong(
@@ -263,6 +300,104 @@ def test_the_ir_beam_crosses_the_card_after_the_pinch(
     arch = magazine.material((beam_x, 12, 0), Z)
     assert arch[0][1] == pytest.approx(floor) and arch[1][0] - floor >= 2  # room over the card
     assert beam_x < fit["nose_x1"]
+
+
+# ------------------------------------------------------------------ the card's path, swept
+
+
+@pytest.fixture(scope="module")
+def bodies() -> dict[str, Any]:
+    """Every solid the card could meet, where it sits; and the first drawing's pinch."""
+    return cardpath.load_bodies(cardpath.BODIES + cardpath.OLD_PINCH)
+
+
+def drawn(bodies: dict[str, Any]) -> dict[str, Any]:
+    return {name: body for name, body in bodies.items() if name not in cardpath.OLD_PINCH}
+
+
+def test_a_card_passes_every_solid_from_the_magazine_to_the_nose(
+    bodies: dict[str, Any], fit: dict[str, Any]
+) -> None:
+    hits = cardpath.sweep(fit, drawn(bodies))
+    assert hits == [], cardpath.summary(hits)
+    # the working faces do reach the card (the sweep sees them): the tyres carry it, the nip
+    # and the shoe's pad hold it; each within its declared depth
+    tight = {**fit, "card_contacts": [[name, 0.0] for name, _ in fit["card_contacts"]]}
+    touching = {hit.body for hit in cardpath.sweep(tight, drawn(bodies))}
+    assert touching == {name for name, _ in fit["card_contacts"]}
+    # the nearest solids are the gate's steel edge, over a thickest card by the throat's margin,
+    # and the printed parts of the rollers and the shoe
+    gaps = cardpath.clearance(fit, drawn(bodies))
+    throat, thick = fit["throat_h"], fit["card_t_range"][1]
+    assert gaps["gate shim"] == pytest.approx(throat - thick - cardpath.CLEAR, abs=0.01)
+    assert gaps["gate"] == pytest.approx(gaps["gate shim"] + fit["gate_shim"][3], abs=0.01)
+    for name in ("separator shoe", "idler roller", "exit roller", "feed wheel", "back wheel"):
+        assert gaps[name] > 0.1, (name, gaps[name])
+    # the bent card comes down from the tyres onto the floor within its lift-off length
+    reach = cardpath.lift_off(fit, fit["path_z"] - fit["tyre_sink"][0] - fit["land"][0])
+    assert 10 < reach < fit["feed"][0] - fit["back_wheel"][0]
+
+
+def test_the_sweep_finds_the_first_drawings_pinch_in_the_way(
+    bodies: dict[str, Any], fit: dict[str, Any]
+) -> None:
+    hits = cardpath.sweep(fit, bodies)
+    assert {(hit.body, hit.card) for hit in hits} == {
+        (body, card) for body in cardpath.OLD_PINCH for card in ("flat card", "bent card")
+    }
+    # named where they stand: both sides of the middle, inside the card's width, at the nip
+    pinch_x, half = fit["exit"][0], fit["card"][0] / 2
+    for hit in hits:
+        assert hit.low[X] < pinch_x < hit.high[X], str(hit)
+        assert 10 < min(abs(hit.low[Y]), abs(hit.high[Y])) < half, str(hit)
+        assert "in the way" in str(hit) and hit.body in str(hit)
+    assert {hit.low[Y] > 0 for hit in hits} == {True, False}
+
+
+def test_the_sweep_finds_a_gate_set_too_low_and_a_working_face_too_deep(
+    bodies: dict[str, Any], fit: dict[str, Any]
+) -> None:
+    low_gate = cardpath.load_bodies(["gate shim"], throat_h=0.3)
+    assert [hit.body for hit in cardpath.sweep(fit, low_gate)] == ["gate shim", "gate shim"]
+    # the idler 0.2 mm under the land: deeper into the card's path than a thickest card lifts it
+    sunk = cardpath.load_bodies(["idler O-rings"], nip_lift=-0.2)
+    hits = cardpath.sweep(fit, sunk)
+    assert hits and all(h.allowed == fit["card_contacts"][2][1] for h in hits), hits
+
+
+def test_the_pinch_stands_outside_the_card_and_its_springs_bear_on_steel(
+    meshes: dict[str, scad.Mesh], fit: dict[str, Any]
+) -> None:
+    fitcheck.check_pinch(fit)
+    magazine, floor_z0 = meshes["magazine"], fit["magazine_z0"]
+    pinch_x, idler_zc = fit["exit"][0], fit["exit"][5]
+    ear_in, ear_out, _, idler_len = fit["pinch_ears"]
+    # across the nose at the pinch, from the card's height to over the idler: nothing inside
+    # the ears' faces
+    for z in (fit["land"][0] + 0.2, idler_zc, idler_zc + 8):
+        solid = magazine.material((pinch_x, 0, z - floor_z0), Y)
+        inner = [(lo, hi) for lo, hi in solid if lo < ear_in - 0.01 and hi > 0.01 - ear_in]
+        assert inner == [], (z, inner)
+        if z != idler_zc:  # (at the pin's height the slot runs through the ears)
+            assert any(lo == pytest.approx(ear_in, abs=0.01) for lo, _ in solid), (z, solid)
+    # the pin's slot runs through both ears; over the pin each ear's spring bore, then the
+    # set screw's pilot hole through the top: the spring bears on steel at both ends
+    assert free_along(magazine, (pinch_x, 0, idler_zc - floor_z0), Y)
+    diameter, installed = fit["pinch_springs"][0][1], fit["pinch_springs"][1]
+    pin_top = idler_zc + fit["pinch_ears"][2][0] / 2 - floor_z0
+    for side in (-1, 1):
+        bore = (pinch_x, side * (ear_in + ear_out) / 2, 0)
+        solid = magazine.material((pinch_x + 1.8, bore[1], 0), Z)  # in the bore, by the pilot
+        assert solid[0][0] == pytest.approx(0, abs=0.01)  # the ear stands on the bed
+        assert solid[0][1] < pin_top - 2  # under the pin
+        assert solid[1][0] == pytest.approx(pin_top + installed, abs=0.01)  # the screw's tip
+        # the pilot hole, open to the top
+        assert magazine.material(bore, Z) == [pytest.approx(solid[0])]
+    across = magazine.material((pinch_x, 0, pin_top + 3), Y)
+    holes = [lo - hi for (_, hi), (lo, _) in itertools.pairwise(across)]
+    assert [h for h in holes if h < 10] == [pytest.approx(diameter + 0.4, abs=0.05)] * 2
+    idler = meshes["idler_roller"]
+    assert idler.size()[Z] == pytest.approx(idler_len, abs=0.01) and idler_len < 2 * ear_in
 
 
 # ------------------------------------------------------------------ the turret and the base

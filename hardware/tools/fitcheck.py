@@ -27,16 +27,23 @@ def require(ok: bool, message: str) -> None:
         raise FitError(message)
 
 
-PRINT_ERROR = 0.1  # mm: the throat and the nose floor may come out this far off the drawing
+PRINT_ERROR = 0.1  # mm: the throat and the floors may come out this far off (half a layer)
 SPRING_ERROR = 0.3  # the separator spring's preload may be this far off
+SLENDER = 4  # a compression spring longer than this many diameters may buckle
 
 
 def check_throat(fit: Fit) -> None:
-    """The gap under the gate passes one thickest card and stops three thinnest ones, even
-    printed (or set) PRINT_ERROR off: at most two cards ever reach the separator."""
+    """The gap between the gate's steel edge and the land under it passes one thickest card and
+    stops three thinnest ones, even set PRINT_ERROR off: at most two cards ever reach the
+    separator. The edge is steel and stands under the printed gate, so it is what cards meet."""
     thin, thick = fit["card_t_range"]
-    throat = fit["gate"][2] - fit["path_z"]
-    require(abs(throat - fit["throat_h"]) < 1e-6, f"gate edge {throat:.3f} mm over the path")
+    land = fit["land"][0]
+    throat = fit["gate"][2] - land
+    require(abs(throat - fit["throat_h"]) < 1e-6, f"gate edge {throat:.3f} mm over the land")
+    shim_x, shim_t, shim_edge, proud, *_ = fit["gate_shim"]
+    require(abs(shim_edge - fit["gate"][2]) < 1e-6, "the throat is not the shim's edge")
+    require(proud >= 2 * PRINT_ERROR + thick, "the printed gate's edge reaches the throat")
+    require(shim_x + shim_t <= fit["land"][1], "the land ends before the throat")
     low, high = throat - PRINT_ERROR, throat + PRINT_ERROR
     require(low >= thick + 0.05, f"throat {low:.2f} mm at its lowest: a {thick} mm card sticks")
     require(high <= 3 * thin - 0.05, f"throat {high:.2f} mm at its highest: three cards pass")
@@ -53,7 +60,8 @@ def check_separator(fit: Fit) -> None:
     pinch_x, idler_r = fit["exit"][0], fit["exit"][6]
     require(sep_x - sep_len / 2 >= gate_x + gate_t, "separator shoe under the gate")
     require(sep_x + sep_len / 2 <= pinch_x - idler_r, "separator shoe in the pinch")
-    require(abs(rest_z - fit["nose_top"]) < 1e-6, "the shoe does not rest on the nose floor")
+    require(abs(rest_z - fit["land"][0]) < 1e-6, "the shoe does not rest on the land")
+    require(sep_x + sep_len / 2 <= fit["land"][1], "the shoe rests past the land")
     (_, card_hi), (tyre_lo, tyre_hi), _ = fit["friction"]
     card_n = fit["card_mass"] / 1000 * G
     weakest, strongest = force * (1 - SPRING_ERROR), force * (1 + SPRING_ERROR)
@@ -68,10 +76,15 @@ def check_separator(fit: Fit) -> None:
         tyre_hi * (strongest + lift_n) <= 0.8 * (tyre_lo - card_hi) * stack_n,
         f"separator presses {strongest + lift_n:.2f} N at its strongest: it brakes the fed card",
     )
-    path = fit["path_z"]
-    require(sleeve_z0 - fit["gate_adjust"] >= path + 2 * thick + 0.5, "sleeve over the cards")
+    land = fit["land"][0]
+    require(sleeve_z0 - fit["gate_adjust"] >= land + 2 * thick + 0.5, "sleeve over the cards")
     require(spring_len >= solid + 2 * thick + 1, "the spring goes solid before the shoe lifts")
     require(roof_z > sleeve_z0, "the sleeve has no room for the spring")
+    # it slides: air all round the shoe even with the sleeve printed PRINT_ERROR tight, and a
+    # spring too short to buckle
+    clear, diameter, free = fit["separator_guide"]
+    require(clear >= 2 * PRINT_ERROR + 0.2, f"the shoe has {clear:.2f} mm of air: it binds")
+    require(free <= SLENDER * diameter, f"separator spring {free / diameter:.1f} diameters long")
 
 
 def check_orings(fit: Fit, least: float = 0.03, most: float = 0.15) -> None:
@@ -86,16 +99,33 @@ def check_orings(fit: Fit, least: float = 0.03, most: float = 0.15) -> None:
 
 
 def check_nose(fit: Fit) -> None:
-    """The nose floor from the gate to the pinch stands under the tyres' top even printed
-    PRINT_ERROR high: a card never meets a step."""
+    """The floor under the stack and the land stand under the tyres' top even with the tyres
+    sunk their most and the floor printed PRINT_ERROR high (the stack's weight stays on the
+    tyres); past the land the nose floor ramps down at least two layers, so it is never flush
+    with the land whatever the layers: a card going out never meets a step."""
+    _, sink = fit["tyre_sink"]
+    top = fit["path_z"] - sink
     require(
-        fit["nose_top"] + PRINT_ERROR <= fit["path_z"] - 0.05, "the nose can stand above the tyres"
+        fit["floor_top"] + PRINT_ERROR <= top - 0.05, "the floor can stand above the sunk tyres"
     )
+    land, _, ramp = fit["land"]
+    drop = land - fit["nose_top"]
+    require(drop >= 2 * fit["layer"] - 1e-9, f"the nose floor only {drop:.2f} mm under the land")
+    require(ramp >= 5 * drop, "the ramp down from the land is steep")
 
 
 def check_pinch(fit: Fit, least: float = 2.0, most: float = 5.0) -> None:
     """The pinch's springs press the idler with a force that grips the card without stalling
     the exit motor, and hardly change as a card lifts the idler."""
+    # nothing but the O-rings over the card: the ears and their springs stand outside it
+    ear_in, ear_out, (_, pin_len), idler_len = fit["pinch_ears"]
+    card_w = fit["card"][0]
+    require(ear_in >= card_w / 2 + 0.5, f"the pinch's ears stand {ear_in:.1f} mm from the middle")
+    require(idler_len <= 2 * ear_in - 0.5, "the idler roller is longer than the ears' gap")
+    require(pin_len / 2 >= ear_out, "the idler's pin does not reach through the ears")
+    (wire, diameter, coils, free), installed, lift = fit["pinch_springs"]
+    require(free <= SLENDER * diameter, f"pinch springs {free / diameter:.1f} diameters long")
+    require(installed - lift >= wire * (coils + 2), "a pinch spring goes solid as the idler lifts")
     force, rate, _ = fit["pinch"]
     _, thick = fit["card_t_range"]
     require(least <= force <= most, f"pinch presses {force:.1f} N")
@@ -117,12 +147,12 @@ def check_handover(fit: Fit, margin: float = 15) -> None:
     path = fit["path_z"]
     for name, top in (("tyre", feed_zc + tyre_r), ("back wheel", back_zc + back_r)):
         require(abs(top - path) < 1e-3, f"{name}'s top {top - path:+.3f} mm off the card path")
-    # the nip stands a little over the path: the card's nose meets the driven roller first; the
-    # card, tilting on the front tyre onto it, must still pass under the gate
-    lift = exit_zc + exit_r - path
+    # the nip stands a little over the land: the card's nose meets the driven roller first; the
+    # card, tilting on the land onto it, must still pass under the gate
+    lift = exit_zc + exit_r - fit["land"][0]
     tilt_at_gate = lift * (gate_x - feed_x) / (pinch_x - feed_x)
     _, thick = fit["card_t_range"]
-    require(lift >= 0.02, f"exit roller's top {lift:+.2f} mm off the card path")
+    require(lift >= 0.02, f"exit roller's top {lift:+.2f} mm off the land")
     require(thick + tilt_at_gate <= fit["throat_h"] - 0.03, f"nip {lift:.2f} mm high: stubs")
     require(fit["floor_top"] <= path - 0.3, "the floor takes weight off the tyre")
     require(gate_x < pinch_x < fit["beam"][0] - exit_r, "the beam is not after the pinch")

@@ -91,22 +91,40 @@ belt_oring = [32, 2];      // the O-ring belt round both hubs
 hub_t = 4;                 // the hub's disc (horn side) and its boss holding the pin
 hub_boss = 3;
 hub_y0 = tyre_w / 2 + 1 + hub_t + hub_boss;   // the horn's face, from the middle of the path
-floor_relief = 0.5;        // the floor under the stack, below the tyre's top
-nose_drop = 0.2;           // the floor from the gate to the pinch, below the tyre's top: a print
-                           // error of 0.1 mm leaves it below, never above, the card path
-throat_h = 0.55;           // gate over the card path, set with a 0.55 mm feeler: one thickest
-                           // card passes, three thinnest never do; the separator stops the second
+layer = 0.2;               // the print's layer height: a printed height is right to +-layer/2
+tyre_sink = [0.1, 0.24];   // how far the silicone tyres sink under a full stack (60-70 Shore A)
+floor_relief = 0.5;        // the floor under the stack, below the tyre's top: the tyres, sunk
+                           // 0.24 mm, still stand over a floor printed half a layer high
+// The land: the floor under the stack runs on flat, at the same height, under the front wall,
+// the gate and the separator's shoe. The bottom card, bent down by the stack ahead of the front
+// tyre, lies on it there: it is the surface the throat is set against (a feeler on the land).
+// After the shoe the floor ramps down nose_drop (two layers: never flush, whatever the print).
+nose_drop = 0.4;
+ramp_len = 3;              // the ramp down from the land to the nose floor
+throat_h = 0.55;           // gate's steel edge over the land, set with a 0.55 mm feeler: one
+                           // thickest card passes, three thinnest never do; the separator stops the second
 gate_adjust = 1.0;         // +- travel of the gate's slotted holes
 gate_jack = [3, 12];       // M3 x 12 jack screw pressing the gate's top edge down onto the feeler
 gate_t = 3;
+// The gate's edge is steel, not plastic: one blade of a feeler-gauge set (0.30 mm x 12.7 mm,
+// cut to length), in a one-layer recess of the gate's face, clamped between the gate and the
+// separator's plate by the two gate screws. It stands shim_proud below the printed edge, so the
+// card only ever meets a straight, sharp, rigid edge; the recess's top stops it riding up.
+gate_shim = [0.3, 12.7, 60];   // thickness, height, length
+shim_recess = layer;       // the recess in the gate's face: the shim stands 0.1 proud of it and is clamped
+shim_proud = 1.0;          // the steel edge under the printed one
 // Separator: a printed shoe sliding up and down in a sleeve just past the gate, pushed onto the
 // nose floor by a soft compression spring; a silicone pad on its curved underside. It rests on
 // the floor when no card passes (nothing to set), and its force hardly changes as one or two
 // cards lift it. Spring [wire, outside diameter, active coils, free length], music wire.
 shear_modulus = 79300;     // N/mm², music wire (EN 10270-1)
 function spring_rate(s) = shear_modulus * pow(s[0], 4) / (8 * pow(s[1] - s[0], 3) * s[2]);  // N/mm
-sep_spring = [0.2, 4.0, 10, 25];
-sep_spring_len = 18;       // installed length, the shoe on the floor
+// The spring is no longer than four of its diameters (it cannot buckle); the shoe has
+// sep_clear of air on every side in its sleeve, and the sleeve is printed standing, so its
+// faces are walls, never bridges.
+sep_spring = [0.2, 4.0, 10, 16];
+sep_spring_len = 9;        // installed length, the shoe on the land
+sep_clear = 0.5;           // air between the shoe and its sleeve, each side
 sep_rate = spring_rate(sep_spring);                        // 0.029 N/mm
 sep_force = sep_rate * (sep_spring[3] - sep_spring_len);   // 0.20 N on the floor
 sep_len = 6;               // the shoe along the path
@@ -133,15 +151,27 @@ idler_oring = [8, 1.5];    // silicone O-ring 8 x 1.5 (two on the idler)
 idler_rim_r = 5.25;
 idler_seat = oring_seat(idler_oring, idler_rim_r - 1.2);
 idler_r = idler_seat[2];   // pinch idler's top: 5.8 mm
-idler_w = 20;
+idler_w = 20;              // the span of the idler's two O-rings (over the exit roller's)
 idler_bearing = [3, 6, 2.5];   // MR63ZZ ball bearing in each end, on a 3 mm steel pin
-// Two extension springs pull the idler's pin down, one each side [wire, outside diameter,
-// active coils], stretched pinch_stretch from free when the idler rests on the exit roller.
-pinch_spring = [0.4, 4.0, 20];
-pinch_stretch = 5.5;
+// Nothing of the pinch but its O-rings stands over the card: the idler runs the whole width
+// between two ears that stand outside the card (on the nose's side walls); its 3 mm steel pin
+// passes through a vertical slot in each ear, where a compression spring in a bore over the
+// pin presses it down, the spring's top on an M3 set screw in the ear's top: both ends of each
+// spring bear on steel. Two 3 mm shaft collars on the pin's ends, outside the ears, keep it.
+idler_len = pocket_w - 1;  // the idler roller, between the ears' inner faces
+ear_t = 8;                 // each ear across the path, from the card pocket's side outward
+ear_l = 10;                // each ear along the path
+collar = [8, 5];           // 3 mm shaft collar: outside diameter, width
+idler_pin = [3, 2 * (pocket_w / 2 + ear_t + collar[1] + 0.5)];   // steel pin: diameter, length
+// Pinch springs [wire, outside diameter, active coils, free length], music wire, one per ear;
+// pinch_spring_len installed (the idler on the exit roller); no longer than four diameters.
+pinch_spring = [0.4, 4.0, 16, 15];
+pinch_spring_len = 10.6;
+pinch_screw = [3, 6];      // M3 x 6 set screw closing each ear's spring bore
+pinch_lift = 2;            // the pin's slot lets the idler rise this far over a card
 pinch_rate = 2 * spring_rate(pinch_spring);          // N/mm, both springs
-pinch_force = pinch_rate * pinch_stretch;            // 3.0 N
-nip_lift = 0.05;           // the exit roller's top over the card path: the card's nose meets it first
+pinch_force = pinch_rate * (pinch_spring[3] - pinch_spring_len);   // 3.0 N
+nip_lift = 0.05;           // the exit roller's top over the land: the card's nose meets it first
 n20 = [12, 10, 24, 10];    // N20 gearmotor: width, height, body length, D shaft length
 beam_hole_d = 3.2;         // 3 mm break-beam LEDs
 launch_angle = 0;          // degrees above horizontal the pinch throws at
@@ -157,7 +187,9 @@ mag_len = wall + pocket_l + front_t + gate_t + nose_after_gate + beam_after_nip 
 px0 = -mag_len / 2 + wall;          // back of the card pocket
 px1 = px0 + pocket_l;               // front of the pocket (inner face of the front wall)
 gate_x = px1 + front_t;             // the gate's inner face
-sep_x = gate_x + gate_t + sep_plate_t + 0.2 + sep_len / 2;   // the separator shoe's middle
+shim_gap = gate_shim[0] - shim_recess;   // the shim holds the separator's plate off the gate
+sep_x = gate_x + gate_t + shim_gap + sep_plate_t + sep_clear + sep_len / 2;   // the separator shoe's middle
+land_x1 = sep_x + sep_len / 2 + 1;   // the land ends past the shoe; the ramp down starts there
 pinch_x = gate_x + gate_t + nose_after_gate; // nip line
 beam_x = pinch_x + beam_after_nip;
 nose_x1 = beam_x + nose_end;
@@ -201,9 +233,10 @@ ch_plate_t = 3;
 feed_zc = launcher_z0 + ch_plate_t + tyre_r + 1;   // feed wheel axis: the tyre clears the plate
 path_z = feed_zc + tyre_r;                  // underside of the card being fed
 floor_top = path_z - floor_relief;
+land_z = floor_top;                         // the land under the gate: the card leaves on it
 floor_z0 = floor_top - floor_t;             // underside of the magazine floor
-exit_zc = path_z + nip_lift - exit_r;
-idler_zc = path_z + nip_lift + idler_r;     // the pinch idler resting on the exit roller
+exit_zc = land_z + nip_lift - exit_r;
+idler_zc = land_z + nip_lift + idler_r;     // the pinch idler resting on the exit roller
 back_zc = feed_zc;                          // the back wheel's axis
 gear_z1 = -deck_t - gear_gap;               // top of both gears
 gear_z0 = gear_z1 - gear_t;

@@ -232,7 +232,13 @@ arch_top = floor_t + arch_gap + pocket_w / 2 + 6;
 gate_screw_y = mag_y + 4;                  // gate screws in the front wall's ears
 gate_screw_z = floor_t + 15;               // above the magazine floor's underside
 insert_depth = front_t - 0.6;              // the gate's inserts, from the front wall's face
-ear_h = idler_zc + 6 - floor_z0;           // the pinch idler's ears, above the floor's underside
+// the pinch's ears (heights from the floor's underside): the pin's slot, the spring's bore over
+// it, the set screw's pilot over that
+ear_y0 = pocket_w / 2;                     // the ears' inner faces: the card pocket's width
+slot_z0 = idler_zc - m3_hole / 2 - 0.5 - floor_z0;   // the pin never bottoms: the springs press the nip
+slot_z1 = idler_zc + m3_hole / 2 + pinch_lift - floor_z0;
+bore_z1 = idler_zc + idler_pin[0] / 2 + pinch_spring_len - floor_z0;   // the set screw's tip
+ear_h = bore_z1 + pinch_screw[1];
 jack_out = gate_t + sep_plate_t + 2;       // the jack gussets reach over the gate and the separator's plate
 jack_z0 = gate_screw_z + 10 + gate_adjust + 1;   // the gussets' root over the gate's highest top (from floor_z0)
 module magazine() {
@@ -248,16 +254,8 @@ module magazine() {
                 }
                 translate([feed_x - 12, -tyre_w / 2 - 1]) square([24, tyre_w + 2]);
                 translate([back_x - 12, -tyre_w / 2 - 1]) square([24, tyre_w + 2]);
-                translate([pinch_x - 9, -idler_w / 2 - 1]) square([18, idler_w + 2]);
-                for (s = [-1, 1]) translate([pinch_x - 2, s * (exit_w / 2 + 4.5) - 1.5]) square([4, 3]);
-                for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_hole);
-            }
-            // from the gate to the nose's end the floor stands nose_drop under the tyre's top:
-            // the card going out stays near flat on its way to the pinch and never meets a step
-            // (under the stack the floor stands lower still)
-            slab(floor_t / 2, floor_t + floor_relief - nose_drop) difference() {
-                translate([gate_x, -pocket_w / 2]) square([nose_x1 - gate_x, pocket_w]);
                 translate([pinch_x - 9, -exit_w / 2 - 1]) square([18, exit_w + 2]);
+                for (x = mag_boss_x, s = [-1, 1]) translate([x, s * mag_boss_y]) circle(d = m3_hole);
             }
             // the side walls and the back wall, rooted in the floor
             slab(floor_t / 2, mag_h) for (s = [-1, 1]) {
@@ -267,10 +265,7 @@ module magazine() {
             // low lips along the nose, and the ears with the pinch idler's axle slots
             slab(floor_t / 2, floor_t + 4) for (s = [-1, 1])
                 translate([gate_x - 0.01, s > 0 ? pocket_w / 2 : -mag_y]) square([nose_x1 - gate_x + 0.01, wall]);
-            for (s = [-1, 1]) translate([0, s > 0 ? idler_w / 2 + 0.5 : -idler_w / 2 - 3.5, 0]) along_y(3) difference() {
-                translate([pinch_x - 5, floor_t / 2]) square([10, ear_h - floor_t / 2]);
-                hull() for (dz = [-1, 2.5]) translate([pinch_x, idler_zc - floor_z0 + dz]) circle(d = m3_hole);
-            }
+            pinch_ears();
             // the front wall over the throat
             translate([px1, 0, 0]) along_x(front_t) front_wall_section();
             // the gate's jack screws: a 45° gusset over each of its ears
@@ -284,6 +279,10 @@ module magazine() {
             }
         }
         each_at([0, 0, floor_z0]) {
+            // past the land the nose floor ramps down nose_drop (risers face away from the card)
+            translate([0, -pocket_w / 2, 0]) along_y(pocket_w) polygon([
+                [land_x1, floor_t + 0.01], [land_x1 + ramp_len, floor_t - nose_drop],
+                [nose_x1 + 1, floor_t - nose_drop], [nose_x1 + 1, floor_t + 0.01]]);
             // IR break-beam: receiver under the nose floor, emitter in the arch, facing each other
             translate([beam_x, 0, -1]) cylinder(d = beam_hole_d, h = arch_top + 2);
             // the gate's inserts, in the front wall's face
@@ -294,6 +293,26 @@ module magazine() {
         }
     }
 }
+// The pinch's two ears, outside the card's width, drawn as stacked slabs (all 2D): solid under
+// the pin; the pin's slot (through, across the path) with the spring's bore; the bore; the set
+// screw's pilot. Heights from the floor's underside; the ears stand on the bed.
+module ear_block(y0) translate([pinch_x - ear_l / 2, y0]) square([ear_l, ear_t]);
+module pinch_ears() for (s = [-1, 1]) let(y0 = s > 0 ? ear_y0 : -ear_y0 - ear_t, bore = [pinch_x, s * (ear_y0 + ear_t / 2)]) {
+    slab(0, slot_z0) ear_block(y0);
+    slab(slot_z0 - 0.01, slot_z1) difference() {
+        ear_block(y0);
+        translate([pinch_x - m3_hole / 2, y0 - 1]) square([m3_hole, ear_t + 2]);
+        translate(bore) circle(d = pinch_spring[1] + 0.4);
+    }
+    slab(slot_z1 - 0.01, bore_z1) difference() {
+        ear_block(y0);
+        translate(bore) circle(d = pinch_spring[1] + 0.4);
+    }
+    slab(bore_z1 - 0.01, ear_h) difference() {
+        ear_block(y0);
+        translate(bore) circle(d = m3_pilot);
+    }
+}
 // the front wall across the magazine (y, z): the throat opening, straight sides and a 45-degree roof
 module front_wall_section() difference() {
     translate([-gate_screw_y - 4, 0]) square([2 * gate_screw_y + 8, mag_h]);
@@ -302,26 +321,38 @@ module front_wall_section() difference() {
 
 // ---------------------------------------------------------------- gate (sets the throat)
 gate_w = 2 * gate_screw_y + 8;
-gate_edge_z = path_z + throat_h;           // the gate's lower edge
-gate_h = floor_z0 + gate_screw_z + 10 - gate_edge_z;
+gate_edge_z = land_z + throat_h;           // the steel edge: the throat over the land
+gate_print_z = gate_edge_z + shim_proud;   // the printed gate's lower edge
+gate_h = floor_z0 + gate_screw_z + 10 - gate_print_z;
+shim_h = gate_shim[1] - shim_proud + 0.1;  // the recess, up from the printed edge: its top holds the shim
+// flat: x across the throat, y up from its printed lower edge, z its thickness (z = 0 faces the
+// separator's plate: the shim's recess is cut from that face)
 module gate_flat() {
-    linear_extrude(gate_t, convexity = 10) difference() {
+    module outline() difference() {
         translate([-gate_w / 2, 0]) square([gate_w, gate_h]);
         for (s = [-1, 1]) hull() for (dz = [-gate_adjust, gate_adjust])
-            translate([s * gate_screw_y, floor_z0 + gate_screw_z - gate_edge_z + dz]) circle(d = m3_hole);
+            translate([s * gate_screw_y, floor_z0 + gate_screw_z - gate_print_z + dz]) circle(d = m3_hole);
+    }
+    translate([0, 0, shim_recess - 0.01]) linear_extrude(gate_t - shim_recess + 0.01, convexity = 10) outline();
+    linear_extrude(shim_recess, convexity = 10) difference() {
+        outline();
+        translate([-gate_shim[2] / 2 - 0.2, -1]) square([gate_shim[2] + 0.4, shim_h + 1]);
     }
 }
 module gate() {
-    // flat part: x across the throat, y up from its lower edge, z its thickness
-    translate([gate_x + gate_t, 0, gate_edge_z]) rotate([90, 0, -90]) gate_flat();
+    translate([gate_x + gate_t, 0, gate_print_z]) rotate([90, 0, -90]) gate_flat();
 }
+// the steel shim (not printed): its lower edge is the throat's
+module gate_shim() color("#999") translate([gate_x + gate_t - shim_recess, -gate_shim[2] / 2, gate_edge_z])
+    cube([gate_shim[0], gate_shim[2], gate_shim[1]]);
 
 // ---------------------------------------------------------------- separator (sleeve and shoe)
-// Screwed over the gate with the same screws: a plate carrying a sleeve over the card path, in
-// which the shoe slides up and down; the spring in the sleeve pushes the shoe onto the nose floor.
-sep_bore = [sep_len + 0.4, sep_w + 0.4];       // the sleeve's bore (x along the path, y across)
-sep_z0 = path_z + sep_sleeve_gap;              // the plate's and the sleeve's underside
-sep_rest_z = path_z - nose_drop;               // the shoe's underside resting on the nose floor
+// Screwed over the gate (and its shim) with the same screws: a plate carrying a sleeve over the
+// card path, in which the shoe slides up and down, sep_clear of air all round it; the spring in
+// the sleeve pushes the shoe onto the land.
+sep_bore = [sep_len + 2 * sep_clear, sep_w + 2 * sep_clear];   // the sleeve's bore (x along the path, y across)
+sep_z0 = land_z + sep_sleeve_gap;              // the plate's and the sleeve's underside
+sep_rest_z = land_z;                           // the shoe's underside resting on the land
 sep_spring_z = sep_rest_z + 2;                 // the spring's lower end, in the shoe's pocket
 sep_roof_z = sep_spring_z + sep_spring_len;    // the sleeve's roof: the spring's upper end
 sep_h = max(floor_z0 + gate_screw_z + 8, sep_roof_z + sep_sleeve_t) - sep_z0;
@@ -339,7 +370,7 @@ module separator_flat() {
     }
     translate([-sep_bore[1] / 2 - sep_sleeve_t, 0, sep_plate_t + sep_bore[0]]) cube([sep_bore[1] + 2 * sep_sleeve_t, sep_roof_z + sep_sleeve_t - sep_z0, sep_sleeve_t]);
 }
-module separator() translate([gate_x + gate_t, 0, sep_z0]) rotate([90, 0, 90]) separator_flat();
+module separator() translate([gate_x + gate_t + shim_gap, 0, sep_z0]) rotate([90, 0, 90]) separator_flat();
 // The shoe (x along the path, z up from its pad's underside): an arc of sep_shoe_r underneath,
 // the spring's pocket from the top. The pad is a strip of 1 mm silicone sheet glued under it.
 module separator_shoe_flat() {
@@ -414,12 +445,13 @@ module exit_roller_flat() {
     }
 }
 // Idler roller: over the exit roller on two MR63ZZ ball bearings (one pressed into each end)
-// on a 3 mm steel pin; two 1.5 mm O-rings grip the card.
+// on a 3 mm steel pin; two 1.5 mm O-rings over the exit roller's grip the card. It runs the
+// whole width between the ears, which keep it in place along the pin.
 module idler_roller_flat() {
     rotate_extrude($fn = 48, convexity = 10) difference() {
-        translate([idler_bearing[0] / 2 + 0.4, 0]) square([idler_rim_r - idler_bearing[0] / 2 - 0.4, idler_w]);
-        for (z = [idler_w / 4, 3 * idler_w / 4]) v_groove(idler_rim_r, 1.2, z);
-        for (z = [-1, idler_w - idler_bearing[2]]) translate([0, z]) square([idler_bearing[1] / 2 - 0.05, idler_bearing[2] + 1]);
+        translate([idler_bearing[0] / 2 + 0.4, 0]) square([idler_rim_r - idler_bearing[0] / 2 - 0.4, idler_len]);
+        for (z = [idler_len / 2 - idler_w / 4, idler_len / 2 + idler_w / 4]) v_groove(idler_rim_r, 1.2, z);
+        for (z = [-1, idler_len - idler_bearing[2]]) translate([0, z]) square([idler_bearing[1] / 2 - 0.05, idler_bearing[2] + 1]);
     }
 }
 // a 90° V groove for an O-ring in a turned part's outline: its bottom depth under the rim
@@ -428,7 +460,7 @@ module feed_wheel() translate([feed_x, tyre_w / 2, feed_zc]) rotate([90, 0, 0]) 
 module feed_hub(x = feed_x) translate([x, hub_y0, feed_zc]) rotate([90, 0, 0]) feed_hub_flat();
 module back_wheel() translate([back_x, tyre_w / 2, back_zc]) rotate([90, 0, 0]) feed_wheel_flat();
 module exit_roller() translate([feed_x * 0 + pinch_x, exit_w / 2, exit_zc]) rotate([90, 0, 0]) exit_roller_flat();
-module pinch_idler() translate([pinch_x, idler_w / 2, idler_zc]) rotate([90, 0, 0]) idler_roller_flat();
+module pinch_idler() translate([pinch_x, idler_len / 2, idler_zc]) rotate([90, 0, 0]) idler_roller_flat();
 
 // ---------------------------------------------------------------- stand-ins (not printed)
 module servo_body(s) {
@@ -436,6 +468,20 @@ module servo_body(s) {
     color("#333") translate([-sv_l(s) / 2 - (s[5] - sv_l(s)) / 2, -sv_w(s) / 2, sv_tab_z(s)]) cube([s[5], sv_w(s), sv_tab_t(s)]);
     color("#ddd") translate([sv_spline_off(s), 0, sv_h(s)]) cylinder(d = 5, h = sv_spline_h(s));
 }
+// an O-ring (stand-in) seated on a turned part whose axis runs along Y: [inside, cord], seat
+module oring_at(x, y, z, seat) translate([x, y, z]) rotate([90, 0, 0])
+    rotate_extrude($fn = 48) translate([seat[2] - seat[1] / 2, 0]) circle(d = seat[1], $fn = 16);
+module tyre_orings(x) for (y = [-tyre_w / 4, tyre_w / 4]) oring_at(x, y, feed_zc, tyre_seat);
+module exit_orings() for (y = [-exit_w / 4, exit_w / 4]) oring_at(pinch_x, y, exit_zc, exit_seat);
+module idler_orings() for (y = [-idler_w / 4, idler_w / 4]) oring_at(pinch_x, y, idler_zc, idler_seat);
+// the idler's steel pin with its collars, and the pinch's springs in the ears' bores
+module idler_pin() {
+    translate([pinch_x, idler_pin[1] / 2, idler_zc]) rotate([90, 0, 0]) cylinder(d = idler_pin[0], h = idler_pin[1], $fn = 16);
+    for (s = [-1, 1]) translate([pinch_x, s > 0 ? ear_y0 + ear_t + 0.5 + collar[1] : -ear_y0 - ear_t - 0.5, idler_zc])
+        rotate([90, 0, 0]) cylinder(d = collar[0], h = collar[1], $fn = 24);
+}
+module pinch_springs() for (s = [-1, 1]) translate([pinch_x, s * (ear_y0 + ear_t / 2), idler_zc + idler_pin[0] / 2])
+    cylinder(d = pinch_spring[1], h = pinch_spring_len, $fn = 16);
 module belt() hull() for (x = [back_x, feed_x]) translate([x, hub_y0 - hub_t / 2 + 1, feed_zc]) rotate([90, 0, 0]) cylinder(r = belt_r + 1.5, h = 2);
 module n20_motor() color("#aaa") translate([pinch_x - n20[0] / 2, n20_y0, exit_zc - n20[1] / 2]) cube([n20[0], n20[2], n20[1]]);
 module card_stack(cards = cards_full) {

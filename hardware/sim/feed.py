@@ -38,7 +38,7 @@ import numpy as np
 
 from . import shapes as drawn
 from .beam import Beam
-from .mjcf import BEHIND_GATE, MODELLED, WEIGHT_BOX_H, build_xml
+from .mjcf import BEHIND_GATE, FOLLOWER_H, MODELLED, SEGMENTS, WEIGHT_BOX_H, build_xml
 
 MM = 1e-3
 SHORE_A = 65  # the silicone O-rings and pad: VMQ 60-70 Shore A (dims.scad)
@@ -79,6 +79,7 @@ class Geometry:
 
     card_w: float
     card_l: float
+    card_t: float  # nominal (a stack's own thickness is its Stack's)
     card_mass: float
     card_modulus: float  # Pa, the card stock's bending modulus
     follower_mass: float
@@ -122,12 +123,16 @@ class Geometry:
     launch_angle: float  # degrees
     plastic_mu: float  # card on the printed floor, nose and gate
     belt_limit: float = 0.0  # N m the belt carries to the back wheel
+    idler_low: float = 0.0  # the idler's underside over the card path (resting on the roller)
+    shoe_rest: float = 0.0  # the separator's pad, resting, over the card path
+    edge_x: float = 0.0  # the gate's edge (its steel shim, or its printed edge): its face
+    edge_t: float = 0.0  # and its thickness
     guide_mu: float = GUIDE_MU
     drive_share: float = DRIVE_SHARE
 
     @classmethod
     def from_fit(cls, fit: Mapping[str, Any]) -> Geometry:
-        card_w, card_l, _ = fit["card"]
+        card_w, card_l, card_t = fit["card"]
         feed_x, _, tyre_r, tyre_w, feed_rpm, feed_torque = fit["feed"]
         back_x, _, back_r, back_w = fit["back_wheel"]
         pinch_x, _, exit_r, exit_w, exit_rpm, _, idler_r, pinch_force, exit_stall = fit["exit"]
@@ -135,17 +140,22 @@ class Geometry:
         gate_x, gate_t, _ = fit["gate"]
         path = fit["path_z"]
         millimetres = {
-            "card_w": card_w, "card_l": card_l, "follower_x": fit["follower"][2],
+            "card_w": card_w, "card_l": card_l, "card_t": card_t,
+            "follower_x": fit["follower"][2],
             "follower_front": fit["follower"][3],
             "pocket_front": fit["pocket"][1], "gate_x": gate_x, "gate_t": gate_t,
             "front_wall_z": fit["front_wall_z"] - path,
-            "throat": fit["throat_h"], "floor_relief": path - fit["floor_top"],
+            "throat": fit["gate"][2] - path, "floor_relief": path - fit["floor_top"],
             "nose_drop": path - fit["nose_top"],
             "sep_x": sep_x, "sep_len": sep_len, "sep_w": sep_w, "sep_shoe_r": shoe_r,
             "feed_x": feed_x, "tyre_r": tyre_r, "tyre_w": tyre_w,
             "back_x": back_x, "back_r": back_r, "back_w": back_w,
             "pinch_x": pinch_x, "exit_r": exit_r, "exit_w": exit_w, "idler_r": idler_r,
-            "idler_w": exit_w, "nip_lift": fit["nip_lift"], "beam_x": fit["beam"][0],
+            "idler_w": exit_w, "nip_lift": fit["exit"][1] + exit_r - path,
+            "beam_x": fit["beam"][0], "idler_low": fit["exit"][5] - idler_r - path,
+            "shoe_rest": fit["separator_sleeve"][1] - path,
+            "edge_x": fit["gate_shim"][0] if "gate_shim" in fit else gate_x,
+            "edge_t": fit["gate_shim"][1] if "gate_shim" in fit else gate_t,
             "nose_x1": fit["nose_x1"], "launch_height": fit["table_to_deck"] + path,
         }  # fmt: skip
         return cls(
@@ -168,8 +178,10 @@ class Geometry:
         )
 
     def control(self, thickness: float) -> Geometry:
-        """The negative control: the throat at two cards and no separator."""
-        return replace(self, throat=2 * thickness + 0.05 * MM, sep_force=0.0)
+        """The negative control: the gate's edge two cards and 0.05 mm over the floor the card
+        lies on there (the land, or the path where there is none), and no separator."""
+        under = -self.floor_relief if self.edge_x != self.gate_x else 0.0
+        return replace(self, throat=under + 2 * thickness + 0.05 * MM, sep_force=0.0)
 
 
 @dataclass(frozen=True)
@@ -205,6 +217,7 @@ class Feed:
     to_beam: float = 0.0  # seconds from the feed's start until the beam saw the card
     held: bool = False  # a second card went past the gate and the separator held it
     past_gate: int = 0  # cards whose front went a card's thickness and more past the gate
+    unstable: bool = False  # MuJoCo found the state diverging during this feed (and reset it)
 
 
 @dataclass(frozen=True)
@@ -233,7 +246,7 @@ class Settings:
     solimp: tuple[float, float, float] = (0.95, 0.99, 5e-6)
     # silicone: soft, a stack sinks 0.1-0.24 mm into the O-rings (Hertz, SHORE_A; the test
     # checks it)
-    silicone_solref: tuple[float, float] = (3e-3, 1.0)
+    silicone_solref: tuple[float, float] = (1.6e-3, 1.0)
     silicone_solimp: tuple[float, float, float] = (0.9, 0.95, 2e-4)
     impratio: float = 10  # friction stiffer than the normal force: sliding at the cone's edge
     timeout: float = 0.5  # seconds of feeding without a card at the beam: a jam
@@ -265,16 +278,31 @@ class FeedModel:
         self.feeding = False  # the feed servo is on
         m = self.model
         self.tyre_dof = m.jnt_dofadr[m.joint("tyre").id]
-        self.card_ids = [m.body(f"card{i}").id for i in range(MODELLED)]
+        # each card's segments, tail (the chain's root) to front
+        self.segments = [
+            [m.body(f"card{i}.{k}").id for k in range(SEGMENTS)] for i in range(MODELLED)
+        ]
+        self.card_ids = [ids[0] for ids in self.segments]
         self.card_qpos = [m.jnt_qposadr[m.body_jntadr[b]] for b in self.card_ids]
         self.card_dof = [m.jnt_dofadr[m.body_jntadr[b]] for b in self.card_ids]
-        self.weight_id = m.body("weight").id
-        self.weight_qpos = m.jnt_qposadr[m.body_jntadr[self.weight_id]]
+        self.hinge_qpos = [
+            [m.jnt_qposadr[m.body_jntadr[b]] for b in ids[1:]] for ids in self.segments
+        ]
+        self.hinge_dof = [
+            [m.jnt_dofadr[m.body_jntadr[b]] for b in ids[1:]] for ids in self.segments
+        ]
+        self.seg = g.card_l / SEGMENTS
+        self.upper = [m.body(f"upper.{k}").id for k in range(SEGMENTS)]
+        self.upper_qpos = m.jnt_qposadr[m.body_jntadr[self.upper[0]]]
+        self.upper_hinges = [m.body_jntadr[b] for b in self.upper[1:]]
+        self.card_ei = g.card_modulus * g.card_w * stack.thickness**3 / 12
+        self.follower_id = m.body("follower").id
+        self.follower_qpos = m.jnt_qposadr[m.body_jntadr[self.follower_id]]
         self.feed_ctrl = [m.actuator(j).id for j in ("tyre", "back")]
         self.exit_ctrl = m.actuator("exit").id
         self.remaining = stack.cards
         self.in_play = [True] * MODELLED  # modelled cards still in the magazine
-        self.follower_down = False  # the follower lies on the modelled cards
+        self.upper_gone = False  # no card left over the modelled ones: the follower lies on them
         for i in range(MODELLED):
             if i >= stack.cards:
                 self._remove(i)
@@ -288,35 +316,29 @@ class FeedModel:
             d.qvel.copy(),
             self.remaining,
             list(self.in_play),
-            self.follower_down,
+            self.upper_gone,
         )
 
     def restore(self, state: tuple[Any, ...]) -> None:
-        qpos, qvel, self.remaining, in_play, self.follower_down = state
+        qpos, qvel, self.remaining, in_play, self.upper_gone = state
         self.in_play = list(in_play)
         self.data.qpos[:], self.data.qvel[:] = qpos, qvel
         for i, playing in enumerate(self.in_play):
-            self.model.body_gravcomp[self.card_ids[i]] = 0.0 if playing else 1.0
+            self.model.body_gravcomp[self.segments[i]] = 0.0 if playing else 1.0
         self._set_weight()
 
     def _set_weight(self) -> None:
-        """The box over the modelled cards weighs the follower and the cards not modelled; its
-        centre of gravity sits between the follower's and the upper cards' (against the front
-        wall). Once no card is left over the modelled ones, the follower itself lies on them."""
-        g, m = self.g, self.model
+        """The chain over the modelled cards weighs the cards not modelled and bends as they
+        do together; once none is left, it leaves and the follower lies on the modelled cards."""
+        g, m, d = self.g, self.model, self.data
         upper = max(self.remaining - MODELLED, 0)
-        mass = g.follower_mass + upper * g.card_mass
-        card_x = g.gate_x - g.card_l / 2 - BEHIND_GATE
-        x = (
-            g.follower_mass * g.follower_x + upper * g.card_mass * (g.pocket_front - g.card_l / 2)
-        ) / (mass)
-        m.body_mass[self.weight_id] = mass
-        m.body_ipos[self.weight_id] = [x - card_x, 1e-4, 0]  # (never quite 0: see build_xml)
-        if not upper and not self.follower_down:
-            # the follower itself now lies on the modelled cards: its front stands behind the
-            # front wall, not against the gate
-            self.follower_down = True
-            m.geom_pos[m.geom("weight").id][0] -= g.gate_x - g.follower_front
+        m.body_mass[self.upper] = max(upper * g.card_mass / SEGMENTS, 1e-6)
+        m.jnt_stiffness[self.upper_hinges] = max(upper, 1) * self.card_ei / self.seg
+        m.body_gravcomp[self.upper] = 0.0 if upper else 1.0
+        if not upper and not self.upper_gone:
+            self.upper_gone = True
+            q = self.upper_qpos
+            d.qpos[q : q + 7] = [g.gate_x + 2.0, 0, -1.0, 1, 0, 0, 0]
         # mj_setConst works on the model's rest pose: keep the state around it
         d = self.data
         qpos, qvel, time = d.qpos.copy(), d.qvel.copy(), d.time
@@ -334,20 +356,21 @@ class FeedModel:
             mujoco.mj_step(self.model, self.data)
 
     def drive(self) -> None:
-        """The feed servo's torque falls from its stall (its share of the rated) to nothing at
-        its no-load speed; it turns the front wheel, and the belt carries up to its limit of it
-        to the back wheel. One-way bearings: a wheel turning faster is pulled, not driven."""
-        g, d = self.g, self.data
-        if not self.feeding:
-            d.ctrl[self.feed_ctrl] = 0.0
-            return
-        speed = float(d.qvel[self.tyre_dof])
-        total = g.drive_share * g.feed_torque * max(0.0, 1 - speed / g.feed_speed)
-        back = min(total / 2, g.belt_limit)
-        d.ctrl[self.feed_ctrl[0]], d.ctrl[self.feed_ctrl[1]] = total - back, back
+        """The feed servo on or off (its torque follows its speed in the model itself)."""
+        self.data.ctrl[self.feed_ctrl] = 1.0 if self.feeding else 0.0
 
     def _front(self, i: int) -> float:
-        return float(self.data.xpos[self.card_ids[i]][0]) + self.g.card_l / 2
+        return float(self.data.xpos[self.segments[i][-1]][0]) + self.seg / 2
+
+    def _tail(self, i: int) -> float:
+        return float(self.data.xpos[self.card_ids[i]][0]) - self.seg / 2
+
+    def height_at(self, i: int, x: float) -> float:
+        """The underside of card ``i`` where it lies over ``x`` (metres)."""
+        k = min(
+            range(SEGMENTS), key=lambda k: abs(float(self.data.xpos[self.segments[i][k]][0]) - x)
+        )
+        return float(self.data.xpos[self.segments[i][k]][2]) - self.stack.thickness / 2
 
     def _bottom(self) -> int | None:
         """The lowest card in the magazine (the one the tyres drive)."""
@@ -379,7 +402,7 @@ class FeedModel:
                 front = self._front(i)
                 if i != first and front > g.sep_x - g.sep_len / 2:
                     held = True  # a second card reached the separator's shoe
-                if front - g.card_l > g.pinch_x and not speed:
+                if self._tail(i) > g.pinch_x and not speed:
                     speed = float(d.qvel[self.card_dof[i]])  # first card as it leaves
                 if front > g.beam_x:
                     seen.add(i)
@@ -387,7 +410,7 @@ class FeedModel:
                 to_beam = elapsed
             # as the software does, the feed runs on until the card has left the beam (one-way
             # bearings: the pinch pulls it faster meanwhile)
-            if feeding and seen and all(self._front(i) - g.card_l > g.beam_x for i in seen):
+            if feeding and seen and all(self._tail(i) > g.beam_x for i in seen):
                 feeding = self.feeding = False
                 stop_at = elapsed + s.run_out
             if feeding and elapsed > s.timeout:
@@ -408,7 +431,10 @@ class FeedModel:
             if speed == 0.0:
                 speed = float(np.linalg.norm(d.qvel[self.card_dof[i] : self.card_dof[i] + 3]))
             self._put_back(i)
-        return Feed(len(seen), jam, speed, to_beam, held, len(past))
+        warning = d.warning[mujoco.mjtWarning.mjWARN_BADQACC]
+        unstable = bool(warning.number)
+        warning.number = 0
+        return Feed(len(seen), jam, speed, to_beam, held, len(past), unstable)
 
     def fire(
         self,
@@ -460,7 +486,7 @@ class FeedModel:
                 if not self.in_play[i]:
                     continue
                 front = self._front(i)
-                tail = front - g.card_l
+                tail = self._tail(i)
                 if front > g.beam_x > tail:
                     dark = True
                     entered.add(i)
@@ -506,34 +532,47 @@ class FeedModel:
             tuple(beam.spells()),
         )
 
+    def _place(self, i: int, x: float, z: float) -> None:
+        """Card ``i`` lying flat and still, its middle at ``x``, at height ``z``."""
+        d, q, v = self.data, self.card_qpos[i], self.card_dof[i]
+        d.qpos[q : q + 7] = [x - self.g.card_l / 2 + self.seg / 2, 0, z, 1, 0, 0, 0]
+        d.qvel[v : v + 6] = 0
+        d.qpos[self.hinge_qpos[i]] = 0
+        d.qvel[self.hinge_dof[i]] = 0
+
     def _remove(self, i: int) -> None:
         """Card ``i`` leaves the model: far away, touching nothing, weightless."""
-        d, q = self.data, self.card_qpos[i]
         self.in_play[i] = False
-        d.qpos[q : q + 7] = [self.g.gate_x + 1.0 + i, 0, -1.0, 1, 0, 0, 0]
-        self.model.body_gravcomp[self.card_ids[i]] = 1.0
+        self._place(i, self.g.gate_x + 1.0 + i, -1.0)
+        self.model.body_gravcomp[self.segments[i]] = 1.0
 
     def _put_back(self, i: int) -> None:
         """The card that went out becomes the top modelled card (one card less in the box over
         them), or leaves the model when the stack has no more cards to model."""
         g, d = self.g, self.data
         self.remaining -= 1
-        q, v = self.card_qpos[i], self.card_dof[i]
-        d.qvel[v : v + 6] = 0
         if self.remaining < MODELLED:
             self._remove(i)
         else:
             t = self.stack.thickness
             tops = [
                 float(d.xpos[b][2])
-                for j, b in enumerate(self.card_ids)
+                for j in range(MODELLED)
                 if j != i and self.in_play[j]
+                for b in self.segments[j]
             ]
             top = max(tops) + t / 2 if tops else 0.0
-            d.qpos[q : q + 7] = [g.gate_x - g.card_l / 2 - BEHIND_GATE, 0, top + t / 2, 1, 0, 0, 0]
-            w = self.weight_qpos
-            weight_z = float(d.xpos[self.weight_id][2])
-            d.qpos[w + 2] += max(0.0, top + t + WEIGHT_BOX_H / 2 + 5e-5 - weight_z)
+            self._place(i, g.gate_x - g.card_l / 2 - BEHIND_GATE, top + t / 2)
+            # what lies over the modelled cards rises by the card put under it
+            over = self.follower_qpos if self.upper_gone else self.upper_qpos
+            lowest = min(
+                float(d.xpos[b][2]) for b in ([self.follower_id] if self.upper_gone else self.upper)
+            )
+            half = FOLLOWER_H / 2 if self.upper_gone else WEIGHT_BOX_H / 2
+            lift = max(0.0, top + t + half + 5e-5 - lowest)
+            d.qpos[over + 2] += lift
+            if not self.upper_gone:
+                d.qpos[self.follower_qpos + 2] += lift
         self._set_weight()
         mujoco.mj_forward(self.model, d)
 

@@ -16,16 +16,18 @@ silicone; the shoe meets its sleeve; its pad meets the nose floor.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .shapes import BODY_OF, Shapes
+from .shapes import BODY_OF, EDGE_BAND, Shapes
 
 if TYPE_CHECKING:
     from .feed import Geometry, PrintErrors, Settings, Stack
 
-MODELLED = 4  # cards modelled as boxes at the bottom of the stack
+MODELLED = 4  # cards modelled at the bottom of the stack
+SEGMENTS = 6  # each card a chain of this many boxes, hinged across: it bends as card stock does
 WEIGHT_BOX_H = 1e-3  # the box standing for the upper cards and the follower (its height only)
 FOLLOWER_H = 10e-3  # the follower's body over it, which the front wall stops
 BEHIND_GATE = 1e-4  # the stack's cards lie this far behind the gate's face at the start
@@ -93,6 +95,33 @@ def _defaults(g: Geometry, stack: Stack, settings: Settings) -> str:
     )
 
 
+def chain(name: str, g: Geometry, t: float, at: Sequence[float], mass: float, layers: float) -> str:
+    """A card (or ``layers`` cards as one, sliding on each other: their stiffnesses add) as a
+    chain of SEGMENTS boxes ``t`` thick from its tail (the chain's root, free) to its front,
+    each hinged to the one behind across the card with the bending stiffness of card stock
+    over one segment (E I / length): the weight over it bends it down onto the land."""
+    seg = g.card_l / SEGMENTS
+    hw, ht = g.card_w / 2, t / 2
+    card_t = g.card_t
+    stiffness = layers * g.card_modulus * (g.card_w * card_t**3 / 12) / seg
+    x0 = at[0] - g.card_l / 2 + seg / 2
+    xml = ""
+    for k in reversed(range(SEGMENTS)):  # built from the front in, each inside the one behind
+        joint = (
+            "<freejoint/>"
+            if k == 0
+            else f'<joint name="{name}.{k}" type="hinge" axis="0 1 0" pos="{fmt(-seg / 2, 0, 0)}" '
+            f'stiffness="{stiffness:.6g}" damping="{stiffness * 2e-4:.6g}"/>'
+        )
+        pos = (x0, at[1], at[2]) if k == 0 else (seg, 0.0, 0.0)
+        xml = (
+            f'<body name="{name}.{k}" pos="{fmt(*pos)}">{joint}'
+            f'<geom name="{name}.{k}" class="card" type="box" size="{fmt(seg / 2, hw, ht)}" '
+            f'mass="{max(mass / SEGMENTS, 1e-6):.6g}"/>{xml}</body>'
+        )
+    return xml
+
+
 def _wheel(name: str, x: float, r: float, w: float, mass: float, shapes: Shapes) -> str:
     """A wheel or roller turning on its axis (along y at ``x``, ``r`` under its top, which is
     the seated O-ring's top): its O-rings and its printed core."""
@@ -114,54 +143,60 @@ def build_xml(
     t = stack.thickness
     hl, hw, ht = g.card_l / 2, g.card_w / 2, t / 2
     card_x = g.gate_x - hl - BEHIND_GATE  # the bottom cards lie against the gate
-    bodies = []
-    for i in range(MODELLED):
-        bodies.append(
-            f'<body name="card{i}" pos="{fmt(card_x, 0, ht + i * t)}"><freejoint/>'
-            f'<geom name="card{i}" class="card" type="box" size="{fmt(hl, hw, ht)}" '
-            f'mass="{g.card_mass}"/></body>'
-        )
-    # the rest of the stack and the follower: one box over the modelled cards
+    bodies = [
+        chain(f"card{i}", replace(g, card_t=t), t, (card_x, 0.0, ht + i * t), g.card_mass, 1)
+        for i in range(MODELLED)
+    ]
+    # the rest of the stack: one chain over the modelled cards, as limp as its cards together
+    # (FeedModel sets its mass and stiffness as the stack empties); the follower, rigid, on it
+    upper = max(stack.cards - MODELLED, 0)
     bodies.append(
-        f'<body name="weight" pos="{fmt(card_x, 0, MODELLED * t + WEIGHT_BOX_H / 2)}">'
-        f'<freejoint/><inertial pos="0.001 0.0001 0" mass="{g.follower_mass}" '
-        f'diaginertia="1e-4 1e-4 1e-4"/>'
-        f'<geom name="weight" class="card" type="box" size="{fmt(hl, hw, WEIGHT_BOX_H / 2)}" '
-        f'mass="0"/>'
-        f'<geom name="follower" class="card" type="box" pos="'
-        f'{fmt(g.follower_front - g.gate_x + BEHIND_GATE, 0, WEIGHT_BOX_H + FOLLOWER_H / 2)}" '
-        f'size="{fmt(hl, hw, FOLLOWER_H / 2)}" mass="0"/></body>'
+        chain(
+            "upper",
+            replace(g, card_t=t),
+            WEIGHT_BOX_H,
+            (card_x, 0.0, MODELLED * t + WEIGHT_BOX_H / 2),
+            upper * g.card_mass,
+            max(upper, 1),
+        )
+    )
+    follower_hl = g.follower_front - g.follower_x
+    bodies.append(
+        f'<body name="follower" pos="'
+        f'{fmt(g.follower_x, 0, MODELLED * t + WEIGHT_BOX_H + FOLLOWER_H / 2)}"><freejoint/>'
+        f'<geom name="follower" class="card" type="box" '
+        f'size="{fmt(follower_hl, hw - 1e-3, FOLLOWER_H / 2)}" mass="{g.follower_mass}"/></body>'
     )
     # The gate: clamped by its screws, so it rises only as far as ``errors.rise`` lets it (what
     # a card bending under it, or the shim's give, allows) with the stiffness of the bottom
     # card's overhang from the front tyre to the gate (3 E I / L^3). Its drawn lower band is
     # drawn here with the edge's round: a box behind the round, the round, a box over it.
     r = errors.edge_r
-    band = 0.2e-3  # shapes.EDGE_BAND: the drawn gate starts this far over its edge
-    overhang = g.gate_x - g.feed_x
+    band = EDGE_BAND  # the drawn gate starts this far over its edge
+    x0, thick = g.edge_x, g.edge_t
+    overhang = g.edge_x - g.feed_x
     bend = 3 * g.card_modulus * (g.card_w * t**3 / 12) / overhang**3
     rise = max(errors.rise, 1e-7)
     gate_hw = hw + 1e-3
     bodies.append(
         f'<body name="gate" pos="0 0 {fmt(errors.throat)}">'
-        f'<inertial pos="{fmt(g.gate_x, 0, g.throat)}" mass="0.005" diaginertia="1e-6 1e-6 1e-6"/>'
+        f'<inertial pos="{fmt(x0, 0, g.throat)}" mass="0.005" diaginertia="1e-6 1e-6 1e-6"/>'
         f'<joint name="gate" type="slide" axis="0 0 1" limited="true" range="0 {fmt(rise)}" '
         f'stiffness="{bend:.6g}" damping="0.01"/>'
         f'<geom name="gate_edge" class="plastic" type="capsule" '
-        f'pos="{fmt(g.gate_x + r, 0, g.throat + r)}" size="{fmt(r, gate_hw)}" quat="{YAXIS}"/>'
+        f'pos="{fmt(x0 + r, 0, g.throat + r)}" size="{fmt(r, gate_hw)}" quat="{YAXIS}"/>'
         f'<geom name="gate_band_back" class="plastic" type="box" '
-        f'pos="{fmt(g.gate_x + (r + g.gate_t) / 2, 0, g.throat + band / 2)}" '
-        f'size="{fmt((g.gate_t - r) / 2, gate_hw, band / 2)}"/>'
+        f'pos="{fmt(x0 + (r + thick) / 2, 0, g.throat + band / 2)}" '
+        f'size="{fmt(max((thick - r) / 2, 1e-6), gate_hw, band / 2)}"/>'
         f'<geom name="gate_band_front" class="plastic" type="box" '
-        f'pos="{fmt(g.gate_x + g.gate_t / 2, 0, g.throat + (r + band) / 2)}" '
-        f'size="{fmt(g.gate_t / 2, gate_hw, max((band - r) / 2, 1e-6))}"/>'
+        f'pos="{fmt(x0 + thick / 2, 0, g.throat + (r + band) / 2)}" '
+        f'size="{fmt(thick / 2, gate_hw, max((band - r) / 2, 1e-6))}"/>'
         f"{_mesh_geoms(shapes, 'gate', (0, 0, 0), 'plastic')}</body>"
     )
     # The separator's shoe slides up and down in its sleeve (and the sleeve's clearance along
     # the path): the card's drag presses it on the sleeve's wall, whose friction it must beat to
     # rise. Its spring pushes it down; its silicone pad (an arc of sep_shoe_r) rests on the nose.
-    nose_top = -g.nose_drop + errors.nose
-    rest = (g.sep_x, 0.0, nose_top + g.sep_shoe_r)
+    rest = (g.sep_x, 0.0, g.shoe_rest + g.sep_shoe_r)
     spring_ref = -max(g.sep_force * (1 + errors.separator), 0.0) / g.sep_rate
     pad = g.sep_force > 0
     bodies.append(
@@ -191,7 +226,7 @@ def build_xml(
         f"{_mesh_geoms(shapes, 'exit', exit_axis, 'plastic')}</body>"
     )
     # the idler on its ball bearings: free to turn; its springs pull it down onto the roller
-    idler_axis = (g.pinch_x, 0.0, g.nip_lift + g.idler_r)
+    idler_axis = (g.pinch_x, 0.0, g.idler_low + g.idler_r)
     bodies.append(
         f'<body name="idler" pos="{fmt(*idler_axis)}">'
         f'<inertial pos="0 0 0" mass="0.002" diaginertia="4e-8 3e-8 3e-8"/>'
@@ -209,14 +244,21 @@ def build_xml(
         f'friction="{stack.mu_tyre:.4g} {stack.mu_tyre:.4g} 0.001 0 0" solref="{soft}"/>'
         f"</contact>"
     )
-    # the feed servo drives the front wheel, the belt the back one (each through its one-way
-    # bearing: forward torque only); the torques are set each step from the servo's speed
-    # (FeedModel.drive). The exit motor: torque = stall x (ctrl - speed / no-load speed).
-    actuators = (
-        '<motor name="tyre" joint="tyre" ctrllimited="true" ctrlrange="0 1" gear="1"/>'
-        '<motor name="back" joint="back" ctrllimited="true" ctrlrange="0 1" gear="1"/>'
-        f'<general name="exit" joint="exit" biastype="affine" gainprm="{g.exit_stall}" '
-        f'biasprm="0 0 {-g.exit_stall / g.exit_speed:.6g}" ctrllimited="true" ctrlrange="0 1"/>'
+    # The feed servo's torque falls from its stall (its share of the rated) to nothing at its
+    # no-load speed; it turns the front wheel, and the belt carries part of it, never more than
+    # it grips, to the back wheel: torque = gain x (ctrl - speed / no-load speed), each through
+    # its one-way bearing (forward only). The exit motor alike, from its stall.
+    stall = g.drive_share * g.feed_torque
+    back = min(g.belt_limit, stall / 2)
+    actuators = "".join(
+        f'<general name="{name}" joint="{name}" biastype="affine" gainprm="{gain:.6g}" '
+        f'biasprm="0 0 {-gain / speed:.6g}" ctrllimited="true" ctrlrange="0 1" '
+        f'forcelimited="{str(one_way).lower()}" forcerange="0 {gain:.6g}"/>'
+        for name, gain, speed, one_way in (
+            ("tyre", stall - back, g.feed_speed, True),
+            ("back", back, g.feed_speed, True),
+            ("exit", g.exit_stall, g.exit_speed, False),  # on the motor's shaft: it brakes too
+        )
     )
     return (
         f'<mujoco model="feed">'

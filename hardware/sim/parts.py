@@ -34,6 +34,13 @@ CONCAVITY: Mapping[str, float] = {
     "separator": 0.01,
 }
 COARSE = 0.05
+# A large part is cut into cells (x, y in mm) before CoACD, so that its threshold, a fraction of
+# a cell's size, is a tenth of a millimetre: a hull filling the corner between the land and a
+# wall by that much would stop a card's corner.
+CELLS: Mapping[str, tuple[float, float]] = {"magazine": (12.0, 16.0)}
+FINE = (
+    0.01  # for a cell: about 0.2 mm (the ray test checks what matters, tests/test_hardware_sim.py)
+)
 PIECES = scad.BUILD.parent / "hardware-sim" / "pieces"
 
 # Every printed part that turns with the launcher, as ``printed_launcher()`` in assembly.scad
@@ -53,6 +60,14 @@ LAUNCHER_PARTS: Mapping[str, str] = {
     "idler_roller": "pinch_idler();",
     "follower": "follower(cards_full);",
     "turntable": "turntable();",
+    # bought parts the assembly draws where they sit
+    "gate_shim": "gate_shim();",  # the gate's steel edge
+    "tyre_orings": "tyre_orings(feed_x);",
+    "back_orings": "tyre_orings(back_x);",
+    "exit_orings": "exit_orings();",
+    "idler_orings": "idler_orings();",
+    "idler_pin": "idler_pin();",
+    "pinch_springs": "pinch_springs();",
 }
 
 
@@ -99,11 +114,14 @@ def render_clipped(
     *,
     above: float | None = None,
     overrides: Mapping[str, float | str] | None = None,
+    cell: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Path | None:
     """The part ``name`` where the assembly places it, clipped to the card's reach (and to
-    ``above`` mm up, if given), as an STL cached with the parts' source hash; None when none of
-    it comes within reach. ``overrides`` set values of dims.scad (a print error in a height)."""
-    low, high = reach_box(fit, reach)
+    ``above`` mm up, or to the box ``cell``, if given), as an STL cached with the parts' source
+    hash; None when none of it comes within reach. ``overrides`` set values of dims.scad (a
+    print error in a height)."""
+    low, high = cell if cell is not None else reach_box(fit, reach)
+    low, high = np.array(low, dtype=float), np.array(high, dtype=float)
     if above is not None:
         low[2] = above
     source = _clip_source(LAUNCHER_PARTS[name], low, high)
@@ -139,29 +157,48 @@ def _indexed(path: Path) -> tuple[np.ndarray, np.ndarray]:
     return vertices, index.reshape(-1, 3)
 
 
+def _read_pieces(path: Path) -> tuple[Piece, ...]:
+    with np.load(path) as saved:
+        count = int(saved["count"])
+        return tuple(Piece(saved[f"v{i}"], saved[f"f{i}"]) for i in range(count))
+
+
+def _write_pieces(path: Path, pieces: tuple[Piece, ...]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays: dict[str, np.ndarray] = {"count": np.array(len(pieces))}
+    for i, piece in enumerate(pieces):
+        arrays[f"v{i}"], arrays[f"f{i}"] = piece.vertices, piece.faces
+    partial = path.with_suffix(f".{os.getpid()}.tmp.npz")
+    np.savez(partial, **arrays)  # type: ignore[arg-type]
+    partial.replace(path)
+
+
+def _coacd(
+    vertices: np.ndarray, faces: np.ndarray, concavity: float, quick: bool = False
+) -> tuple[Piece, ...]:
+    import coacd  # imported here: only a cache miss needs it
+
+    coacd.set_log_level("error")
+    # a cell is small and simple: a shallower search finds its cuts (ten times faster)
+    search = {"mcts_iterations": 40, "mcts_max_depth": 2, "resolution": 1000} if quick else {}
+    hulls = coacd.run_coacd(
+        coacd.Mesh(np.asarray(vertices, float), np.asarray(faces, int)),
+        threshold=concavity,
+        preprocess_mode="off",
+        seed=0,
+        **search,
+    )
+    return tuple(Piece(np.asarray(v, dtype=float), np.asarray(f, dtype=int)) for v, f in hulls)
+
+
 def decompose(stl: Path, concavity: float = COARSE) -> tuple[Piece, ...]:
     """The convex pieces of a solid, by CoACD, cached by the STL's hash."""
     digest = hashlib.sha256(stl.read_bytes()).hexdigest()[:16]
     cached = PIECES / f"{digest}-{concavity:g}.npz"
     if cached.exists():
-        with np.load(cached) as saved:
-            count = int(saved["count"])
-            return tuple(Piece(saved[f"v{i}"], saved[f"f{i}"]) for i in range(count))
-    import coacd  # imported here: only a cache miss needs it
-
-    vertices, faces = _indexed(stl)
-    coacd.set_log_level("error")
-    hulls = coacd.run_coacd(
-        coacd.Mesh(vertices, faces), threshold=concavity, preprocess_mode="off", seed=0
-    )
-    pieces = tuple(Piece(np.asarray(v, dtype=float), np.asarray(f, dtype=int)) for v, f in hulls)
-    PIECES.mkdir(parents=True, exist_ok=True)
-    arrays: dict[str, np.ndarray] = {"count": np.array(len(pieces))}
-    for i, piece in enumerate(pieces):
-        arrays[f"v{i}"], arrays[f"f{i}"] = piece.vertices, piece.faces
-    partial = cached.with_suffix(f".{os.getpid()}.tmp.npz")
-    np.savez(partial, **arrays)  # type: ignore[arg-type]
-    partial.replace(cached)
+        return _read_pieces(cached)
+    pieces = _coacd(*_indexed(stl), concavity)
+    _write_pieces(cached, pieces)
     return pieces
 
 
@@ -169,11 +206,60 @@ def parts_in_reach(
     fit: Mapping[str, Any],
     names: Sequence[str] | None = None,
     overrides: Mapping[str, float | str] | None = None,
+    whole: Sequence[str] = (),
 ) -> dict[str, Part]:
-    """Every launcher part whose solid comes within the card's reach, cut into convex pieces."""
+    """Every launcher part whose solid comes within the card's reach, cut into convex pieces
+    (those named in ``whole`` are left whole: the model draws them itself)."""
     out = {}
     for name in names or LAUNCHER_PARTS:
         stl = render_clipped(name, fit, overrides=overrides)
-        if stl is not None:
-            out[name] = Part(name, stl, decompose(stl, CONCAVITY.get(name, COARSE)))
+        if stl is None:
+            continue
+        if name in whole:
+            pieces: tuple[Piece, ...] = ()
+        elif name in CELLS:
+            pieces = tuple(
+                piece for cell in cells(fit, CELLS[name]) for piece in _cell_pieces(stl, cell)
+            )
+        else:
+            pieces = decompose(stl, CONCAVITY.get(name, COARSE))
+        out[name] = Part(name, stl, pieces)
     return out
+
+
+def cells(fit: Mapping[str, Any], size: tuple[float, float]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The card's reach cut into boxes of ``size`` (x, y; mm), its full height each."""
+    low, high = reach_box(fit)
+    xs = np.arange(low[0], high[0], size[0])
+    ys = np.arange(low[1], high[1], size[1])
+    return [
+        (
+            np.array([x, y, low[2]]),
+            np.array([min(x + size[0], high[0]), min(y + size[1], high[1]), high[2]]),
+        )
+        for x in xs
+        for y in ys
+    ]
+
+
+def _cell_pieces(stl: Path, cell: tuple[np.ndarray, np.ndarray]) -> tuple[Piece, ...]:
+    """The convex pieces of the part in ``stl`` within the box ``cell`` (cut by manifold3d,
+    cached by the STL's hash and the box)."""
+    low, high = cell
+    digest = hashlib.sha256(stl.read_bytes() + repr((low.round(4), high.round(4))).encode())
+    cached = PIECES / f"cell-{digest.hexdigest()[:16]}-{FINE:g}.npz"
+    if cached.exists():
+        return _read_pieces(cached)
+    from manifold3d import Manifold, Mesh  # imported here: only a cache miss needs it
+
+    vertices, faces = _indexed(stl)
+    solid = Manifold(Mesh(vertices.astype(np.float32), faces.astype(np.uint32)))
+    box = Manifold.cube(tuple(high - low)).translate(tuple(low))
+    inside = (solid ^ box).to_mesh()
+    pieces: tuple[Piece, ...] = ()
+    if len(inside.tri_verts):
+        pieces = _coacd(
+            np.asarray(inside.vert_properties)[:, :3], np.asarray(inside.tri_verts), FINE
+        )
+    _write_pieces(cached, pieces)
+    return pieces

@@ -28,12 +28,15 @@ _ = [
     // [wire, outside diameter, coils, free length], installed length, the slot's lift
     fit("pinch_ears", [ear_y0, ear_y0 + ear_t, idler_pin, idler_len]),
     fit("pinch_springs", [pinch_spring, pinch_spring_len, pinch_lift]),
-    fit("separator_guide", [sep_clear, sep_spring[1], sep_spring[3]]), fit("front_wall_z", floor_z0 + floor_t + arch_gap + 2), fit("friction", [card_mu, tyre_mu, plastic_mu]),
+    fit("separator_guide", [sep_clear, sep_spring]),
+    // the follower's steel ballast [length, width, thickness], steel's density; the one-way
+    // bearings' steel sleeves [outside diameter, wall]
+    fit("ballast", [ballast, steel_density]), fit("oneway_sleeve", [oneway_sleeve, oneway]), fit("front_wall_z", floor_z0 + floor_t + arch_gap + 2), fit("friction", [card_mu, tyre_mu, plastic_mu]),
     // O-rings: [name, [inside diameter, cord], stretch, cord on the groove, top radius]
     fit("orings", [["tyre", tyre_oring, each tyre_seat], ["exit roller", exit_oring, each exit_seat],
                    ["idler", idler_oring, each idler_seat]]),
-    // the belt: its O-ring, the hubs' groove bottom radius, the hubs' centre distance
-    fit("belt", [belt_oring, belt_r + 1 - 1.1 * sqrt(2), feed_x - back_x]),
+    // the GT2 belt [pitch, pulley teeth, belt teeth, width] and the hubs' centre distance
+    fit("timing_belt", [gt2, feed_x - back_x]),
     fit("pinch", [pinch_force, pinch_rate, idler_bearing]), fit("rims", [wheel_rim_r, exit_rim_r, idler_rim_r]),
     fit("gate_jack", [gate_jack, floor_z0 + jack_z0, gate_edge_z + gate_h]),
     fit("feed", [feed_x, feed_zc, tyre_r, tyre_w, feed_rpm, feed_torque]),

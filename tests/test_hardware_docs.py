@@ -199,8 +199,8 @@ def test_one_set_of_calibration_numbers_read_from_dims_scad() -> None:
     assert figures(r"(\d+\.\d+) × (\d+\.\d+) mm steel shim") == {(f"{shim_t:.2f}", f"{shim_h:.1f}")}
     assert figures(r"(\d+) g in all") == {(f"{fit['follower'][1]:.0f}",)}
     # the O-rings the BOM lists are the ones the model stretches into its grooves
-    drawn = {name: ring for name, ring, *_ in fit["orings"]} | {"belt": fit["belt"][0]}
-    listed = figures(r"(\d+) × (\d+(?:\.\d+)?) mm \((tyres|exit roller|idler|belt)\)")
+    drawn = {name: ring for name, ring, *_ in fit["orings"]}
+    listed = figures(r"(\d+) × (\d+(?:\.\d+)?) mm \((tyres|exit roller|idler)\)")
     assert {(part.removesuffix("s"), float(i), float(c)) for i, c, part in listed} == {
         (name, float(ring[0]), float(ring[1])) for name, ring in drawn.items()
     }

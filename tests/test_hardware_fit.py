@@ -211,6 +211,8 @@ def test_every_o_ring_is_stretched_in_its_groove_and_the_pinch_spring_is_soft(
 ) -> None:
     fitcheck.check_orings(fit)
     fitcheck.check_pinch(fit)
+    push, need = fitcheck.check_drive(fit)
+    assert need < push < 1.2 * need  # the FS90R at 4.8 V feeds a full deck, with little to spare
     # the tyre's top is where the O-ring seats, under the drawn rim's radius plus its cord
     (tyre, (_, cord), _, seated, top), *_ = fit["orings"]
     assert tyre == "tyre" and top == pytest.approx(fit["feed"][2])
@@ -221,7 +223,8 @@ def test_every_o_ring_is_stretched_in_its_groove_and_the_pinch_spring_is_soft(
     ("check", "setting", "value", "message"),
     [
         ("check_orings", "tyre_oring", "[26, 2]", "tyre O-ring"),
-        ("check_orings", "belt_oring", "[40, 2]", "belt O-ring"),
+        ("check_drive", "feed_ahead", 12, "mm belt"),
+        ("check_drive", "feed_torque", 0.1, "servo pushes"),
         ("check_nose", "floor_relief", 0.3, "above the sunk tyres"),
         ("check_nose", "nose_drop", 0.2, "under the land"),
         ("check_pinch", "pinch_spring_len", 14, "pinch presses"),
@@ -261,7 +264,7 @@ def test_the_pinch_grips_the_card_before_the_tyre_lets_go(
     [
         ("feed_ahead", -30, "tyre to nip"),
         ("floor_relief", 0, "floor"),
-        ("back_in", 45, "back wheel"),
+        ("feed_ahead", 0, "back wheel"),
     ],
 )
 def test_the_handover_check_fails_when_set_wrong(setting: str, value: float, message: str) -> None:
@@ -283,6 +286,28 @@ def test_the_magazine_holds_a_full_extreme_deck_under_the_follower(
         gap = min(lo for lo, _ in walls if lo > 0) - max(hi for _, hi in walls if hi < 0)
         assert fit["card"][0] + 0.5 <= gap <= fit["card"][0] + 3, (z, gap)
     assert follower.size()[Y] <= pocket_w - 1 and follower.size()[X] <= px1 - px0 - 1
+
+
+def test_the_follower_and_its_steel_weigh_what_the_feed_assumes(
+    meshes: dict[str, scad.Mesh], fit: dict[str, Any]
+) -> None:
+    follower = meshes["follower"]
+    printed = follower.volume_centroid()[0] * fit["density"] / 1000 * fit["print_fill"]
+    total = fitcheck.check_follower(fit, printed)
+    assert 10 < printed < total / 4  # the steel makes the weight, not the plastic
+    # the pocket holds the bar: its floor under the top by the bar's thickness
+    (length, width, thick), _ = fit["ballast"]
+    low, high = follower.bounds()
+    middle = ((low[X] + high[X]) / 2, (low[Y] + high[Y]) / 2, 0)
+    assert follower.material(middle, Z)[0][1] == pytest.approx(fit["follower"][0] - thick - 0.2)
+    across = follower.material((middle[0], 0, fit["follower"][0] - 1), Y)
+    gaps = [lo - hi for (_, hi), (lo, _) in itertools.pairwise(across)]
+    assert max(gaps) == pytest.approx(width + 0.6, abs=0.05)
+    with pytest.raises(fitcheck.FitError, match="follower weighs"):
+        fitcheck.check_follower(scad.fit_values(ballast="[60, 50, 5]"), printed)
+    with pytest.raises(fitcheck.FitError, match="stands out"):
+        fitcheck.check_follower(scad.fit_values(follower_h=10), printed)
+    assert length <= 2 * (fit["follower"][3] - fit["follower"][2]) - 20  # clear of the handle
 
 
 def test_the_magazine_check_fails_when_set_wrong() -> None:

@@ -26,7 +26,7 @@ VIEWS: dict[str, tuple[str, list[str]]] = {
     "retrofit": ("30,0,40,62,0,40,700", ['variant="retrofit"', 'camera="none"']),
     "exploded": ("30,0,85,70,0,40,1380", ["explode=45", 'camera="none"']),
     "cutaway": ("0,0,25,80,0,0,330", ["cut=true", "cards=40", 'camera="none"']),
-    "mouth": ("-40,0,50,85,0,180,170", ["cards=40", 'camera="none"']),
+    "mouth": ("-45,0,48,88,0,270,200", ["cards=1", 'camera="none"']),
     "base_inside": ("30,0,-30,50,0,20,560", ["launcher_shown=false", "deck_shown=false"]),
     "under_deck": ("-20,0,-10,125,0,30,330", ["tray_shown=false"]),
     # the camera's arm over the discard tray: Camera Module 3, a webcam, and from above

@@ -16,10 +16,15 @@ sits in the assembly by ``card_path.scad``). Two cards are swept:
 Only the faces meant to touch the card may reach into its path, and only as far as declared in
 ``fit.scad`` (``card_contacts``: the tyres, the O-rings of the nip, the separator's pad).
 Anything else in the way is reported by name and place: :func:`sweep` returns the list.
+
+The solids are everything on the turntable near the card's path; the follower, which rides on
+the stack (its glued spare card on the last card), is not one, and what stands in the base stays
+out of the turning launcher's reach (``fitcheck.check_sweep``).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 from collections.abc import Iterable, Mapping
@@ -93,8 +98,11 @@ def render_bodies(names: Iterable[str] = BODIES, **overrides: object) -> dict[st
             run_openscad(CARD_PATH, partial, "-D", f'body="{name}"', *settings)
             partial.replace(target)
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        list(pool.map(one, paths))
+    # one renderer per cache folder at a time: a second test process waits, then finds them made
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            list(pool.map(one, paths))
     return paths
 
 

@@ -29,7 +29,7 @@ def require(ok: bool, message: str) -> None:
 
 PRINT_ERROR = 0.1  # mm: the throat and the floors may come out this far off (half a layer)
 SPRING_ERROR = 0.3  # the separator spring's preload may be this far off
-SLENDER = 4  # a compression spring longer than this many diameters may buckle
+SLENDER = 4  # a compression spring longer than this many mean coil diameters may buckle
 
 
 def check_throat(fit: Fit) -> None:
@@ -82,20 +82,35 @@ def check_separator(fit: Fit) -> None:
     require(roof_z > sleeve_z0, "the sleeve has no room for the spring")
     # it slides: air all round the shoe even with the sleeve printed PRINT_ERROR tight, and a
     # spring too short to buckle
-    clear, diameter, free = fit["separator_guide"]
+    clear, (wire, diameter, _, free) = fit["separator_guide"]
     require(clear >= 2 * PRINT_ERROR + 0.2, f"the shoe has {clear:.2f} mm of air: it binds")
-    require(free <= SLENDER * diameter, f"separator spring {free / diameter:.1f} diameters long")
+    mean = diameter - wire
+    require(free <= SLENDER * mean, f"separator spring {free / mean:.1f} diameters long")
 
 
 def check_orings(fit: Fit, least: float = 0.03, most: float = 0.15) -> None:
-    """Every O-ring is stretched in its groove (it cannot creep or fall off) but not overly; the
-    belt too, round both hubs."""
+    """Every O-ring is stretched in its groove (it cannot creep or fall off) but not overly."""
     for name, _, stretch, _, _ in fit["orings"]:
         require(least <= stretch <= most, f"{name} O-ring stretched {100 * stretch:.0f} %")
-    (inside, cord), vertex, centres = fit["belt"]
-    path = 2 * math.pi * (vertex + cord / math.sqrt(2)) + 2 * centres
-    stretch = path / (math.pi * (inside + cord)) - 1
-    require(least <= stretch <= most, f"belt O-ring stretched {100 * stretch:.0f} %")
+
+
+def check_drive(fit: Fit, speed: float = 0.5) -> tuple[float, float]:
+    """The GT2 belt's loop fits the hubs as drawn (a toothed belt has no stretch to spare), and
+    the feed servo, at its 4.8 V stall torque falling to nothing at its no-load speed, still
+    pushes at ``speed`` of that speed what the full deck's worst corner needs: the bottom card
+    dragged from under the whole stack and the follower at the highest card-on-card friction,
+    and the separator's pad braking it at the highest silicone friction. Both tyres can pass
+    that push on, through the belt's teeth. Returns (push, need) in newtons."""
+    (pitch, pulley, belt, _), centres = fit["timing_belt"]
+    loop = 2 * centres + pulley * pitch
+    require(abs(loop - belt * pitch) <= 0.1, f"a {belt * pitch} mm belt on a {loop:.1f} mm path")
+    torque, tyre_r = fit["feed"][5], fit["feed"][2]
+    push = torque * (1 - speed) * 1000 / tyre_r
+    (_, card_hi), (_, tyre_hi), _ = fit["friction"]
+    stack = (fit["cards_full"] * fit["card_mass"] + fit["follower"][1]) / 1000 * G
+    need = card_hi * stack + tyre_hi * fit["separator"][2]
+    require(push >= need, f"the servo pushes {push:.1f} N, the full deck needs {need:.1f} N")
+    return push, need
 
 
 def check_nose(fit: Fit) -> None:
@@ -124,7 +139,8 @@ def check_pinch(fit: Fit, least: float = 2.0, most: float = 5.0) -> None:
     require(idler_len <= 2 * ear_in - 0.5, "the idler roller is longer than the ears' gap")
     require(pin_len / 2 >= ear_out, "the idler's pin does not reach through the ears")
     (wire, diameter, coils, free), installed, lift = fit["pinch_springs"]
-    require(free <= SLENDER * diameter, f"pinch springs {free / diameter:.1f} diameters long")
+    mean = diameter - wire
+    require(free <= SLENDER * mean, f"pinch springs {free / mean:.1f} diameters long")
     require(installed - lift >= wire * (coils + 2), "a pinch spring goes solid as the idler lifts")
     force, rate, _ = fit["pinch"]
     _, thick = fit["card_t_range"]
@@ -163,6 +179,18 @@ def check_magazine_holds_a_deck(fit: Fit) -> None:
     follower_h = fit["follower"][0]
     room = fit["wall_top"] - fit["path_z"]
     require(room >= fit["cards_min"] * thick + follower_h + 3, f"{room:.0f} mm for the stack")
+
+
+def check_follower(fit: Fit, printed_grams: float, within: float = 0.1) -> float:
+    """The follower's printed body and its steel ballast weigh what the feed's sums assume
+    (``follower_mass``, to ``within``), and the ballast lies in its pocket, under the top.
+    Returns their weight (g)."""
+    (length, width, thick), density = fit["ballast"]
+    total = length * width * thick / 1000 * density + printed_grams
+    target = fit["follower"][1]
+    require(abs(total - target) <= within * target, f"the follower weighs {total:.0f} g")
+    require(thick + 1 <= fit["follower"][0], "the ballast stands out of the follower")
+    return float(total)
 
 
 def check_turret(fit: Fit) -> None:

@@ -54,7 +54,7 @@ horn_hub_d = 9;         // clears the round horn's hub
 
 /* [Feed: two tyred wheels under the stack, throat, separator] */
 // The stack rests on two driven tyres only, one under its front half and one under its back,
-// turned together by one servo through an O-ring belt. The floor between stands lower, so all
+// turned together by one servo through a toothed belt. The floor between stands lower, so all
 // the weight that presses on the bottom card presses it onto a driven tyre (see
 // hardware/README.md, "Why this feed").
 pocket_w = card_w + 1.5;   // cards drop freely, still guided
@@ -81,15 +81,24 @@ wheel_rim_r = 14.5;        // the feed wheel's rim: the O-rings stand proud of i
 tyre_seat = oring_seat(tyre_oring, wheel_rim_r - groove_depth);
 tyre_r = tyre_seat[2];     // the tyre's top, from the O-ring seated in its groove (15.2 mm)
 tyre_w = 12;               // two O-rings side by side; the one-way bearing is 12 long
-feed_ahead = 12;            // the front tyre's axis ahead of the pocket's middle: near the stack's centre of gravity
-feed_rpm = 110;            // FS90R at 4.8-5 V, datasheet, no load
-feed_torque = 0.15;        // N m, FS90R stall torque (1.5 kg cm)
+feed_rpm = 110;            // FS90R at 4.8 V, datasheet, no load (130 at 6 V)
+feed_torque = 0.13;        // N m, FS90R stall torque at 4.8 V (1.3 kg cm; 1.5 at 6 V): the
+                           // box feeds it 5 V, so both figures are the 4.8 V ones
 oneway = [6, 10, 12];      // HF0612 one-way needle bearing: shaft, outside, length
+// A drawn-cup one-way bearing needs a rigid, round housing to lock: it is pressed into a steel
+// sleeve (12 x 1 mm precision tube, cut to 12 mm), which is glued into the printed wheel.
+oneway_sleeve = [12, 1];   // outside diameter, wall
 back_in = 30;              // the back wheel's axis, from the back of the pocket: the bottom card's tail leaves it only once the pinch holds the card
-belt_r = 9;                // the hubs' belt grooves: their bottom at belt_r + 1 - 1.1 * sqrt(2)
-belt_oring = [32, 2];      // the O-ring belt round both hubs
-hub_t = 4;                 // the hub's disc (horn side) and its boss holding the pin
+// Both wheels turn together through a GT2 timing belt (closed, 6 mm wide) on two 20-tooth
+// pulleys printed in the hubs: teeth carry the whole torque the back tyre needs, where an
+// O-ring belt slips at about a fifth of it. The belt sets the hubs' distance (no tensioner).
+gt2 = [2, 20, 50, 6];      // pitch, pulley teeth, belt teeth (a 100 mm loop), belt width
+belt_c = (gt2[2] - gt2[1]) * gt2[0] / 2;   // the hubs' centre distance the belt needs: 30 mm
+pulley_r = gt2[0] * gt2[1] / (2 * PI) - 0.254;   // the pulley's tips: pitch radius less the belt's pitch line
+hub_flange = [9, 4.5];     // the hub's horn-side disc: radius, thickness (the horn's screws go in it)
+hub_t = hub_flange[1] + gt2[3] + 1 + 2.5;   // that disc, the teeth (the belt + 1 mm), a 45° flange
 hub_boss = 3;
+feed_ahead = back_in + belt_c - pocket_l / 2;   // the front tyre's axis ahead of the pocket's middle (15.75 mm)
 hub_y0 = tyre_w / 2 + 1 + hub_t + hub_boss;   // the horn's face, from the middle of the path
 layer = 0.2;               // the print's layer height: a printed height is right to +-layer/2
 tyre_sink = [0.1, 0.24];   // how far the silicone tyres sink under a full stack (60-70 Shore A)
@@ -119,11 +128,11 @@ shim_proud = 1.0;          // the steel edge under the printed one
 // cards lift it. Spring [wire, outside diameter, active coils, free length], music wire.
 shear_modulus = 79300;     // N/mm², music wire (EN 10270-1)
 function spring_rate(s) = shear_modulus * pow(s[0], 4) / (8 * pow(s[1] - s[0], 3) * s[2]);  // N/mm
-// The spring is no longer than four of its diameters (it cannot buckle); the shoe has
+// The spring is no longer than four of its mean coil diameters (it cannot buckle); the shoe has
 // sep_clear of air on every side in its sleeve, and the sleeve is printed standing, so its
 // faces are walls, never bridges.
-sep_spring = [0.2, 4.0, 10, 16];
-sep_spring_len = 9;        // installed length, the shoe on the land
+sep_spring = [0.2, 4.0, 10, 15];
+sep_spring_len = 8;        // installed length, the shoe on the land
 sep_clear = 0.5;           // air between the shoe and its sleeve, each side
 sep_rate = spring_rate(sep_spring);                        // 0.029 N/mm
 sep_force = sep_rate * (sep_spring[3] - sep_spring_len);   // 0.20 N on the floor
@@ -136,8 +145,12 @@ sep_shoe_mass = 0.6;       // grams: the printed shoe and its pad
 sep_plate_t = 2;           // the separator's plate, screwed over the gate
 sep_sleeve_t = 1.2;        // the sleeve's walls round the shoe (the plate is its back wall)
 sep_sleeve_gap = 2.5;      // the sleeve's underside over the card path (gate at its lowest: 1.5)
-follower_mass = 250;       // grams: follower and its ballast (coins, M8 nuts)
-follower_h = 12;
+follower_mass = 250;       // grams: follower and its ballast, what the feed's sums assume
+// The ballast is one piece of steel flat bar in a pocket in the follower's middle, between the
+// two tyres: [length, width, thickness] (50 x 10 mm bar, cut to 60 mm: 236 g)
+ballast = [60, 50, 10];
+steel_density = 7.85;      // g/cm3
+follower_h = 13;
 
 /* [Exit: pinch pair and beam] */
 exit_oring = [14, 2];      // silicone O-ring 14 x 2 (two on the exit roller)
@@ -164,9 +177,9 @@ ear_l = 10;                // each ear along the path
 collar = [8, 5];           // 3 mm shaft collar: outside diameter, width
 idler_pin = [3, 2 * (pocket_w / 2 + ear_t + collar[1] + 0.5)];   // steel pin: diameter, length
 // Pinch springs [wire, outside diameter, active coils, free length], music wire, one per ear;
-// pinch_spring_len installed (the idler on the exit roller); no longer than four diameters.
-pinch_spring = [0.4, 4.0, 16, 15];
-pinch_spring_len = 10.6;
+// pinch_spring_len installed (the idler on the exit roller); no longer than four mean diameters.
+pinch_spring = [0.4, 4.0, 16, 14];
+pinch_spring_len = 9.6;
 pinch_screw = [3, 6];      // M3 x 6 set screw closing each ear's spring bore
 pinch_lift = 2;            // the pin's slot lets the idler rise this far over a card
 pinch_rate = 2 * spring_rate(pinch_spring);          // N/mm, both springs

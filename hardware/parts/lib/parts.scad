@@ -198,7 +198,11 @@ module chassis() {
     z0 = launcher_z0;
     zp = z0 + ch_plate_t / 2;           // walls root here
     slab(z0, z0 + ch_plate_t) difference() {
-        translate([ch_x0, -mag_y]) square([nose_x1 - ch_x0, 2 * mag_y]);
+        union() {
+            translate([ch_x0, -mag_y]) square([nose_x1 - ch_x0, 2 * mag_y]);
+            // under the feed servo's wall
+            translate([feed_body_cx - s[5] / 2 - 3, 0]) square([s[5] + 6, feed_tab_y + 5]);
+        }
         for (p = ch_screw) translate(p) circle(d = m3_hole);
         circle(d = cable_bore_d);
     }
@@ -398,9 +402,9 @@ follower_l = pocket_l - 2;
 module follower_flat() {
     difference() {
         translate([-follower_l / 2, -follower_w / 2, 0]) cube([follower_l, follower_w, follower_h]);
-        // the ballast pocket (coins, M8 nuts: follower_mass in all), in the middle, between the
-        // two tyres
-        translate([-20, -follower_w / 2 + 6, 3]) cube([40, follower_w - 12, follower_h]);
+        // the ballast's pocket (a piece of steel flat bar), in the middle, between the two tyres
+        translate([-ballast[0] / 2 - 0.3, -ballast[1] / 2 - 0.3, follower_h - ballast[2] - 0.2])
+            cube([ballast[0] + 0.6, ballast[1] + 0.6, follower_h]);
     }
     translate([-follower_l / 2 + 6, -3, 0]) cube([6, 6, follower_h + 8]);   // handle
 }
@@ -413,24 +417,35 @@ module follower(cards = cards_full) {
 // pinch pulls the card faster than the servo turns: the wheel overruns instead of braking it).
 module feed_wheel_flat() {
     rotate_extrude($fn = 64, convexity = 10) difference() {
-        translate([oneway[1] / 2 - 0.1, 0]) square([wheel_rim_r - oneway[1] / 2 + 0.1, tyre_w]);
+        translate([oneway_sleeve[0] / 2 + 0.05, 0]) square([wheel_rim_r - oneway_sleeve[0] / 2 - 0.05, tyre_w]);
         for (z = [tyre_w / 4, 3 * tyre_w / 4]) v_groove(wheel_rim_r, groove_depth, z);
     }
 }
 // Feed hub (print two): on the FS90R's round horn, and on the back wheel's pin; a 6 mm steel
-// pin pressed in is the one-way bearing's shaft; the V groove on its rim takes the O-ring belt.
+// pin pressed in is the one-way bearing's shaft; a 20-tooth GT2 pulley between the horn's disc
+// and a 45° flange takes the timing belt.
+// a GT2 pulley's outline, near enough to print: tips at pulley_r, a round gap per tooth
+module gt2_outline() difference() {
+    circle(r = pulley_r, $fn = 80);
+    for (i = [0 : gt2[1] - 1]) rotate(i * 360 / gt2[1]) translate([pulley_r - 0.75 + 0.555, 0]) circle(r = 0.555, $fn = 12);
+}
 module feed_hub_flat() {
+    teeth = [hub_flange[1], hub_t - 2.5];   // the teeth, from the horn's face
     difference() {
-        // turned in one piece: the disc with its belt groove, the boss holding the pin
-        rotate_extrude($fn = 64, convexity = 10) difference() {
-            union() {
-                translate([oneway[0] / 2 - 0.05, 0]) square([belt_r + 2 - oneway[0] / 2 + 0.05, hub_t]);
-                translate([oneway[0] / 2 - 0.05, hub_t - 0.5]) square([6 - oneway[0] / 2 + 0.05, hub_boss + 0.5]);
+        union() {
+            // turned in one piece: the horn's disc, the core, the flange, the boss holding the pin
+            rotate_extrude($fn = 64, convexity = 10) difference() {
+                polygon([[oneway[0] / 2 - 0.05, 0], [hub_flange[0], 0], [hub_flange[0], teeth[0]],
+                         [pulley_r - 1, teeth[0]], [pulley_r - 1, teeth[1]], [pulley_r + 1.5, teeth[1] + 2.5],
+                         [6, teeth[1] + 2.5], [6, hub_t + hub_boss], [oneway[0] / 2 - 0.05, hub_t + hub_boss]]);
+                translate([0, -1]) square([horn_hub_d / 2, 2.2]);   // the horn's hub, bed side
             }
-            translate([belt_r + 1, hub_t / 2]) rotate(45) square(2.2, center = true);
-            translate([0, -1]) square([horn_hub_d / 2, 2.2]);   // the horn's hub, bed side
+            translate([0, 0, teeth[0] - 0.01]) linear_extrude(teeth[1] - teeth[0] + 0.02, convexity = 10) difference() {
+                gt2_outline();
+                circle(r = pulley_r - 1.5);
+            }
         }
-        for (a = [0 : 90 : 270]) rotate(a + 45) translate([horn_hole_r, 0, -1]) cylinder(d = m2_pilot, h = hub_t + 2, $fn = 12);
+        for (a = [0 : 90 : 270]) rotate(a + 45) translate([horn_hole_r, 0, -1]) cylinder(d = m2_pilot, h = hub_flange[1] + 1, $fn = 12);
     }
 }
 // Exit roller: on the N20's 3 mm D shaft; two O-ring grooves give the grip.
@@ -482,7 +497,10 @@ module idler_pin() {
 }
 module pinch_springs() for (s = [-1, 1]) translate([pinch_x, s * (ear_y0 + ear_t / 2), idler_zc + idler_pin[0] / 2])
     cylinder(d = pinch_spring[1], h = pinch_spring_len, $fn = 16);
-module belt() hull() for (x = [back_x, feed_x]) translate([x, hub_y0 - hub_t / 2 + 1, feed_zc]) rotate([90, 0, 0]) cylinder(r = belt_r + 1.5, h = 2);
+module belt() translate([0, hub_y0 - hub_flange[1] - 0.5, 0]) rotate([90, 0, 0]) linear_extrude(gt2[3]) difference() {
+    hull() for (x = [back_x, feed_x]) translate([x, feed_zc]) circle(r = pulley_r + 1.4);
+    hull() for (x = [back_x, feed_x]) translate([x, feed_zc]) circle(r = pulley_r);
+}
 module n20_motor() color("#aaa") translate([pinch_x - n20[0] / 2, n20_y0, exit_zc - n20[1] / 2]) cube([n20[0], n20[2], n20[1]]);
 module card_stack(cards = cards_full) {
     color("#d22") translate([gate_x - card_l, -card_w / 2, path_z]) cube([card_l, card_w, cards * card_t]);

@@ -79,8 +79,10 @@ def render(
         hand = f"{count:>3} {'card ' if count == 1 else 'cards'}"
         lines.append(f"  {player['seat'] + 1:>2}. {player['name']:<16}{hand}   {' '.join(marks)}")
     lines.append("")
-    angle = device.get("turret_angle")
+    angle, target = device.get("turret_angle"), device.get("turret_target")
     turret = "?" if angle is None else f"{angle:.0f}°"
+    if angle is not None and target is not None and device.get("turning"):
+        turret += f" → {target:.0f}°"  # where it is, and where it is going
     suspense = "▮" * round(table["suspense"] * 5) + "▯" * (5 - round(table["suspense"] * 5))
     lines.append(
         f"Launcher faces {table['facing']} (turret {turret})   magazine {table['magazine']}"

@@ -335,6 +335,8 @@ def test_reload_clears_a_reported_jam(tmp_path: Path):
 class BusyLauncher:
     """A launcher that never becomes idle (a long burst still running)."""
 
+    turning = True  # and its turret turning all the while
+
     def __init__(self) -> None:
         self.asked = threading.Event()
         self._never = threading.Event()
@@ -361,7 +363,8 @@ def test_stopping_does_not_wait_for_the_launcher_to_finish_moving() -> None:
     ("action", "payload", "moved"),
     [
         ("device.test_fire", {"cards": 2}, lambda d: d["cards_fired"] == 2),
-        ("device.face", {"seat": 1}, lambda d: d["turret_angle"] == d["seat_angles"][1]),
+        # Seat 3: the launcher faces the active player (seat 1) since the start.
+        ("device.face", {"seat": 3}, lambda d: d["turret_angle"] == d["seat_angles"][3]),
     ],
 )
 def test_the_phones_hear_when_a_device_action_has_finished_moving(

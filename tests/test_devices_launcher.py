@@ -180,6 +180,41 @@ def test_the_turret_lands_on_the_calibrated_pulse_and_detaches(
     assert status["seat"] == 2 and status["turret_angle"] == 150.0 and not status["turning"]
 
 
+def test_an_ejection_turns_to_its_seat_before_the_first_card_leaves(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    hardware = build()  # homed at 30°: seat 0
+    factory.pin(TURRET).clear_states()
+    factory.pin(EXIT).clear_states()
+    # The table's commands for a press by seat 2 (the turret never told to face it), then the
+    # turn to the next player.
+    hardware.execute([Cue("ding"), Eject(2, seat=2), Turn(seat=0, player="Alice")])
+    assert hardware.wait_idle(5)
+    pulses = [s.state * FRAME * 1e6 for s in factory.pin(TURRET).states[1:]]
+    turret_times = change_times(factory.pin(TURRET))
+    # 30° → 150° in ten frames, held, detached; only then the pinch spins up (same lane clock).
+    assert pulses[9] == pytest.approx(pulse_at(150)) and pulses[10] == 0.0
+    first_card = change_times(factory.pin(EXIT))[0]
+    assert first_card == pytest.approx(turret_times[10])  # at once after the settle, not before
+    assert pulses[-2] == pytest.approx(pulse_at(30))  # then back to seat 0, whose turn it is
+    assert hardware.turret.seat == 0 and hardware.ejector.cards_fired == 2
+
+
+def test_ejections_for_two_seats_are_not_merged(
+    factory: MockFactory, build: Callable[..., LauncherHardware]
+) -> None:
+    clock = HeldClock()
+    hardware = build(motion_clock=clock)
+    clock.hold()
+    hardware.execute(Eject(1, seat=0))  # under way
+    assert clock.holding.wait(5)
+    hardware.execute([Eject(2, seat=1), Eject(1, seat=1), Eject(3, seat=2)])
+    assert hardware.waiting() == [("eject", 3), ("eject", 3)]  # Bruno's 2 + 1, Chloé's 3
+    clock.release()
+    assert hardware.wait_idle(5)
+    assert hardware.ejector.cards_fired == 7 and hardware.turret.seat == 2
+
+
 def test_a_turn_waits_for_the_ejection_so_cards_go_to_the_right_player(
     factory: MockFactory, build: Callable[..., LauncherHardware]
 ) -> None:

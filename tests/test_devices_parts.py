@@ -249,6 +249,36 @@ def test_turret_move_can_be_stopped_and_still_detaches(
     assert turret.angle is not None and 0.8 <= turret.angle <= 1.6
     assert clock.monotonic() - moved_at < 0.2
     assert not turret.attached and mock_factory.pin(13).state == 0
+    # Cut short, it faces no seat: a firing for seat 2 would turn there first.
+    assert turret.seat is None and turret.target == 180.0 and turret.target_seat == 2
+    turret.close()
+
+
+def test_while_it_turns_the_turret_says_where_it_is_and_where_it_is_going(
+    mock_factory: MockFactory,
+) -> None:
+    seen: list[tuple[float | None, float | None, int | None, int | None, bool]] = []
+
+    class Watching(VirtualClock):
+        """Notes the turret's state at each step of the move, as the page would read it."""
+
+        def wait(self, waiter: Callable[[float], bool], seconds: float) -> bool:
+            seen.append(
+                (turret.angle, turret.target, turret.seat, turret.target_seat, turret.moving)
+            )
+            return super().wait(waiter, seconds)
+
+    turret = Turret(13, turret_config(), factory=mock_factory, seats=3, clock=Watching())
+    turret.home()
+    assert (turret.angle, turret.target, turret.seat, turret.target_seat) == (0.0, 0.0, None, None)
+    seen.clear()
+    turret.face(1)  # 0° → 90° at 9° a frame
+    assert seen[0] == (9.0, 90.0, None, 1, True)  # one frame in: at 9°, going to 90° (seat 1)
+    assert [angle for angle, *_ in seen] == pytest.approx([9.0 * k for k in range(1, 11)])
+    assert all(state[1:] == (90.0, None, 1, True) for state in seen)
+    assert (turret.angle, turret.seat, turret.moving) == (90.0, 1, False)  # there, at rest
+    seen.clear()
+    assert turret.face(1) == 90.0 and seen == []  # facing it already: no move, no wait
     turret.close()
 
 

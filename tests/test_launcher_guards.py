@@ -86,6 +86,9 @@ def box() -> Iterator[tuple[Hub, Launcher, Clock]]:
     )
     hub.attach(devices)
     hub.register_status("device", launcher.status)
+    # Attached, the device actions turn the launcher to the table's active player (Bruno).
+    assert launcher.turns() == [1]
+    launcher.commands.clear()
     with hub.running():
         yield hub, launcher, clock
 

@@ -129,7 +129,7 @@ def test_press_cards_out_presser_keeps_them_next_player():
     engine = table(launcher=fixed(3))
     out = engine.handle(Press())
     assert out.fired == 3
-    assert Eject(3) in out.commands
+    assert Eject(3, seat=1) in out.commands  # to the presser's seat: the cards are his
     snap = engine.snapshot()
     assert snap["players"][1]["hand"] == 10
     assert snap["active"] == "Chloé"

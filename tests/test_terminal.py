@@ -79,3 +79,5 @@ def test_render_shows_owed_presses_and_last_firing():
     assert "Owed presses: Alice ×2 (hit2)" in text
     assert "fired 4 card(s)   sounds: ding burst" in text
     assert "turret 45°" in text
+    state["device"] = {"turret_angle": 100.0, "turret_target": 180.0, "turning": True}
+    assert "(turret 100° → 180°)" in render(state, [], "http://x/", "")

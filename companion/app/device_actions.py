@@ -176,6 +176,9 @@ class DeviceActions:
         for filled in ("reload", "start_round", "setup"):  # the magazine is full again
             hub.add_listener(OnEvent(filled, lambda o: self._forget_test_fires()))
         hub.add_listener(CommandsTo(self.execute))
+        # The turret homes at start (or a restart): it then turns to whoever the table faces,
+        # before anything can fire.
+        hub.call(self.face_the_table)
         register = hub.register_action
         register("device.hit", json_schema(HitPayload), lambda p: self.virtual_hit(), "device")
         register(
@@ -227,6 +230,13 @@ class DeviceActions:
         self.hardware.execute([c for c in commands if isinstance(c, Eject | Turn | Cue)])
         if any(isinstance(c, Eject | Turn) for c in commands):
             self.moved.set()
+
+    def face_the_table(self) -> None:
+        """Turn to the seat the table faces (whoever owes a press, else the active player)."""
+        assert self._hub is not None  # (attached)
+        engine = self._hub.engine
+        seat = engine.facing_seat()
+        self.execute([Turn(seat, engine.state.seats[seat].name)])
 
     def reseat(self, players: int) -> None:
         """After the table is seated again: one angle per seat, calibrated ones kept."""

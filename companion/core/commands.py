@@ -27,10 +27,12 @@ class Priority(IntEnum):
 
 @dataclass(frozen=True)
 class Eject:
-    """Fire ``cards`` cards from the magazine towards the seat the turret faces."""
+    """Fire ``cards`` cards from the magazine to ``seat`` (0-based): the launcher faces that
+    seat before the first card leaves. ``seat`` None (a test fire): wherever it faces."""
 
     cards: int
     forced: bool = False  # the fifth press always fires (field notes): a bigger burst
+    seat: int | None = None
 
 
 @dataclass(frozen=True)

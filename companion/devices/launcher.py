@@ -6,17 +6,21 @@ Inputs (buttons, card sensor) become small typed *notices* passed to the callbac
 
 - :class:`~companion.core.commands.Eject` and :class:`~companion.core.commands.Turn` go, in order,
   to one *motion lane* (a worker thread with a FIFO queue). Firings are sequential, and a Turn
-  queued behind an ejection waits for it, so cards always go to the player they were meant for.
-  The queue is bounded however fast the button is mashed, and it coalesces the way the real
-  launcher's motor does: a press that fires while cards are still waiting to come out adds its
+  queued behind an ejection waits for it. An ejection names its seat: the lane turns the
+  turret there first (when it does not face it already: after homing at start, say) and fires
+  once the turn has ended, so cards always go to the player they were meant for; a press that
+  comes mid-turn waits in the queue behind it. The queue (:mod:`.motion_queue`) is bounded
+  however fast the button is mashed, and it coalesces the way the real launcher's motor does:
+  a press that fires while cards for the same seat are still waiting to come out adds its
   cards to that ejection (the motor simply runs on), and a Turn queued behind another Turn
   replaces it (the turret goes to the latest target only). When :data:`MAX_PENDING` movements
   wait (a button mashed far faster than the launcher moves), a new ejection joins the last
   waiting one and a new Turn replaces the last waiting Turn: no card is ever dropped, though
-  some may come out facing a later player. One ejection is never more than
-  :data:`MAX_EJECTION` cards (a whole deck: no magazine holds more); what would go past it
-  waits as an ejection of its own or joins an earlier one with room. Only cards past a deck in
-  every waiting ejection are dropped (with a warning: the magazine ran out long before).
+  some may come out at another player's seat (once nothing waits, the turret goes back to the
+  latest seat asked). One ejection is never more than :data:`MAX_EJECTION` cards (a whole
+  deck: no magazine holds more); what would go past it waits as an ejection of its own or
+  joins an earlier one with room. Only cards past a deck in every waiting ejection are dropped
+  (with a warning: the magazine ran out long before).
 - :class:`~companion.core.commands.Cue` goes to the buzzer's own lane and starts at once,
   replacing the sound playing: the ding of a press is never stuck behind a moving servo.
 - :class:`~companion.core.commands.Say` and anything else are ignored (other adapters' work).
@@ -27,7 +31,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -44,14 +47,15 @@ from .clock import SYSTEM_CLOCK, Clock
 from .config import NO_PIN, HardwareConfig
 from .ejector import Ejector
 from .mock_cards import CardPathClock, MockCardPath
+from .motion_queue import MAX_EJECTION as MAX_EJECTION  # the bounds, named where they act
+from .motion_queue import MAX_PENDING as MAX_PENDING
+from .motion_queue import MotionQueue
 from .sensor import CardSensor, FiringCount, FiringFault
 from .turret import Turret
 
 logger = logging.getLogger(__name__)
 
 ButtonName = Literal["hit", "next", "reverse", "skip"]
-MAX_PENDING = 16  # movements waiting on the motion lane, at most
-MAX_EJECTION = MAX_HAND  # cards in one ejection, merged ones included: a whole deck
 # gpiozero's mock pins record every change for tests to read back; in a simulated evening
 # (thousands of presses) that record is cut back to its most recent part.
 MOCK_HISTORY = 2048
@@ -136,9 +140,8 @@ class LauncherHardware:
         self._input_lock = threading.Lock()
         self._seq = 0
         self._state_lock = threading.Condition()
-        self._pending: deque[tuple[str, Any]] = deque()  # movements waiting, oldest first
+        self._pending = MotionQueue()  # movements waiting, oldest first
         self._running = 0  # 1 while the lane performs a movement
-        self.coalesced = 0  # movements merged into a waiting one (for the page and the soak)
         self._jam: FiringFault | None = None
         self._last_error: str | None = None
         self._closed = False
@@ -282,56 +285,14 @@ class LauncherHardware:
         with self._state_lock:
             if self._closed:
                 return
-            if not self._coalesce(job):
-                self._pending.append(job)
+            self._pending.put(job)
             self._state_lock.notify_all()
 
-    def _coalesce(self, job: tuple[str, Any]) -> bool:
-        """Merge ``job`` into a waiting movement when the real launcher would (see the module
-        docstring); True if merged. Called with the state lock held."""
-        kind, command = job
-        pending = self._pending
-        if kind == "home" or not pending:
-            return False
-        last_kind, last = pending[-1]
-        if kind == "turn" and last_kind == "turn":
-            pending[-1] = job  # the latest target only
-        elif kind == "eject" and last_kind == "eject" and last.cards < MAX_EJECTION:
-            # The motor runs on, up to a deck; the rest waits as an ejection of its own.
-            merged = min(MAX_EJECTION, last.cards + command.cards)
-            pending[-1] = ("eject", Eject(merged))
-            rest = last.cards + command.cards - merged
-            if rest:
-                self._enqueue_rest(Eject(rest))
-        elif len(pending) < MAX_PENDING:
-            return False
-        elif kind == "eject":
-            if _last_index(pending, "eject") is None:
-                return False  # only turns wait: the bound below still holds (one per turn)
-            # Into the latest waiting ejections that have room, each up to a deck.
-            rest = command.cards
-            for at in range(len(pending) - 1, -1, -1):
-                waiting_kind, waiting = pending[at]
-                if rest and waiting_kind == "eject" and waiting.cards < MAX_EJECTION:
-                    merged = min(MAX_EJECTION, waiting.cards + rest)
-                    rest -= merged - waiting.cards
-                    pending[at] = ("eject", Eject(merged))
-            if rest:
-                logger.warning("launcher: %d card(s) past the waiting decks dropped", rest)
-        else:
-            index = _last_index(pending, "turn")
-            if index is None:
-                return False
-            pending[index] = job
-        self.coalesced += 1
-        return True
-
-    def _enqueue_rest(self, eject: Eject) -> None:
-        """Cards past a full ejection: their own movement, or merged as the bound allows."""
-        if len(self._pending) < MAX_PENDING:
-            self._pending.append(("eject", eject))
-        else:
-            self._coalesce(("eject", eject))
+    @property
+    def coalesced(self) -> int:
+        """Movements merged into a waiting one (for the page and the soak)."""
+        with self._state_lock:
+            return self._pending.coalesced
 
     def _run_lane(self) -> None:
         while True:
@@ -341,7 +302,7 @@ class LauncherHardware:
                     self._pending.clear()
                     self._state_lock.notify_all()
                     return
-                kind, command = self._pending.popleft()
+                kind, command = self._pending.take()
                 self._running = 1
             try:
                 if not self._stop.is_set():
@@ -378,7 +339,12 @@ class LauncherHardware:
         """The movements waiting behind the one running, oldest first, each as it will run:
         ``("home", 0)``, ``("turn", seat)`` or ``("eject", cards)`` (merged ones as one)."""
         with self._state_lock:
-            return [(kind, _movement_number(kind, command)) for kind, command in self._pending]
+            return self._pending.waiting()
+
+    @property
+    def turning(self) -> bool:
+        """True while the turret turns (the phones are told where it is meanwhile)."""
+        return self.turret.moving
 
     def _perform(self, kind: str, command: Any) -> None:
         if kind == "home":
@@ -390,13 +356,27 @@ class LauncherHardware:
             except IndexError as exc:
                 logger.warning("turret: %s; not turning", exc)
         elif kind == "eject":
-            self._eject(command.cards)
+            self._eject(command)
 
-    def _eject(self, cards: int) -> None:
-        result = self.ejector.fire(cards, self._stop)
-        if self.card_sensor is None or self._stop.is_set():
-            return  # timed: nothing was seen, the model stands
-        self._report(result)
+    def _eject(self, command: Eject) -> None:
+        if command.seat is not None:
+            # Not one card before the turret faces the seat: after homing, a restart, a seat
+            # re-angled, a sweep that left it elsewhere. Already there, this returns at once.
+            try:
+                self.turret.face(command.seat, self._stop)
+            except IndexError as exc:
+                logger.warning("turret: %s; firing where it faces", exc)
+            if self._stop.is_set():
+                return
+        result = self.ejector.fire(command.cards, self._stop)
+        if self.card_sensor is not None and not self._stop.is_set():
+            self._report(result)
+        # Cards merged past the queue's bound may have turned it away from the latest seat
+        # asked: with nothing left to do, it goes back there.
+        with self._state_lock:
+            aim = self._pending.aim if not self._pending else None
+        if aim is not None and aim != command.seat and not self._stop.is_set():
+            self._perform("turn", Turn(aim, ""))
 
     def _report(self, result: FiringCount) -> None:
         with self._state_lock:
@@ -447,16 +427,20 @@ class LauncherHardware:
         return self.buzzer.wait_silent(left)
 
     def status(self) -> dict[str, Any]:
-        """A snapshot for the page: turret angle and seat, busy, jam, counters."""
+        """A snapshot for the page: the turret's angle and seat, and where it is going; busy,
+        jam, counters."""
         with self._state_lock:
             queued = len(self._pending) + self._running
             jam = self._jam
             error = self._last_error
         return {
             "backend": self.backend,
+            # Where the turret is (frame by frame while it turns) and where it is going.
             "turret_angle": self.turret.angle,
+            "turret_target": self.turret.target,
             "turret_range": [self.turret.config.min_angle, self.turret.config.max_angle],
             "seat": self.turret.seat,
+            "target_seat": self.turret.target_seat,
             "turning": self.turret.moving,
             "busy": queued > 0,
             "queued": queued,
@@ -501,19 +485,3 @@ class LauncherHardware:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _movement_number(kind: str, command: Any) -> int:
-    """The seat of a turn, the cards of an ejection, 0 for homing."""
-    if kind == "turn":
-        return int(command.seat)
-    if kind == "eject":
-        return int(command.cards)
-    return 0
-
-
-def _last_index(pending: deque[tuple[str, Any]], kind: str) -> int | None:
-    for index in range(len(pending) - 1, -1, -1):
-        if pending[index][0] == kind:
-            return index
-    return None

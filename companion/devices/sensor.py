@@ -65,7 +65,7 @@ def count_burst(
 ) -> list[int]:
     """The cards in each dark spell of one firing, in order (1, or 2 and more for a double).
 
-    ``dark_s``: how long each spell of the firing darkened the beam, in seconds, first first.
+    ``dark_s``: how long each spell of the firing darkened the beam, in seconds, in order.
     ``duties``: the exit pinch's duty while a spell passes, as a fraction of the duty
     ``card_pass_s`` was measured at; ``duties[k]`` is the duty for the spell that comes after
     ``k`` cards were counted (a double counts its cards), the last one standing for any later
@@ -77,8 +77,8 @@ def count_burst(
     double when longer than ``double_factor`` expected cards; then it holds as many cards as
     it is long, at least two. A spell shorter than half a card at its duty (a flicker) counts
     as one card but sets no pace. Pure (no pins, no clock): the ejector counts a firing
-    with it as the spells end, and the feed's simulation (``hardware/sim``) counts its own beam
-    with it.
+    with it as the spells end; the feed's simulation (``hardware/sim``) can count its own beam
+    with it, giving :func:`~.ejector.passing_duties` for the firing.
     """
     counts: list[int] = []
     counted = 0

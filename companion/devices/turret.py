@@ -88,6 +88,8 @@ class Turret:
         self._lock = threading.Lock()
         self._angle: float | None = None
         self._seat: int | None = None
+        self._target: float | None = None  # where the move under way ends (or ended)
+        self._target_seat: int | None = None
         self._moving = False
 
     @property
@@ -96,15 +98,29 @@ class Turret:
 
     @property
     def angle(self) -> float | None:
-        """Last angle sent (``None`` before the first move)."""
+        """Where the turret is: the last angle sent, one slew frame at a time while it turns
+        (``None`` before the first move)."""
         with self._lock:
             return self._angle
 
     @property
+    def target(self) -> float | None:
+        """Where the turret is going: the end of the move under way, else where it rests."""
+        with self._lock:
+            return self._target
+
+    @property
     def seat(self) -> int | None:
-        """Seat faced after the last :meth:`face`, ``None`` after a free :meth:`move_to`."""
+        """Seat faced once a :meth:`face` has ended; ``None`` while turning, after a free
+        :meth:`move_to`, or after a move cut short."""
         with self._lock:
             return self._seat
+
+    @property
+    def target_seat(self) -> int | None:
+        """The seat the turret is turning to, or faces (``None``: no seat)."""
+        with self._lock:
+            return self._target_seat
 
     @property
     def moving(self) -> bool:
@@ -133,17 +149,20 @@ class Turret:
         target = equivalent_angle(
             self.config.home_angle, None, self.config.min_angle, self.config.max_angle
         )
+        with self._lock:
+            self._seat = self._target_seat = None
         self._run([self.range.clamp(self.config.home_angle if target is None else target)], stop)
 
     def face(self, seat: int, stop: threading.Event | None = None) -> float:
-        """Turn to face ``seat``; returns the angle reached."""
-        reached = self.move_to(self.angle_for_seat(seat), stop)
-        with self._lock:
-            self._seat = seat
-        return reached
+        """Turn to face ``seat`` and settle; returns the angle reached. Facing it already, this
+        returns at once."""
+        return self._move(self.angle_for_seat(seat), stop, seat)
 
     def move_to(self, bearing: float, stop: threading.Event | None = None) -> float:
         """Turn to ``bearing`` (degrees, any turn) along the shortest path inside the range."""
+        return self._move(bearing, stop, None)
+
+    def _move(self, bearing: float, stop: threading.Event | None, seat: int | None) -> float:
         current = self.angle
         target = equivalent_angle(bearing, current, self.config.min_angle, self.config.max_angle)
         if target is None:
@@ -151,17 +170,25 @@ class Turret:
             logger.warning("turret: %.1f° is out of range, stopping at %.1f°", bearing, target)
         with self._lock:
             self._seat = None
+            self._target_seat = seat
         if current is not None and abs(target - current) < 0.01:
+            with self._lock:
+                self._seat = seat
             return target  # already there: a detached servo holds its position
         path = [target] if current is None else slew_path(current, target, self.config.slew_deg_s)
-        self._run(path, stop)
+        if self._run(path, stop):
+            with self._lock:
+                self._seat = seat
         return target
 
-    def _run(self, path: list[float], stop: threading.Event | None) -> None:
+    def _run(self, path: list[float], stop: threading.Event | None) -> bool:
+        """Send ``path`` frame by frame, hold the last ``settle_s``, detach; False if ``stop``
+        cut it short."""
         stop = stop or threading.Event()
         pacer = Pacer(stop, self._clock)
         with self._lock:
             self._moving = True
+            self._target = path[-1]
         try:
             last = len(path) - 1
             for index, angle in enumerate(path):
@@ -169,7 +196,8 @@ class Turret:
                 with self._lock:
                     self._angle = angle
                 if not pacer.hold(SERVO_FRAME_S if index < last else self.config.settle_s):
-                    break
+                    return False
+            return True
         finally:
             self._servo.detach()
             with self._lock:

@@ -67,7 +67,7 @@ def press(t: Table, ev: Press) -> list[Command]:
         if seat.hand > 1:
             seat.uno = False
         st.last_fire = (receiver, firing.cards)
-        commands += [Eject(firing.cards, firing.forced), Cue("burst")]
+        commands += [Eject(firing.cards, firing.forced, receiver), Cue("burst")]
         commands.append(Say("table.fired", {"player": seat.name, "cards": firing.cards}))
         if firing.cards < firing.wanted:
             commands.append(Say("table.reload_needed", {}, Priority.WARNING))

@@ -49,6 +49,56 @@ const markup = `
 
 function seatAngle(i, n) { return Math.PI / 2 + (2 * Math.PI * i) / Math.max(1, n); }
 
+let turretDrawn = null;  // the drawn turret's rotation, in degrees (kept continuous)
+
+/** Where the drawn turret points, in degrees of the drawing, for the launcher's real bearing:
+ * the seats are drawn evenly round the table at their own bearings (calibrated or not), so
+ * between two seats' bearings the drawing turns in proportion, and at a seat's bearing it
+ * points at that seat's drawing. */
+function drawnBearing(bearing, bearings, n) {
+  const seats = bearings.slice(0, n).map((b, i) => ({ b: ((b % 360) + 360) % 360,
+    d: seatAngle(i, n) * 180 / Math.PI }));
+  if (!seats.length) return bearing + 90;
+  seats.sort((x, y) => x.b - y.b);
+  const at = ((bearing % 360) + 360) % 360;
+  let from = seats[seats.length - 1], to = seats[0];
+  for (let k = 0; k < seats.length; k++) {
+    const next = seats[(k + 1) % seats.length];
+    if (seats[k].b <= at && (at < next.b || k === seats.length - 1)) {
+      from = seats[k]; to = next; break;
+    }
+  }
+  const span = (((to.b - from.b) % 360) + 360) % 360 || 360;
+  const part = ((((at - from.b) % 360) + 360) % 360) / span;
+  const turn = ((((to.d - from.d) % 360) + 540) % 360) - 180 || (seats.length === 1 ? 360 : 0);
+  return from.d + part * turn;
+}
+
+/** Turns the drawn turret to the launcher's real bearing, the short way round the drawing. */
+function drawTurret(bearing, bearings, n) {
+  if (bearing === null || bearing === undefined) return;
+  let deg = drawnBearing(bearing, bearings, n) + 90;
+  if (turretDrawn !== null) deg += 360 * Math.round((turretDrawn - deg) / 360);
+  turretDrawn = deg;
+  $("sim-turret").style.transform = "rotate(" + deg + "deg)";
+}
+
+/** The caption: where the launcher really is, and where it is going while it turns. */
+function turretCaption(dv, list) {
+  const named = (seat) => (seat !== null && seat !== undefined && list[seat]
+    ? list[seat].name : "—");
+  const angle = Math.round(dv.turret_angle ?? 0);
+  if (dv.turning && dv.turret_target !== null && dv.turret_target !== undefined) {
+    return t("turret_turning", { name: named(dv.target_seat), angle,
+      target: Math.round(dv.turret_target) });
+  }
+  if (dv.seat !== null && dv.seat !== undefined) {
+    return t("facing_name", { name: named(dv.seat) }) + " (" + angle + "°)";
+  }
+  return dv.turret_angle === null || dv.turret_angle === undefined ? t("facing_name", { name: "—" })
+    : t("turret_at", { angle });
+}
+
 function render() {
   const dv = device();
   const tb = table();
@@ -61,18 +111,17 @@ function render() {
     // The seat's name on a pill (shortened past 10 letters): three letters told Chloé from Chl…
     const name = p.name.length > 10 ? p.name.slice(0, 9) + "…" : p.name;
     const w = Math.max(28, name.length * 6.2 + 12);
-    const seat = svg("g", { class: "sim-seat" + (i === tb.facing_seat ? " facing" : ""),
+    // The seat the launcher really faces (the table's may be ahead of it while it turns).
+    const seat = svg("g", { class: "sim-seat" + (i === dv.seat ? " facing" : ""),
       "data-seat": p.name });
     seat.append(
       svg("rect", { x: x - w / 2, y: y - 11, width: w, height: 22, rx: 11, class: "seat-dot" }),
       svg("text", { x, y: y + 4, "text-anchor": "middle" }, name));
     seatsG.append(seat);
   });
-  const deg = list.length ? seatAngle(tb.facing_seat ?? 0, list.length) * 180 / Math.PI + 90 : 0;
-  $("sim-turret").style.transform = "rotate(" + deg + "deg)";
+  drawTurret(dv.turret_angle, dv.seat_angles || [], list.length);
   $("sim-caption").textContent = (dv.simulated === false ? t("hardware") : t("simulation")) + " — "
-    + t("facing_name", { name: tb.facing || "—" }) + (dv.turret_angle !== undefined
-      ? " (" + Math.round(dv.turret_angle) + "°)" : "");
+    + turretCaption(dv, list);
   // Whatever fired them (a test fire, a press), cards that left the launcher are drawn and said.
   if (firedSeen !== null && (dv.cards_fired ?? 0) > firedSeen) {
     const count = dv.cards_fired - firedSeen;

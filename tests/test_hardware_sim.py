@@ -238,19 +238,21 @@ def test_a_stack_sinks_into_the_silicone_as_its_hardness_says(geometry: Geometry
 
 def test_the_drive_is_the_servo_and_the_belt_as_bought(geometry: Geometry) -> None:
     """The feed servo's torque falls with its speed from 80 % of its rating at stall; the
-    belt carries to the back wheel no more than it grips (a fifth of the servo, or so)."""
+    belt carries to the back wheel no more than it grips: a toothed belt half the servo's, an
+    O-ring belt a fifth of it or so."""
     model = FeedModel(geometry, Stack(0, 5, 0.5, 1.2, 0.3 * MM)).model
     stall = {n: float(model.actuator(n).gainprm[0]) for n in ("tyre", "back")}
     assert sum(stall.values()) == pytest.approx(0.8 * geometry.feed_torque)
-    assert stall["back"] == pytest.approx(geometry.belt_limit)
-    assert 0.1 < geometry.belt_limit / geometry.feed_torque < 0.3
+    assert stall["back"] == pytest.approx(min(geometry.belt_limit, stall["tyre"]))
+    o_ring = {"belt": [[32, 2], 8.44437, 26.25]}  # the first drawing's belt
+    assert 0.1 < belt_torque_limit(o_ring) / 0.15 < 0.3
     for name, gain in stall.items():
         actuator = model.actuator(name)
         # torque = gain x (on - speed / no-load speed), forward only
         assert float(actuator.biasprm[2]) == pytest.approx(-gain / geometry.feed_speed, rel=1e-5)
         assert list(actuator.forcerange) == pytest.approx([0.0, gain], rel=1e-5)
-    fit = scad.fit_values()
-    assert belt_torque_limit(fit, mu=1.0) > belt_torque_limit(fit)  # a grippier belt carries more
+    assert belt_torque_limit(o_ring, mu=1.0) > belt_torque_limit(o_ring)  # a grippier one, more
+    assert belt_torque_limit({"timing_belt": [[2, 20, 50, 6], 30]}) == math.inf
 
 
 def one_feed(*args: str) -> list[dict[str, Any]]:
@@ -282,21 +284,23 @@ def obstacle(solids: dict[str, scad.Mesh], fit: dict[str, Any], thickness: float
 def test_at_the_sweeps_corners_no_card_goes_through_drawn_material(
     corner: tuple[str, ...], fit: dict[str, Any], solids: dict[str, scad.Mesh]
 ) -> None:
-    """Three cards in a row at a corner of the sweep: each feed is recorded whole, its verdict
-    the same at half the time step when near a limit; a card that the drawing stops (a wall in
-    its way) stops there and is a jam, and a card the drawing lets through reaches the beam."""
+    """Three cards in a row at a corner of the sweep: each feed is recorded whole (a jam or a
+    double fed again at half the time step: the sweep counts how often the verdicts agree); a
+    card that the drawing stops (a wall in its way) stops there and is a jam, and a feed with
+    nothing drawn in its way sends a card or is called a jam, never nothing."""
     rows = one_feed(*corner, "--feeds", "3")
     assert 1 <= len(rows) <= 3
     for row in rows:
         assert {"cards_out", "jam", "past_gate", "gate_rise_mm", "edge_r_mm"} <= set(row)
-        assert row["converged"] in (None, True), row
+        assert row["converged"] in (None, True, False)
+        assert (row["converged"] is None) == (row["cards_out"] == 1 and not row["jam"]), row
     thickness = rows[0]["thickness_mm"] * MM
     wall = obstacle(solids, fit, thickness)
     beam = fit["beam"][0] * MM
     if wall < beam:
         assert rows[-1]["jam"] and rows[-1]["cards_out"] == 0, rows
-    else:
-        assert rows[0]["cards_out"] >= 1, rows
+    else:  # nothing drawn in the way: each feed sent a card or was called a jam
+        assert all(r["cards_out"] >= 1 or r["jam"] for r in rows), rows
 
 
 def test_the_beam_is_counted_by_the_softwares_own_code() -> None:

@@ -67,11 +67,11 @@ typecheck: $(STAMP)
 hardware: system-deps $(STAMP)
 	$(BIN)/python -m hardware.tools.build $(ARGS)
 
-# The feed's rigid-body simulation (MuJoCo) on dims.scad's numbers: the tolerance sweep (print
-# errors, friction, thickness, stacks of 1 to 112 fed to empty; 1,000 feeds and more), near-limit
-# feeds again at half the time step, a negative control, counted firings; one JSON line per feed
-# in build/hardware-sim/. Fails when the design does not feed one card at a time. Niced: about
-# half an hour on two shared cores. ARGS="--mu-card 0.7 --throat-err 0.1" feeds one card.
+# The feed's simulation (MuJoCo) on the parts as drawn (hardware/simulation.md): the tolerance
+# sweep (print errors, friction, thickness, the gate's rise and edge, stacks of 1 to 112 fed to
+# empty; 1,000 feeds and more), a negative control, counted firings read by the software's beam
+# code; one JSON line per feed in build/hardware-sim/. Fails when the design does not feed one
+# card at a time. Niced; hours on two shared cores. ARGS="--mu-card 0.7 --feeds 3" feeds three.
 hardware-sim: system-deps $(STAMP)
 	nice -n 10 $(BIN)/python -m hardware.sim $(ARGS)
 

@@ -1,20 +1,23 @@
-"""The launcher's feed as a rigid-body model in MuJoCo, built from ``dims.scad``'s numbers.
+"""The launcher's feed in MuJoCo, built from the parts the maker prints.
 
-The model, in the launcher's frame (x along the card's way out, z up, z = 0 the card path, which
-is the top of the silicone O-rings seated in the feed wheels' grooves): the bottom ``MODELLED``
-cards of the stack are thin boxes; the rest of the stack and the follower are one box over them
-with their weight and centre of gravity. The stack rests on two tyres, front and back, turned
-together (one servo, an O-ring belt) through one-way bearings: they push forward, overrun, never
-brake; the floor stands ``floor_relief`` lower, the nose ``nose_drop`` lower. The gate stops what
-stands higher than the throat; the separator's shoe (its arc as drawn) rests on the nose floor,
-pushed by its spring at the rate and preload ``dims.scad`` computes from the wire; the exit pinch
-is a roller on a DC motor (torque falling linearly from stall to no-load speed) with an idler
-pulled onto it by its two springs. A vertical beam after the pinch counts the cards.
+The model (``mjcf.py``), in the launcher's frame (x along the card's way out, z up, z = 0 the
+card path, the top of the silicone O-rings seated in the feed wheels' grooves): every printed
+part within the card's reach is loaded from its OpenSCAD drawing, placed as the assembly places
+it and cut into convex pieces (``parts.py``, ``shapes.py``); the bottom ``MODELLED`` cards of the
+stack are thin boxes; the rest of the stack and the follower are one box over them with their
+weight and centre of gravity. The stack rests on two tyres (silicone O-rings, soft: it sinks
+into them as silicone of ``SHORE_A`` does), turned by the feed servo (its torque falling with its
+speed, ``DRIVE_SHARE`` of its rating) on the front wheel and by the O-ring belt, as far as it
+grips, on the back one, through one-way bearings. The gate is clamped: its edge rises only as
+far as a print lets it (``PrintErrors.rise``), its lower edge rounded as printed. The
+separator's shoe slides in its sleeve, with friction, pushed by its spring onto the nose floor;
+the exit pinch is a roller on a DC motor with an idler pulled onto it by its two springs. A
+vertical beam after the pinch counts the cards, read by the software's own sensor code
+(``beam.py``).
 
-Every position, size, mass, stiffness and friction comes from ``fit.scad``'s echo (a print error
-the sweep draws is added to the dimension it belongs to, and reported); nothing here moves a part
-away from where it is drawn (``tests/test_hardware_sim.py`` checks the built model against the
-echo).
+Every number comes from ``fit.scad``'s echo or the drawing itself (a print error the sweep draws
+moves the part it belongs to, and is reported); ``tests/test_hardware_sim.py`` checks the built
+model against the drawing.
 
 A feed command runs the feed until the beam has seen one card (or a time-out calls it a jam),
 lets the pinch run on, and reports how many cards went past the beam. A firing runs the feed
@@ -33,18 +36,44 @@ from typing import Any
 import mujoco
 import numpy as np
 
-MODELLED = 4  # cards modelled as boxes at the bottom of the stack
+from . import shapes as drawn
+from .beam import Beam
+from .mjcf import BEHIND_GATE, FOLLOWER_H, MODELLED, SEGMENTS, WEIGHT_BOX_H, build_xml
+
 MM = 1e-3
-WEIGHT_BOX_H = 1e-3  # the box standing for the upper cards and the follower (its height only)
-FOLLOWER_H = 10e-3  # the follower's body over it, which the front wall stops
-BEHIND_GATE = 1e-4  # the stack's cards lie this far behind the gate's face at the start
-# The gate's lower edge is sharp; a box there would push a card that stands a little into it out
-# along the least overlap, down under its whole underside, pinching it. So the edge is a round of
-# EDGE_R along the throat, whose underside is the throat (a card standing more than EDGE_R into it
-# meets it face on and stops), and the gate's face is a box from FACE_ABOVE_EDGE over the throat
-# up (the third card and higher: their undersides stand at least two cards over the path).
-EDGE_R = 2e-5
-FACE_ABOVE_EDGE = 0.15e-3
+SHORE_A = 65  # the silicone O-rings and pad: VMQ 60-70 Shore A (dims.scad)
+GUIDE_MU = 0.45  # printed PLA/PETG sliding on itself: the shoe in its sleeve (0.4-0.5)
+BELT_MU = 0.5  # silicone on printed plastic, dry: the O-ring belt on the hubs
+DRIVE_SHARE = 0.8  # the feed servo gives this share of its rated torque (a worn or warm one)
+
+
+def shore_a_modulus(shore: float) -> float:
+    """Young's modulus (Pa) of a rubber of Shore A hardness ``shore`` (Gent, 1958)."""
+    return 1e6 * 0.0981 * (56 + 7.62336 * shore) / (0.137505 * (254 - 2.54 * shore))
+
+
+def oring_sink(force: float, cord: float, top_r: float, shore: float = SHORE_A) -> float:
+    """How far (m) an O-ring of ``cord`` (m) seated at ``top_r`` (m) sinks under ``force`` (N)
+    on a flat card: Hertz's contact of two crossed radii (the cord's, the ring's), silicone
+    incompressible (Poisson 0.5) on a far stiffer card."""
+    modulus = shore_a_modulus(shore) / (1 - 0.5**2)
+    radius = math.sqrt(cord / 2 * top_r)
+    return float((9 * force**2 / (16 * modulus**2 * radius)) ** (1 / 3))
+
+
+def belt_torque_limit(fit: Mapping[str, Any], mu: float = BELT_MU) -> float:
+    """The most torque (N m) the belt carries to the back wheel before it slips: none for a
+    toothed (timing) belt; for an O-ring belt, its tension from its stretch round the two hubs
+    (silicone's modulus), and the capstan law over half a turn in a 90° V groove (which wedges
+    it: the friction over sin 45°)."""
+    if "belt" not in fit:
+        return math.inf  # a toothed belt: its teeth carry whatever the servo gives
+    (inside, cord), groove_r, centres = fit["belt"]
+    pitch_r = groove_r + (cord / 2) / math.sin(math.radians(45))
+    stretch = (2 * centres + 2 * math.pi * pitch_r) / (math.pi * (inside + cord)) - 1
+    tension = shore_a_modulus(SHORE_A) * math.pi * (cord * MM) ** 2 / 4 * max(stretch, 0.0)
+    grip = math.exp(mu / math.sin(math.radians(45)) * math.pi)
+    return 2 * tension * (grip - 1) / (grip + 1) * pitch_r * MM
 
 
 @dataclass(frozen=True)
@@ -53,6 +82,7 @@ class Geometry:
 
     card_w: float
     card_l: float
+    card_t: float  # nominal (a stack's own thickness is its Stack's)
     card_mass: float
     card_modulus: float  # Pa, the card stock's bending modulus
     follower_mass: float
@@ -95,10 +125,17 @@ class Geometry:
     launch_height: float  # card path over the table
     launch_angle: float  # degrees
     plastic_mu: float  # card on the printed floor, nose and gate
+    belt_limit: float = 0.0  # N m the belt carries to the back wheel
+    idler_low: float = 0.0  # the idler's underside over the card path (resting on the roller)
+    shoe_rest: float = 0.0  # the separator's pad, resting, over the card path
+    edge_x: float = 0.0  # the gate's edge (its steel shim, or its printed edge): its face
+    edge_t: float = 0.0  # and its thickness
+    guide_mu: float = GUIDE_MU
+    drive_share: float = DRIVE_SHARE
 
     @classmethod
     def from_fit(cls, fit: Mapping[str, Any]) -> Geometry:
-        card_w, card_l, _ = fit["card"]
+        card_w, card_l, card_t = fit["card"]
         feed_x, _, tyre_r, tyre_w, feed_rpm, feed_torque = fit["feed"]
         back_x, _, back_r, back_w = fit["back_wheel"]
         pinch_x, _, exit_r, exit_w, exit_rpm, _, idler_r, pinch_force, exit_stall = fit["exit"]
@@ -106,17 +143,22 @@ class Geometry:
         gate_x, gate_t, _ = fit["gate"]
         path = fit["path_z"]
         millimetres = {
-            "card_w": card_w, "card_l": card_l, "follower_x": fit["follower"][2],
+            "card_w": card_w, "card_l": card_l, "card_t": card_t,
+            "follower_x": fit["follower"][2],
             "follower_front": fit["follower"][3],
             "pocket_front": fit["pocket"][1], "gate_x": gate_x, "gate_t": gate_t,
             "front_wall_z": fit["front_wall_z"] - path,
-            "throat": fit["throat_h"], "floor_relief": path - fit["floor_top"],
+            "throat": fit["gate"][2] - path, "floor_relief": path - fit["floor_top"],
             "nose_drop": path - fit["nose_top"],
             "sep_x": sep_x, "sep_len": sep_len, "sep_w": sep_w, "sep_shoe_r": shoe_r,
             "feed_x": feed_x, "tyre_r": tyre_r, "tyre_w": tyre_w,
             "back_x": back_x, "back_r": back_r, "back_w": back_w,
             "pinch_x": pinch_x, "exit_r": exit_r, "exit_w": exit_w, "idler_r": idler_r,
-            "idler_w": exit_w, "nip_lift": fit["nip_lift"], "beam_x": fit["beam"][0],
+            "idler_w": exit_w, "nip_lift": fit["exit"][1] + exit_r - path,
+            "beam_x": fit["beam"][0], "idler_low": fit["exit"][5] - idler_r - path,
+            "shoe_rest": fit["separator_sleeve"][1] - path,
+            "edge_x": fit["gate_shim"][0] if "gate_shim" in fit else gate_x,
+            "edge_t": fit["gate_shim"][1] if "gate_shim" in fit else gate_t,
             "nose_x1": fit["nose_x1"], "launch_height": fit["table_to_deck"] + path,
         }  # fmt: skip
         return cls(
@@ -135,31 +177,28 @@ class Geometry:
             pinch_rate=fit["pinch"][1] / MM,
             launch_angle=fit["launch_angle"],
             plastic_mu=fit["friction"][2],
-        )
-
-    def printed(self, errors: PrintErrors) -> Geometry:
-        """The design as one print came out: the gate's edge, the nose floor and the
-        separator's spring off by the errors drawn."""
-        return replace(
-            self,
-            throat=self.throat + errors.throat,
-            nose_drop=self.nose_drop - errors.nose,
-            sep_force=self.sep_force * (1 + errors.separator),
+            belt_limit=belt_torque_limit(fit),
         )
 
     def control(self, thickness: float) -> Geometry:
-        """The negative control: the throat at two cards and no separator."""
-        return replace(self, throat=2 * thickness + 0.05 * MM, sep_force=0.0)
+        """The negative control: the gate's edge two cards and 0.05 mm over the floor the card
+        lies on there (the land, or the path where there is none), and no separator."""
+        under = -self.floor_relief if self.edge_x != self.gate_x else 0.0
+        return replace(self, throat=under + 2 * thickness + 0.05 * MM, sep_force=0.0)
 
 
 @dataclass(frozen=True)
 class PrintErrors:
     """How far one print is off the drawing: the throat and the nose floor's height (metres,
-    + is higher) and the separator spring's preload (a fraction, + is stronger)."""
+    + is higher), the separator spring's preload (a fraction, + is stronger), how far the
+    clamped gate's edge can rise (a card bending under it, the shim's give; metres) and the
+    radius its lower edge came out with (metres)."""
 
     throat: float = 0.0
     nose: float = 0.0
     separator: float = 0.0
+    rise: float = 0.0
+    edge_r: float = 0.15 * MM
 
 
 @dataclass(frozen=True)
@@ -180,6 +219,8 @@ class Feed:
     exit_speed: float  # m/s of the first card as it leaves the pinch (0 if none)
     to_beam: float = 0.0  # seconds from the feed's start until the beam saw the card
     held: bool = False  # a second card went past the gate and the separator held it
+    past_gate: int = 0  # cards whose front went a card's thickness and more past the gate
+    unstable: bool = False  # MuJoCo found the state diverging during this feed (and reset it)
 
 
 @dataclass(frozen=True)
@@ -187,13 +228,14 @@ class Firing:
     """A counted firing: what the beam counted, how, and where the cards landed."""
 
     asked: int
-    counted: int
+    counted: int  # what the software's beam code counted
     cards_out: int  # cards that went past the beam
-    doubles: int  # dark spells with two cards in the beam at once
+    doubles: int  # dark spells the software's beam code took for two cards or more
     jam: bool
     seconds: float  # from the command until the last card left the beam
     speeds: tuple[float, ...] = field(default=())  # each card's speed leaving the pinch
     landing: tuple[float, ...] = field(default=())  # metres from the box's axis
+    dark: tuple[float, ...] = field(default=())  # seconds of each dark spell of the beam
 
 
 @dataclass(frozen=True)
@@ -205,6 +247,10 @@ class Settings:
     timestep: float = 1e-4
     solref: tuple[float, float] = (4e-4, 1.0)
     solimp: tuple[float, float, float] = (0.95, 0.99, 5e-6)
+    # silicone: soft, a stack sinks 0.1-0.24 mm into the O-rings (Hertz, SHORE_A; the test
+    # checks it)
+    silicone_solref: tuple[float, float] = (1.75e-3, 1.0)
+    silicone_solimp: tuple[float, float, float] = (0.9, 0.95, 2e-4)
     impratio: float = 10  # friction stiffer than the normal force: sliding at the cone's edge
     timeout: float = 0.5  # seconds of feeding without a card at the beam: a jam
     run_out: float = 0.08  # seconds the pinch runs on after the beam saw the card
@@ -214,186 +260,52 @@ class Settings:
         return replace(self, timestep=self.timestep / 2)
 
 
-def _fmt(*values: float) -> str:
-    return " ".join(f"{v:.6g}" for v in values)
-
-
-def _flat(name: str) -> str:
-    """A card's joints: it slides along and across the path, rises and falls, and turns in its
-    plane, but lies flat. A card is limp: lying on the card under it, it follows it instead of
-    rocking on the tyres' two narrow lines as a rigid plate would (a rigid plate rocking by a
-    tenth of a millimetre would slip the card over the bottom one under the gate)."""
-    return "<freejoint/>"
-
-
-def build_xml(g: Geometry, stack: Stack, settings: Settings) -> str:
-    """The MJCF model of one stack on the feed."""
-    t = stack.thickness
-    hl, hw, ht = g.card_l / 2, g.card_w / 2, t / 2
-    card_x = g.gate_x - hl - BEHIND_GATE  # the bottom cards lie against the gate
-    solref = _fmt(*settings.solref)
-    solimp = _fmt(*settings.solimp)
-    yaxis = "0.7071068 0.7071068 0 0"  # a capsule's axis along y
-    bodies = []
-    for i in range(MODELLED):
-        bodies.append(
-            f'<body name="card{i}" pos="{_fmt(card_x, 0, ht + i * t)}">{_flat(f"card{i}")}'
-            f'<geom name="card{i}" type="box" size="{_fmt(hl, hw, ht)}" '
-            f'mass="{g.card_mass}"/></body>'
-        )
-    # the rest of the stack and the follower: one box over the modelled cards
-    bodies.append(
-        f'<body name="weight" pos="{_fmt(card_x, 0, MODELLED * t + WEIGHT_BOX_H / 2)}">'
-        f'{_flat("weight")}<inertial pos="0.001 0.0001 0" mass="{g.follower_mass}" '
-        f'diaginertia="1e-4 1e-4 1e-4"/>'
-        f'<geom name="weight" type="box" size="{_fmt(hl, hw, WEIGHT_BOX_H / 2)}" mass="0"/>'
-        f'<geom name="follower" type="box" pos="'
-        f'{_fmt(g.follower_front - g.gate_x + BEHIND_GATE, 0, WEIGHT_BOX_H + FOLLOWER_H / 2)}" '
-        f'size="{_fmt(hl, hw, FOLLOWER_H / 2)}" mass="0"/></body>'
-    )
-    # the separator's shoe: its underside an arc of sep_shoe_r (a capsule across the path),
-    # resting on the nose floor (the joint's lower limit), pushed down by its spring
-    nose_top = -g.nose_drop
-    bodies.append(
-        f'<body name="pad" pos="{_fmt(g.sep_x, 0, nose_top + g.sep_shoe_r)}">'
-        f'<joint name="pad" type="slide" axis="0 0 1" limited="true" range="0 0.004" '
-        f'solreflimit="{solref}" solimplimit="{solimp}" '
-        f'stiffness="{g.sep_rate:.6g}" springref="{-max(g.sep_force, 0.0) / g.sep_rate:.6g}" '
-        f'damping="0.02"/>'
-        f'<geom name="pad" type="capsule" size="{_fmt(g.sep_shoe_r, g.sep_w / 2)}" '
-        f'quat="{yaxis}" mass="{g.sep_shoe_mass}"/></body>'
-    )
-    bodies.append(
-        f'<body name="tyre" pos="{_fmt(g.feed_x, 0, -g.tyre_r)}">'
-        f'<joint name="tyre" type="hinge" axis="0 1 0" damping="1e-5" armature="2e-6"/>'
-        f'<geom name="tyre" type="capsule" size="{_fmt(g.tyre_r, g.tyre_w / 2)}" '
-        f'quat="{yaxis}" mass="0.01"/></body>'
-    )
-    bodies.append(
-        f'<body name="back" pos="{_fmt(g.back_x, 0, -g.back_r)}">'
-        f'<joint name="back" type="hinge" axis="0 1 0" damping="1e-5" armature="2e-6"/>'
-        f'<geom name="back" type="capsule" size="{_fmt(g.back_r, g.back_w / 2)}" '
-        f'quat="{yaxis}" mass="0.01"/></body>'
-    )
-    bodies.append(
-        f'<body name="exit" pos="{_fmt(g.pinch_x, 0, g.nip_lift - g.exit_r)}">'
-        f'<joint name="exit" type="hinge" axis="0 1 0" damping="1e-6" armature="5e-7"/>'
-        f'<geom name="exit" type="capsule" size="{_fmt(g.exit_r, g.exit_w / 2)}" '
-        f'quat="{yaxis}" mass="0.005"/></body>'
-    )
-    # the idler on its ball bearings: free to turn; its springs pull it down onto the roller
-    bodies.append(
-        f'<body name="idler" pos="{_fmt(g.pinch_x, 0, g.nip_lift + g.idler_r)}">'
-        f'<joint name="idler_z" type="slide" axis="0 0 1" stiffness="{g.pinch_rate:.6g}" '
-        f'springref="{-g.pinch_force / g.pinch_rate:.6g}" damping="0.2"/>'
-        f'<joint name="idler" type="hinge" axis="0 1 0" damping="1e-7"/>'
-        f'<geom name="idler" type="capsule" size="{_fmt(g.idler_r, g.idler_w / 2)}" '
-        f'quat="{yaxis}" mass="0.002"/></body>'
-    )
-    # fixed parts: floor under the pocket, the nose floor (before and after the exit roller's
-    # slot), the gate (the front wall over its opening holds the upper cards, whose weight is in
-    # the box over the modelled cards)
-    slab = 1 * MM  # half the height of the fixed boxes: only their top faces matter
-    slot0, slot1 = g.pinch_x - g.exit_r, g.pinch_x + g.exit_r
-    statics = [
-        ("floor", (card_x - 0.01, 0, -g.floor_relief - slab), (hl + 0.01, hw, slab)),
-        ("nose", ((g.gate_x + slot0) / 2, 0, nose_top - slab),
-         ((slot0 - g.gate_x) / 2, hw, slab)),
-        ("nose2", ((slot1 + g.nose_x1) / 2, 0, nose_top - slab),
-         ((g.nose_x1 - slot1) / 2, hw, slab)),
-    ]  # fmt: skip
-    static_xml = "".join(
-        f'<geom name="{n}" type="box" pos="{_fmt(*p)}" size="{_fmt(*s)}"/>' for n, p, s in statics
-    )
-    # the gate: its sharp lower edge at the throat (a round of EDGE_R: see above), its face over
-    # it; the front wall behind it stops the follower
-    # A card that slips under the edge is not pinched there: the bottom card under it bends down
-    # into the floor's relief. So the edge gives way upward with the stiffness of the bottom
-    # card's overhang from the front tyre to the gate (3 E I / L^3), and stops cards face on.
-    overhang = g.gate_x - g.feed_x
-    bend = 3 * g.card_modulus * (g.card_w * t**3 / 12) / overhang**3
-    static_xml += (
-        f'<body name="gate" pos="{_fmt(g.gate_x, 0, g.throat)}">'
-        f'<joint name="gate" type="slide" axis="0 0 1" limited="true" range="0 0.002" '
-        f'stiffness="{bend:.6g}" damping="0.01" solreflimit="{solref}" solimplimit="{solimp}"/>'
-        f'<geom name="gate" type="capsule" pos="{_fmt(EDGE_R, 0, EDGE_R)}" '
-        f'size="{_fmt(EDGE_R, hw + MM)}" quat="{yaxis}" mass="{g.card_mass}"/>'
-        f'<geom name="gate_face" type="box" '
-        f'pos="{_fmt(g.gate_t / 2, 0, FACE_ABOVE_EDGE + 5 * MM)}" '
-        f'size="{_fmt(g.gate_t / 2, hw + MM, 5 * MM)}" mass="0"/></body>'
-        f'<geom name="front_wall" type="box" '
-        f'pos="{_fmt((g.pocket_front + g.gate_x) / 2, 0, g.front_wall_z + 5 * MM)}" '
-        f'size="{_fmt((g.gate_x - g.pocket_front) / 2, hw + MM, 5 * MM)}"/>'
-    )
-    cards = [f"card{i}" for i in range(MODELLED)]
-    plastic = g.plastic_mu
-    pairs: list[tuple[str, str, float]] = []
-    for i, a in enumerate(cards):
-        for b in cards[i + 1 :]:
-            pairs.append((a, b, stack.mu_card))
-        pairs += [
-            ("weight", a, stack.mu_card),  # a card is glued under the follower
-            (a, "tyre", stack.mu_tyre),
-            (a, "exit", stack.mu_tyre),
-            (a, "back", stack.mu_tyre),
-            (a, "idler", stack.mu_tyre),  # silicone O-rings on the pinch's idler too
-            (a, "floor", plastic),
-            (a, "nose", plastic),
-            (a, "nose2", plastic),
-            (a, "gate", plastic),
-        ]
-        if g.sep_force > 0:
-            pairs.append((a, "pad", stack.mu_tyre))  # the shoe's silicone pad
-    pairs += [("weight", "gate", plastic), ("weight", "gate_face", plastic)]
-    pairs += [(a, "gate_face", plastic) for a in cards]
-    pairs.append(("follower", "front_wall", plastic))
-    pairs.append(("idler", "exit", stack.mu_tyre))
-    pair_xml = "".join(
-        f'<pair name="{a}-{b}" geom1="{a}" geom2="{b}" condim="3" '
-        f'friction="{mu:.4g} {mu:.4g} 0.001 0 0" solref="{solref}" solimp="{solimp}"/>'
-        for a, b, mu in pairs
-    )
-    # the feed servo drives both wheels (the belt shares its torque), each through its one-way
-    # bearing: forward torque only; the exit motor: a DC motor, torque = stall x (ctrl - speed /
-    # no-load speed)
-    driven = ("tyre", "back")
-    torque = g.feed_torque / len(driven)
-    actuators = "".join(
-        f'<velocity name="{j}" joint="{j}" kv="{torque / 2:.6g}" '
-        f'forcelimited="true" forcerange="0 {torque}"/>'
-        for j in driven
-    ) + (
-        f'<general name="exit" joint="exit" biastype="affine" gainprm="{g.exit_stall}" '
-        f'biasprm="0 0 {-g.exit_stall / g.exit_speed:.6g}" ctrllimited="true" ctrlrange="0 1"/>'
-    )
-    return (
-        f'<mujoco model="feed"><option timestep="{settings.timestep}" integrator="implicitfast" '
-        f'cone="elliptic" impratio="{settings.impratio}" jacobian="sparse"></option>'
-        f'<default><geom contype="0" conaffinity="0"/></default>'
-        f"<worldbody>{static_xml}{''.join(bodies)}</worldbody>"
-        f"<contact>{pair_xml}</contact><actuator>{actuators}</actuator></mujoco>"
-    )
-
-
 class FeedModel:
     """One stack on the feed, fed card after card."""
 
-    def __init__(self, g: Geometry, stack: Stack, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        g: Geometry,
+        stack: Stack,
+        settings: Settings | None = None,
+        errors: PrintErrors | None = None,
+        shapes: drawn.Shapes | None = None,
+    ) -> None:
         self.g, self.stack = g, stack
         self.settings = settings or Settings()
-        self.model = mujoco.MjModel.from_xml_string(build_xml(g, stack, self.settings))
+        self.errors = errors or PrintErrors()
+        self.shapes = shapes or drawn.load(_fit(), self.errors.nose / MM)
+        xml = build_xml(g, stack, self.settings, self.shapes, self.errors)
+        self.model = mujoco.MjModel.from_xml_string(xml)
         self.data = mujoco.MjData(self.model)
+        self.feeding = False  # the feed servo is on
         m = self.model
-        self.card_ids = [m.body(f"card{i}").id for i in range(MODELLED)]
+        self.tyre_dof = m.jnt_dofadr[m.joint("tyre").id]
+        # each card's segments, tail (the chain's root) to front
+        self.segments = [
+            [m.body(f"card{i}.{k}").id for k in range(SEGMENTS)] for i in range(MODELLED)
+        ]
+        self.card_ids = [ids[0] for ids in self.segments]
         self.card_qpos = [m.jnt_qposadr[m.body_jntadr[b]] for b in self.card_ids]
         self.card_dof = [m.jnt_dofadr[m.body_jntadr[b]] for b in self.card_ids]
-        self.weight_id = m.body("weight").id
-        self.weight_qpos = m.jnt_qposadr[m.body_jntadr[self.weight_id]]
+        self.hinge_qpos = [
+            [m.jnt_qposadr[m.body_jntadr[b]] for b in ids[1:]] for ids in self.segments
+        ]
+        self.hinge_dof = [
+            [m.jnt_dofadr[m.body_jntadr[b]] for b in ids[1:]] for ids in self.segments
+        ]
+        self.seg = g.card_l / SEGMENTS
+        self.upper = [m.body(f"upper.{k}").id for k in range(SEGMENTS)]
+        self.upper_qpos = m.jnt_qposadr[m.body_jntadr[self.upper[0]]]
+        self.upper_hinges = [m.body_jntadr[b] for b in self.upper[1:]]
+        self.card_ei = g.card_modulus * g.card_w * stack.thickness**3 / 12
+        self.follower_id = m.body("follower").id
+        self.follower_qpos = m.jnt_qposadr[m.body_jntadr[self.follower_id]]
         self.feed_ctrl = [m.actuator(j).id for j in ("tyre", "back")]
         self.exit_ctrl = m.actuator("exit").id
         self.remaining = stack.cards
         self.in_play = [True] * MODELLED  # modelled cards still in the magazine
-        self.follower_down = False  # the follower lies on the modelled cards
+        self.upper_gone = False  # no card left over the modelled ones: the follower lies on them
         for i in range(MODELLED):
             if i >= stack.cards:
                 self._remove(i)
@@ -407,35 +319,29 @@ class FeedModel:
             d.qvel.copy(),
             self.remaining,
             list(self.in_play),
-            self.follower_down,
+            self.upper_gone,
         )
 
     def restore(self, state: tuple[Any, ...]) -> None:
-        qpos, qvel, self.remaining, in_play, self.follower_down = state
+        qpos, qvel, self.remaining, in_play, self.upper_gone = state
         self.in_play = list(in_play)
         self.data.qpos[:], self.data.qvel[:] = qpos, qvel
         for i, playing in enumerate(self.in_play):
-            self.model.body_gravcomp[self.card_ids[i]] = 0.0 if playing else 1.0
+            self.model.body_gravcomp[self.segments[i]] = 0.0 if playing else 1.0
         self._set_weight()
 
     def _set_weight(self) -> None:
-        """The box over the modelled cards weighs the follower and the cards not modelled; its
-        centre of gravity sits between the follower's and the upper cards' (against the front
-        wall). Once no card is left over the modelled ones, the follower itself lies on them."""
-        g, m = self.g, self.model
+        """The chain over the modelled cards weighs the cards not modelled and bends as they
+        do together; once none is left, it leaves and the follower lies on the modelled cards."""
+        g, m, d = self.g, self.model, self.data
         upper = max(self.remaining - MODELLED, 0)
-        mass = g.follower_mass + upper * g.card_mass
-        card_x = g.gate_x - g.card_l / 2 - BEHIND_GATE
-        x = (
-            g.follower_mass * g.follower_x + upper * g.card_mass * (g.pocket_front - g.card_l / 2)
-        ) / (mass)
-        m.body_mass[self.weight_id] = mass
-        m.body_ipos[self.weight_id] = [x - card_x, 1e-4, 0]  # (never quite 0: see build_xml)
-        if not upper and not self.follower_down:
-            # the follower itself now lies on the modelled cards: its front stands behind the
-            # front wall, not against the gate
-            self.follower_down = True
-            m.geom_pos[m.geom("weight").id][0] -= g.gate_x - g.follower_front
+        m.body_mass[self.upper] = max(upper * g.card_mass / SEGMENTS, 1e-6)
+        m.jnt_stiffness[self.upper_hinges] = max(upper, 1) * self.card_ei / self.seg
+        m.body_gravcomp[self.upper] = 0.0 if upper else 1.0
+        if not upper and not self.upper_gone:
+            self.upper_gone = True
+            q = self.upper_qpos
+            d.qpos[q : q + 7] = [g.gate_x + 2.0, 0, -1.0, 1, 0, 0, 0]
         # mj_setConst works on the model's rest pose: keep the state around it
         d = self.data
         qpos, qvel, time = d.qpos.copy(), d.qvel.copy(), d.time
@@ -444,11 +350,30 @@ class FeedModel:
         mujoco.mj_forward(m, d)
 
     def _step(self, seconds: float) -> None:
-        for _ in range(round(seconds / self.settings.timestep)):
+        self._advance(round(seconds / self.settings.timestep))
+
+    def _advance(self, steps: int) -> None:
+        """``steps`` time steps, the feed servo's torque set from its speed first."""
+        self.drive()
+        for _ in range(steps):
             mujoco.mj_step(self.model, self.data)
 
+    def drive(self) -> None:
+        """The feed servo on or off (its torque follows its speed in the model itself)."""
+        self.data.ctrl[self.feed_ctrl] = 1.0 if self.feeding else 0.0
+
     def _front(self, i: int) -> float:
-        return float(self.data.xpos[self.card_ids[i]][0]) + self.g.card_l / 2
+        return float(self.data.xpos[self.segments[i][-1]][0]) + self.seg / 2
+
+    def _tail(self, i: int) -> float:
+        return float(self.data.xpos[self.card_ids[i]][0]) - self.seg / 2
+
+    def height_at(self, i: int, x: float) -> float:
+        """The underside of card ``i`` where it lies over ``x`` (metres)."""
+        k = min(
+            range(SEGMENTS), key=lambda k: abs(float(self.data.xpos[self.segments[i][k]][0]) - x)
+        )
+        return float(self.data.xpos[self.segments[i][k]][2]) - self.stack.thickness / 2
 
     def _bottom(self) -> int | None:
         """The lowest card in the magazine (the one the tyres drive)."""
@@ -461,7 +386,7 @@ class FeedModel:
         """One command: feed until the beam sees a card, or time out."""
         g, d, s = self.g, self.data, self.settings
         self._step(s.settle)
-        d.ctrl[self.feed_ctrl] = g.feed_speed
+        self.feeding = True
         d.ctrl[self.exit_ctrl] = 1.0
         seen: set[int] = set()
         speed = 0.0
@@ -472,8 +397,7 @@ class FeedModel:
         first = self._bottom()
         held = False
         while elapsed < stop_at:
-            for _ in range(check):
-                mujoco.mj_step(self.model, d)
+            self._advance(check)
             elapsed += check * s.timestep
             for i in range(MODELLED):
                 if not self.in_play[i] or i in seen:
@@ -481,7 +405,7 @@ class FeedModel:
                 front = self._front(i)
                 if i != first and front > g.sep_x - g.sep_len / 2:
                     held = True  # a second card reached the separator's shoe
-                if front - g.card_l > g.pinch_x and not speed:
+                if self._tail(i) > g.pinch_x and not speed:
                     speed = float(d.qvel[self.card_dof[i]])  # first card as it leaves
                 if front > g.beam_x:
                     seen.add(i)
@@ -489,14 +413,19 @@ class FeedModel:
                 to_beam = elapsed
             # as the software does, the feed runs on until the card has left the beam (one-way
             # bearings: the pinch pulls it faster meanwhile)
-            if feeding and seen and all(self._front(i) - g.card_l > g.beam_x for i in seen):
-                feeding = False
-                d.ctrl[self.feed_ctrl] = 0.0
+            if feeding and seen and all(self._tail(i) > g.beam_x for i in seen):
+                feeding = self.feeding = False
                 stop_at = elapsed + s.run_out
             if feeding and elapsed > s.timeout:
                 jam = True
                 break
+        self.feeding = False
         d.ctrl[:] = 0.0
+        past = {i for i in seen} | {
+            i
+            for i in range(MODELLED)
+            if self.in_play[i] and self._front(i) > g.gate_x + g.gate_t + 1e-3
+        }
         # a card left half out of the pinch is a jam too
         for i in range(MODELLED):
             if self.in_play[i] and i not in seen and self._front(i) > g.pinch_x + 1e-3:
@@ -505,7 +434,10 @@ class FeedModel:
             if speed == 0.0:
                 speed = float(np.linalg.norm(d.qvel[self.card_dof[i] : self.card_dof[i] + 3]))
             self._put_back(i)
-        return Feed(cards_out=len(seen), jam=jam, exit_speed=speed, to_beam=to_beam, held=held)
+        warning = d.warning[mujoco.mjtWarning.mjWARN_BADQACC]
+        unstable = bool(warning.number)
+        warning.number = 0
+        return Feed(len(seen), jam, speed, to_beam, held, len(past), unstable)
 
     def fire(
         self,
@@ -514,43 +446,53 @@ class FeedModel:
         duties: Sequence[float] = (1.0,),
         margin: float = 2.0,
         card_interval: float = 0.5,
+        passing: Sequence[float] = (),
     ) -> Firing:
         """A counted firing, as the software fires: the pinch spins up, the feed runs until the
         beam has counted ``cards`` (a card in the beam counts), then stops; the pinch runs on
-        until the last card has left the beam. The exit motor's duty steps to ``duties[k]``
-        once the beam has counted k cards (the last duty stays). No new card at the beam within
-        ``margin`` x ``card_interval`` is a jam, as in the software."""
-        g, d, s = self.g, self.data, self.settings
+        until the last card has left the beam. The beam is read by the software's own sensor
+        code (``beam.py``): what it counts is what the box would count. The exit motor's duty
+        steps to ``duties[k]`` once the beam has counted k cards (the last duty stays); the beam
+        judges the card after k counted at ``passing[k]`` of full duty, as the software does. No
+        new card at the beam within ``margin`` x ``card_interval`` is a jam, as in the software."""
+        d, s = self.data, self.settings
         self._step(s.settle)
+        start = d.time
+        beam = Beam(lambda: float(d.time) - start, passing)
+        try:
+            return self._fire(beam, cards, spin_up, duties, margin * card_interval)
+        finally:
+            beam.close()
+
+    def _fire(
+        self, beam: Beam, cards: int, spin_up: float, duties: Sequence[float], patience: float
+    ) -> Firing:
+        g, d, s = self.g, self.data, self.settings
         d.ctrl[self.exit_ctrl] = duties[0]
         elapsed = 0.0
         check = 5
-        while elapsed < spin_up:
-            mujoco.mj_step(self.model, d)
-            elapsed += s.timestep
-        d.ctrl[self.feed_ctrl] = g.feed_speed
-        counted = 0
+        self._advance(round(spin_up / s.timestep))
+        elapsed = spin_up
+        self.feeding = True
         cards_out = 0
-        doubles = 0
-        dark_cards: set[int] = set()  # cards in the beam during the current dark spell
-        entered: set[int] = set()
+        entered: set[int] = set()  # cards whose front has reached the beam, not yet left it
         speeds: list[float] = []
         measured: set[int] = set()
-        feeding, jam = True, False
+        jam = False
         last_event = elapsed
-        end = math.inf
-        while elapsed < end:
-            for _ in range(check):
-                mujoco.mj_step(self.model, d)
+        counted = 0
+        while True:
+            self._advance(check)
             elapsed += check * s.timestep
-            in_beam = set()
+            dark = False
             for i in range(MODELLED):
                 if not self.in_play[i]:
                     continue
                 front = self._front(i)
-                tail = front - g.card_l
+                tail = self._tail(i)
                 if front > g.beam_x > tail:
-                    in_beam.add(i)
+                    dark = True
+                    entered.add(i)
                 if i not in measured and tail > g.pinch_x:
                     measured.add(i)
                     speeds.append(float(d.qvel[self.card_dof[i]]))
@@ -559,69 +501,89 @@ class FeedModel:
                     cards_out += 1
                     self._put_back(i)
                     measured.discard(i)  # the same body comes round again as a later card
-                    if not feeding and not entered:
-                        end = elapsed
-            if in_beam:
-                new = in_beam - dark_cards
-                if new:
-                    dark_cards |= in_beam
-                    entered |= new
-                    if feeding:
-                        counted = min(counted + 1, cards)
-                        last_event = elapsed
-                        d.ctrl[self.exit_ctrl] = duties[min(counted, len(duties) - 1)]
-                if len(in_beam) > 1 and len(dark_cards) == 2:
-                    doubles += 1
-            elif dark_cards:
-                dark_cards = set()
-            if feeding and counted >= cards and not entered:
-                # the last card counted has left the beam: the feed stops, as the software's
-                feeding = False
-                d.ctrl[self.feed_ctrl] = 0.0
-                end = elapsed
-            if feeding and elapsed - last_event > margin * card_interval:
+            beam.see(dark)
+            now = beam.counted()
+            if now > counted:
+                counted = now
+                last_event = elapsed
+                d.ctrl[self.exit_ctrl] = duties[min(counted, len(duties) - 1)]
+            if self.feeding and counted >= cards:
+                self.feeding = False  # the software stops the feed once it has counted them
+            if not self.feeding and not dark and not entered:
+                break  # the last card has left the beam
+            if self.feeding and elapsed - last_event > patience:
                 jam = True
                 break
-            if elapsed > spin_up + margin * card_interval * (cards + 2):
+            if elapsed > spin_up + patience * (cards + 2):
                 jam = True
                 break
+        self.feeding = False
         d.ctrl[:] = 0.0
         self._step(s.run_out)
         landing = tuple(
             throw_distance(v, g.launch_height, g.launch_angle, g.pinch_x) for v in speeds
         )
-        return Firing(cards, counted, cards_out, doubles, jam, elapsed, tuple(speeds), landing)
+        return Firing(
+            cards,
+            min(beam.counted(), cards) if not jam else beam.counted(),
+            cards_out,
+            beam.doubles(),
+            jam,
+            elapsed,
+            tuple(speeds),
+            landing,
+            tuple(beam.spells()),
+        )
+
+    def _place(self, i: int, x: float, z: float) -> None:
+        """Card ``i`` lying flat and still, its middle at ``x``, at height ``z``."""
+        d, q, v = self.data, self.card_qpos[i], self.card_dof[i]
+        d.qpos[q : q + 7] = [x - self.g.card_l / 2 + self.seg / 2, 0, z, 1, 0, 0, 0]
+        d.qvel[v : v + 6] = 0
+        d.qpos[self.hinge_qpos[i]] = 0
+        d.qvel[self.hinge_dof[i]] = 0
 
     def _remove(self, i: int) -> None:
         """Card ``i`` leaves the model: far away, touching nothing, weightless."""
-        d, q = self.data, self.card_qpos[i]
         self.in_play[i] = False
-        d.qpos[q : q + 7] = [self.g.gate_x + 1.0 + i, 0, -1.0, 1, 0, 0, 0]
-        self.model.body_gravcomp[self.card_ids[i]] = 1.0
+        self._place(i, self.g.gate_x + 1.0 + i, -1.0)
+        self.model.body_gravcomp[self.segments[i]] = 1.0
 
     def _put_back(self, i: int) -> None:
         """The card that went out becomes the top modelled card (one card less in the box over
         them), or leaves the model when the stack has no more cards to model."""
         g, d = self.g, self.data
         self.remaining -= 1
-        q, v = self.card_qpos[i], self.card_dof[i]
-        d.qvel[v : v + 6] = 0
         if self.remaining < MODELLED:
             self._remove(i)
         else:
             t = self.stack.thickness
             tops = [
                 float(d.xpos[b][2])
-                for j, b in enumerate(self.card_ids)
+                for j in range(MODELLED)
                 if j != i and self.in_play[j]
+                for b in self.segments[j]
             ]
             top = max(tops) + t / 2 if tops else 0.0
-            d.qpos[q : q + 7] = [g.gate_x - g.card_l / 2 - BEHIND_GATE, 0, top + t / 2, 1, 0, 0, 0]
-            w = self.weight_qpos
-            weight_z = float(d.xpos[self.weight_id][2])
-            d.qpos[w + 2] += max(0.0, top + t + WEIGHT_BOX_H / 2 + 5e-5 - weight_z)
+            self._place(i, g.gate_x - g.card_l / 2 - BEHIND_GATE, top + t / 2)
+            # what lies over the modelled cards rises by the card put under it
+            over = self.follower_qpos if self.upper_gone else self.upper_qpos
+            lowest = min(
+                float(d.xpos[b][2]) for b in ([self.follower_id] if self.upper_gone else self.upper)
+            )
+            half = FOLLOWER_H / 2 if self.upper_gone else WEIGHT_BOX_H / 2
+            lift = max(0.0, top + t + half + 5e-5 - lowest)
+            d.qpos[over + 2] += lift
+            if not self.upper_gone:
+                d.qpos[self.follower_qpos + 2] += lift
         self._set_weight()
         mujoco.mj_forward(self.model, d)
+
+
+def _fit() -> dict[str, Any]:
+    from hardware.tools import scad
+
+    return scad.fit_values()
 
 
 def throw_distance(speed: float, height: float, angle_deg: float, from_axis: float) -> float:

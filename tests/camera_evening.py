@@ -145,3 +145,24 @@ def soften(
             path = where / frame["file"]
             image = cv2.GaussianBlur(cv2.imread(str(path)), (0, 0), sigma)
             cv2.imwrite(str(path), cv2.convertScaleAbs(image, alpha=shade))
+
+
+def film_cards(
+    folder: Path, cards: list[tuple[str, str]], *, start: tuple[str, str], seed: int
+) -> Path:
+    """One round laying exactly ``cards`` on a pile topped by ``start``, nothing else happening,
+    in ``folder/round_01`` (returned)."""
+    shot = render.sequence(
+        seed,
+        render.styles(1, 1)[0],
+        deck_faces("extreme"),
+        cards=tuple(Card(*card) for card in cards),
+        start=Card(*start),
+        passes=0,
+        rests=0,
+        lamp_changes=0,
+    )
+    where = folder / "round_01"
+    shot.save(where)
+    lead_in(where)
+    return where

@@ -193,3 +193,24 @@ def test_a_press_after_a_play_runs_once_the_camera_decided_that_play(tmp_path, c
     assert events[:3] == [("play", 3), ("press", 4), ("press", 5)]
     script = typed(lines, seed=1)
     assert same_log(final["log"]) == same_log(script.pop()["log"])
+
+
+def test_the_same_symbol_in_another_colour_laid_on_it_is_a_play(tmp_path, capsys):
+    """A yellow Inversion, then a blue one laid nearly exactly on it, then a red one on that:
+    seen grey and soft the three pictures are alike; their colours are not. Both are plays."""
+    lines = [
+        "players Alice Bruno Chloé David",
+        "start 5 yellow",
+        "play reverse yellow",
+        "play reverse blue",
+        "play reverse red",
+        "won Alice",
+    ]
+    laid = [("reverse", "yellow"), ("reverse", "blue"), ("reverse", "red")]
+    film_cards(tmp_path / "frames", laid, start=("5", "yellow"), seed=3)
+    status, records, err = replayed(tmp_path, lines, tmp_path / "frames", capsys, seed=1)
+    assert status == 0, err
+    final = records.pop()
+    plays = [line["card"] for line in final["log"] if line["event"] == "play"]
+    assert plays == [{"kind": kind, "colour": colour} for kind, colour in laid]
+    assert same_log(final["log"]) == same_log(typed(lines, seed=1).pop()["log"])

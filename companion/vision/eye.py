@@ -26,6 +26,7 @@ from .teach import Lesson, TeachError
 from .watcher import Watcher
 
 LIVE_WIDTH = 640
+CANDIDATES = 8  # faces handed on, best first: the table keeps those of its deck
 TAUGHT_MODEL = "camera-model.npz"  # the family's deck, in the state directory
 
 
@@ -168,7 +169,7 @@ class Eye:
         assert card is not None
         candidates = [(card.kind, card.colour, read.confidence)]
         candidates += [(c.kind, c.colour, p) for c, p in read.candidates if c != card]
-        best = tuple(candidates[:4])
+        best = tuple(candidates[:CANDIDATES])
         return Sighting(card.kind, card.colour, read.confidence, read.sure, best, decision.settles)
 
     def _thumbnail(self, frame: TimedFrame) -> np.ndarray:

@@ -48,6 +48,15 @@ SAME_PATTERN = 0.995
 VIEW_SHIFT = 0.3
 EXPLAINED = 0.7
 VIEW = (320, 240)  # the picture a knock is measured on
+# A card laid exactly where one of the same shape lay, told on that picture where the card is
+# read: this share of it changed colour (seen soft, the light's colour taken out), or, as sharp
+# as before (this share of the Laplacian's variance at least), this share of its drawing.
+COLOUR_SOFT = 3.0
+HUE_CHANGE = 0.06  # of a pixel's share of red, green or blue
+RECOLOURED_SHARE = 0.3
+SHARP_AS_BEFORE = 0.7
+DRAWING_SOFT = 1.5
+REDRAWN_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -152,6 +161,9 @@ class Watcher:
             still, seen = self._follow_view(small, still, frame.image)
             changed = _changed(small, still) * seen
             share = np.count_nonzero(changed) / changed.size
+            if share < CHANGED_SHARE:  # a card as grey as the one under it: its colour changed
+                changed = changed | self._changed_in_colour(frame.image, seen)
+                share = np.count_nonzero(changed) / changed.size
             if share < CHANGED_SHARE:
                 self.unread.drop()  # what changed went away again: a hand, not a card
                 self._keep(small, frame)  # nothing happened: follow slow drifts of the light
@@ -188,6 +200,12 @@ class Watcher:
             not starting
             and still is not None
             and _unchanged(small, still, changed, read.found.hull, width)
+            and not _laid_anew(
+                frame.image,
+                self._still_frame,
+                read.found.hull,
+                read_otherwise=read.card != self.top,
+            )
         ):
             return self._read_again(frame, read, small, pose)
         before = self._pose if read.card == self.top else None
@@ -203,7 +221,16 @@ class Watcher:
             self._keep(small, frame)
             self._pose = pose
             return None
-        if changed is not None and changed_share(changed, read.found.hull, width) < LAID_SHARE:
+        if (
+            changed is not None
+            and changed_share(changed, read.found.hull, width) < LAID_SHARE
+            and not _laid_anew(
+                frame.image,
+                self._still_frame,
+                read.found.hull,
+                read_otherwise=read.card != self.top,
+            )
+        ):
             return None  # a card that was there before, seen while a hand hides the top
         self._keep(small, frame)
         last_pose = self._pose
@@ -347,6 +374,48 @@ def _unchanged(
     if float(now.std()) < 1e-3 or float(then.std()) < 1e-3:
         return False
     return float(np.corrcoef(now, then)[0, 1]) >= SAME_PATTERN
+
+
+def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise: bool) -> bool:
+    """Whether another card lies where the card at ``hull`` is read than in the last still
+    picture, though seen soft and grey the two are alike (a card laid exactly on one of the
+    same shape: a blue Inversion on a yellow one, a 9 on a 7): the picture there is as sharp as
+    before (a blur coming or going changes a card's look, not the card) and its colour changed
+    (its hue, the lamp's own shift of every hue taken out), or, the card read otherwise than
+    the top one (``read_otherwise``), its drawing did (a hand's shadow gone changes a drawing's
+    grey a little, never what it reads as). Nothing can be told without the still picture (the
+    view moved since)."""
+    if still is None or still.shape != image.shape:
+        return False
+    now, then = _detail(image), _detail(still)
+    inside = cv2.dilate(field_mask(hull, now[..., 0], image.shape[1]), np.ones((5, 5), np.uint8))
+    region = inside > 0
+    total = int(np.count_nonzero(region))
+    if total < 64:
+        return False
+    sharp = [float(cv2.Laplacian(p.mean(axis=2), cv2.CV_32F)[region].var()) for p in (now, then)]
+    if min(sharp) < SHARP_AS_BEFORE * max(sharp):
+        return False  # softer or sharper than before: a blur coming or going
+    hues = [
+        cv2.GaussianBlur(p / p.sum(axis=2, keepdims=True), (0, 0), COLOUR_SOFT) for p in (now, then)
+    ]
+    shift = hues[0] - hues[1]
+    shift -= np.median(shift.reshape(-1, 3), axis=0)
+    recoloured = (np.abs(shift) > HUE_CHANGE).any(axis=2)
+    if np.count_nonzero(recoloured & region) / total >= RECOLOURED_SHARE:
+        return True
+    if not read_otherwise:
+        return False
+    level = MOVING_PIXEL * float(now.mean())
+    gains = np.median(now / then, axis=(0, 1))
+    fine = [cv2.GaussianBlur(p.mean(axis=2), (0, 0), DRAWING_SOFT) for p in (now, then * gains)]
+    redrawn = np.abs(fine[0] - fine[1]) > level
+    return bool(np.count_nonzero(redrawn & region) / total >= REDRAWN_SHARE)
+
+
+def _detail(image: Image) -> Floats:
+    picture: Floats = cv2.resize(image, VIEW, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return picture + 1.0
 
 
 def _laid_on(small: Floats, held: Floats | None, hull: Image, frame_width: int) -> bool:

@@ -76,8 +76,11 @@ export function renderQuestion(box) {
   const open = local.padFor === question.id;
   // Redrawn only when it changed: the picture is not fetched again at every press.
   const waiting = (camera().waiting || []).map((r) => r.kind + r.colour).join();
-  const key = [question.id, store.lang, open, local.colour, local.enlarged, waiting,
-    colours().join()].join("|");
+  // What is asked is part of it: a card's question becomes its Coup Extrême's target question
+  // under the same number, and every screen shows the new one at once.
+  const offered = (question.candidates || []).map((r) => r.kind + r.colour).join();
+  const key = [question.id, question.needs, question.missed, offered, store.lang, open,
+    local.colour, local.enlarged, waiting, colours().join()].join("|");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.textContent = "";

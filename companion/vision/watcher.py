@@ -51,6 +51,11 @@ VIEW = (320, 240)  # the picture a knock is measured on
 # A card laid exactly where one of the same shape lay, told on that picture where the card is
 # read: this share of it changed colour (seen soft, the light's colour taken out), or, as sharp
 # as before (this share of the Laplacian's variance at least), this share of its drawing.
+# A picture gone soft (Gaussian σ of the shrunk picture tried, 8 to 32 px of the frame) with
+# nothing laid: so blurred, the last still picture leaves at most this share of the change
+SOFT_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0)
+EXPLAINED_SOFT = 0.3
+SOFT_LEFT = 0.02  # ... and at most this share of the picture (a card laid changes 3 % or more)
 COLOUR_SOFT = 3.0
 HUE_CHANGE = 0.06  # of a pixel's share of red, green or blue
 RECOLOURED_SHARE = 0.3
@@ -161,6 +166,9 @@ class Watcher:
             still, seen = self._follow_view(small, still, frame.image)
             changed = _changed(small, still) * seen
             share = np.count_nonzero(changed) / changed.size
+            if _gone_soft(small, still):
+                self.unread.drop()  # the same pile seen soft (a shadow, the lens misted)
+                return None
             if share < CHANGED_SHARE:  # a card as grey as the one under it: its colour changed
                 changed = changed | self._changed_in_colour(frame.image, seen)
                 share = np.count_nonzero(changed) / changed.size
@@ -374,6 +382,21 @@ def _unchanged(
     if float(now.std()) < 1e-3 or float(then.std()) < 1e-3:
         return False
     return float(np.corrcoef(now, then)[0, 1]) >= SAME_PATTERN
+
+
+def _gone_soft(small: Floats, still: Floats) -> bool:
+    """Whether the picture is the last still one gone soft, nothing laid: blurred as much as
+    explains most of the difference (a shadow's light level taken out), hardly a pixel of it
+    differs from the still picture. A card laid while the picture is soft still differs where
+    it lies."""
+    before = float(np.count_nonzero(_changed(small, still)))
+    if before == 0:
+        return False
+    after = min(
+        np.count_nonzero(_changed(small, cv2.GaussianBlur(still, (0, 0), sigma)))
+        for sigma in SOFT_STEPS
+    )
+    return after <= EXPLAINED_SOFT * before and after / small.size < SOFT_LEFT
 
 
 def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise: bool) -> bool:

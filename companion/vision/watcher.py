@@ -396,7 +396,7 @@ def _gone_soft(small: Floats, still: Floats) -> bool:
         np.count_nonzero(_changed(small, cv2.GaussianBlur(still, (0, 0), sigma)))
         for sigma in SOFT_STEPS
     )
-    return after <= EXPLAINED_SOFT * before and after / small.size < SOFT_LEFT
+    return bool(after <= EXPLAINED_SOFT * before and after / small.size < SOFT_LEFT)
 
 
 def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise: bool) -> bool:

@@ -387,10 +387,10 @@ class Daemon:
 
     def _eye(self, source: str, sections: Config) -> Camera:
         from companion.vision import default_model, load_model
-        from companion.vision.eye import TAUGHT_MODEL, Eye
+        from companion.vision.eye import TAUGHT_MODEL, Eye, drawn_source
 
         section = sections.camera
-        default = default_model()
+        default = default_model(drawings=drawn_source(source))
         taught = self.options.state_dir / TAUGHT_MODEL
         model, problem = default, None
         if section.model:

@@ -112,7 +112,7 @@ def test_a_card_too_blurred_to_read_is_asked_never_skipped(tmp_path):
     where = tmp_path / "frames" / "round_01"
     truth = json.loads((where / "truth.json").read_text(encoding="utf-8"))["plays"]
     soften(where, truth[2]["hand_left_ms"], 4.0, random.Random(1))
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     decided = [d for f in FolderSource(where).frames() if (d := watcher.feed(f)) is not None]
     assert len(decided) == len(truth)
     assert not decided[2].read.sure  # asked: laid and not read, or read unsure
@@ -136,7 +136,7 @@ def test_what_the_watcher_can_explain_is_never_asked():
     frames = [
         (f.t_ms, np.roll(f.image, 8, axis=1) if f.t_ms >= knocked else f.image) for f in film.frames
     ]
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     made = [d for t, image in frames if (d := watcher.feed(TimedFrame(t, image))) is not None]
     assert [d.read.card for d in made] == [film.plays[0].card]
 

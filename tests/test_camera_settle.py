@@ -22,7 +22,7 @@ def one_play(seed: int) -> render.Sequence:
 
 
 def decided(frames: list[tuple[int, np.ndarray]]) -> list[Card | None]:
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     return [
         d.read.card for t, image in frames if (d := watcher.feed(TimedFrame(t, image))) is not None
     ]
@@ -61,7 +61,7 @@ def test_a_card_laid_as_the_camera_is_knocked_is_read(seed):
     frames = [
         (f.t_ms, np.roll(f.image, 8, axis=1) if f.t_ms >= knocked else f.image) for f in film.frames
     ]
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     made = [d for t, image in frames if (d := watcher.feed(TimedFrame(t, image))) is not None]
     assert len(made) == 1
     assert not made[0].read.sure or made[0].read.card == film.plays[0].card
@@ -76,7 +76,7 @@ def test_a_hand_resting_with_an_arm_as_grey_as_the_table_is_no_play():
         708, held_out_styles(2)[0], faces(), plays=6, passes=1, lamp_changes=1, rests=1
     )
     first = film.plays[0].hand_left_ms
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     made = [d for f in film.frames if (d := watcher.feed(TimedFrame(f.t_ms, f.image))) is not None]
     assert [d.t_ms >= first for d in made] == [True] * len(film.plays)
 

@@ -348,7 +348,7 @@ def test_the_camera_is_checked_and_shows_a_test_read(tmp_path: Path) -> None:
     (still,) = render.still_set(1, 41, held_out_styles(), (Card("skip", "red"),))
     cv2.imwrite(str(folder / "frame_0.jpg"), still.image)
     (folder / "frames.json").write_text(
-        json.dumps({"frames": [{"file": "frame_0.jpg", "t_ms": 0}]})
+        json.dumps({"frames": [{"file": "frame_0.jpg", "t_ms": 0}], "drawn": True})
     )
     # as a config file writes it ([camera] resolution = "WIDTHxHEIGHT")
     camera = {"enabled": True, "source": f"folder:{folder}", "resolution": "640x480"}

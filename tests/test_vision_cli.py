@@ -26,7 +26,7 @@ def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys: pytest.Capt
     for i, still in enumerate(stills):
         paths.append(tmp_path / f"still{i}.jpg")
         cv2.imwrite(str(paths[-1]), still.image)
-    assert main(["vision", "read", "--json", *map(str, paths)]) == 0
+    assert main(["vision", "read", "--drawings", "--json", *map(str, paths)]) == 0
     out = lines(capsys)
     assert [(o["image"], o["kind"], o["colour"]) for o in out] == [
         (str(paths[0]), "skip", "red"),

@@ -171,7 +171,7 @@ def test_an_index_off_the_whole_card_on_top_is_of_a_card_under_it():
 
 
 def test_a_model_keeps_what_a_sure_field_read_needs(tmp_path: Path):
-    model = replace(default_model(), agree_at=0.3, field_foreign_at=0.02)
+    model = replace(default_model(drawings=True), agree_at=0.3, field_foreign_at=0.02)
     model.save(tmp_path / "m.npz")
     loaded = Model.load(tmp_path / "m.npz")
     assert (loaded.agree_at, loaded.field_foreign_at) == pytest.approx((0.3, 0.02))

@@ -153,7 +153,7 @@ def test_without_picamera2_the_pi_camera_says_what_to_install():
 
 def test_a_still_pile_is_only_compared_never_read_again():
     _, image = pile(Card("4", "yellow"), seed=11)
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     decisions = [watcher.feed(TimedFrame(t, image)) for t in range(0, 3000, 100)]
     assert decisions == [None] * 30
     assert watcher.reads == 1  # the pile as it starts
@@ -173,7 +173,7 @@ def test_a_card_laid_on_the_pile_is_decided_once_and_a_lamp_is_not_a_play():
         render.Scene(scene.table, (*scene.pile, laid), render.Lighting("warm", brightness=0.8)),
         render.FaceCache(),
     )
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     film = [before] * 6 + [after] * 8 + [warm] * 8
     decisions = [watcher.feed(TimedFrame(i * 100, f)) for i, f in enumerate(film)]
     made = [d for d in decisions if d is not None]
@@ -195,7 +195,7 @@ def test_a_scripted_run_of_cards_is_filmed_and_watched_in_order():
         start=Card("2", "red"),
     )
     assert [p.card for p in film.plays] == list(laid)
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     made = [d for f in film.frames if (d := watcher.feed(TimedFrame(f.t_ms, f.image)))]
     assert [d.read.card for d in made] == list(laid)
     assert all(d.frame is not None and d.frame.shape == (480, 640, 3) for d in made)
@@ -259,7 +259,7 @@ def test_a_hand_resting_over_the_pile_is_not_a_play():
 def test_a_knocked_camera_is_not_a_play():
     _, image = pile(Card("4", "yellow"), seed=11)
     knocked = np.ascontiguousarray(np.roll(image, (25, 30), axis=(0, 1)))
-    watcher = Watcher(default_model())
+    watcher = Watcher(default_model(drawings=True))
     film = [image] * 6 + [knocked] * 70  # 7 s: past the wait for a still arm
     made = [d for i, f in enumerate(film) if (d := watcher.feed(TimedFrame(i * 100, f)))]
     assert made == []

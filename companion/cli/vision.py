@@ -34,8 +34,11 @@ def register(subparsers: Any) -> None:
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     watch = actions.add_parser("watch", help="replay a folder of frames, print the cards played")
     watch.add_argument("--frames", type=Path, required=True, metavar="DIR")
+    read.add_argument(
+        "--drawings", action="store_true", help="the pictures are the program's own drawings"
+    )
     for sub in (read, watch):
-        sub.add_argument("--model", type=Path, help="a taught deck (default: the drawn deck)")
+        sub.add_argument("--model", type=Path, help="a taught deck (default: the shipped deck)")
         sub.add_argument("--json", action="store_true", help="one JSON object a line")
     teach = actions.add_parser("teach", help="learn a deck from labelled photos")
     teach.add_argument("folder", type=Path, metavar="DIR")
@@ -54,8 +57,11 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         return _fail(f"{exc}: install the camera extra (pip install 'uno-companion[camera]')")
     try:
-        default = vision.default_model()
-        model = default if getattr(args, "model", None) is None else vision.Model.load(args.model)
+        drawings = getattr(args, "drawings", False) or _drawn_frames(vision, args)
+        default = vision.default_model(drawings=drawings)
+        model = default
+        if getattr(args, "model", None) is not None:
+            model = vision.Model.load(args.model, default.networks, default.fields)
     except vision.ModelError as exc:
         return _fail(str(exc))
     if args.vision_action == "read":
@@ -71,6 +77,16 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{args.out}: {exc.strerror or exc}")
     print(f"{args.out}: deck learned ({taught.origin})")
     return 0
+
+
+def _drawn_frames(vision: Any, args: argparse.Namespace) -> bool:
+    """A ``watch`` of a folder of the program's own drawn frames (``"drawn": true``)."""
+    if args.vision_action != "watch":
+        return False
+    try:
+        return bool(vision.FolderSource(args.frames).drawn)
+    except vision.SourceError:
+        return False  # said again, clearly, when the watch opens it
 
 
 def _read(vision: Any, model: Any, images: list[Path], as_json: bool) -> int:

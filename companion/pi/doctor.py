@@ -157,7 +157,12 @@ class System:
             camera.close()
         if frame is None:
             raise OSError(f"{source} gave no frame")
-        model = Model.load(Path(section.model)) if section.model else default_model()
+        # The program's own drawn frames are read with the drawings' model (docs/vision.md).
+        drawings = isinstance(camera, FolderSource) and camera.drawn
+        default = default_model(drawings=drawings)
+        model = default
+        if section.model:
+            model = Model.load(Path(section.model), default.networks, default.fields)
         read = model.read(frame.image)
         size = f"{frame.image.shape[1]}×{frame.image.shape[0]} frame from {source}"
         if read.card is None:

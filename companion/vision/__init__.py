@@ -16,6 +16,7 @@ from pathlib import Path
 from .kinds import KINDS, Card, may_follow, parse_card
 from .model import DEFAULT_MODEL, Model, ModelError, Read
 from .net import NetworkError, Networks
+from .outline import Top, find_outline, same_card, straighten
 from .reader import Found, find_top
 from .sources import (
     FolderSource,
@@ -30,16 +31,17 @@ from .teach import Lesson, TeachError, read_labels, teach, teach_folder
 from .watcher import Decision, Watcher
 
 
-def default_model(path: Path = DEFAULT_MODEL) -> Model:
-    """The model shipped with the program."""
-    return Model.load(path)
+def default_model(path: Path = DEFAULT_MODEL, *, drawings: bool = False) -> Model:
+    """The model shipped with the program; ``drawings``: made to read the program's own
+    drawings (with the field reader learned from them, which never reads a camera's picture)."""
+    return Model.load(path, drawings=drawings)
 
 
 def load_model(path: Path, default: Model) -> tuple[Model, str | None]:
     """The model in ``path``, or ``default`` and a sentence naming the file and what is wrong
     with it (damaged, empty, made for another program): a bad file never stops the box."""
     try:
-        return Model.load(path, default.networks), None
+        return Model.load(path, default.networks, default.fields), None
     except ModelError as exc:
         return default, f"{exc}; reading with the shipped model instead"
 
@@ -63,14 +65,18 @@ __all__ = [
     "SourceError",
     "TeachError",
     "TimedFrame",
+    "Top",
     "Watcher",
     "default_model",
+    "find_outline",
     "find_top",
     "load_image",
     "load_model",
     "may_follow",
     "parse_card",
     "read_labels",
+    "same_card",
+    "straighten",
     "teach",
     "teach_folder",
 ]

@@ -10,6 +10,7 @@ model in the state directory.
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -47,6 +48,18 @@ def round_folders(folder: Path) -> list[Path]:
         return [folder]
     rounds = sorted(p for p in folder.iterdir() if (p / "frames.json").is_file())
     return rounds or [folder]
+
+
+def drawn_source(source: str) -> bool:
+    """Whether a ``[camera] source`` replays the program's own drawings (a ``folder:`` whose
+    first ``frames.json`` says ``"drawn": true``): those are read with the drawings' model."""
+    if not source.startswith("folder:"):
+        return False
+    listing = round_folders(Path(source.removeprefix("folder:")))[0] / "frames.json"
+    try:
+        return json.loads(listing.read_text(encoding="utf-8")).get("drawn") is True
+    except (OSError, ValueError, AttributeError):
+        return False  # the source itself says what is wrong when it opens
 
 
 def open_source(source: str, size: tuple[int, int]) -> FrameSource:

@@ -21,9 +21,12 @@ import numpy as np
 
 from . import field as drawn
 from .fieldmodel import FIELD_MODEL, FieldModel, FieldModelError
-from .kinds import KINDS, Card, rank
-from .net import COLOURS, NONE, NetworkError, Networks
+from .kinds import COLOURLESS, KINDS, Card, may_follow, rank
+from .net import COLOURS, NONE, NetworkError, Networks, Spot
+from .outline import CARD_H, Top, find_outline
 from .reader import Found, find_top
+from .straight import LOOKS, SYMBOL_INK, centre_ink, embed_ends, frame_point
+from .taught import MATCH_AT, TaughtFaces
 from .types import Floats, Image
 
 # A sure field read also needs the networks to see a card of this deck there (another deck's
@@ -34,6 +37,9 @@ FIELD_NOT_A_CARD = 0.1
 # this many index sizes outside its field belongs to a card under it, and is not read sure.
 UNDER_TOP_CARD = 1.0
 UNDER_TOP_RING = 0.8
+# A corner of a straightened card holds an index when the reader gives "not an index" less
+# than this there; a card with no such corner is left to the finder (fanned cards, a stray shape).
+INDEX_SEEN = 0.5
 FORMAT = 2
 DEFAULT_MODEL = Path(__file__).with_name("default-model.npz")
 _ARRAYS = ("kind_w", "kind_b", "colour_w", "colour_b")
@@ -89,6 +95,7 @@ class Model:
     # decks the model was never shown (faces, stars) sit just above what its own cards show.
     foreign_at: float = 1.0
     kinds: tuple[str, ...] = KINDS
+    taught: TaughtFaces | None = field(default=None, repr=False, compare=False)
 
     @property
     def temperature(self) -> float:
@@ -139,13 +146,100 @@ class Model:
         self, image: Image, previous: Card | None = None, changed: Image | None = None
     ) -> Read:
         """The top card of the pile in ``image`` (BGR), ranked with the rules prior
-        (``changed``: where the picture changed, see :func:`.reader.find_top`)."""
+        (``changed``: where the picture changed, see :func:`.reader.find_top`).
+
+        A camera's picture is read the box's way first: the top card found whole by its outline
+        and read straightened (:meth:`read_top`); fanned cards, whose outlines melt together,
+        by the finder's corner index. A model made for the program's drawings (with a field
+        reader, see :func:`load_drawn`) reads them as it always did."""
+        top = find_outline(image) if self.fields is None else None
         found = self.find(image, changed)
-        if found is None:
+        read = None if found is None else self.read_found(found, previous)
+        if top is not None:
+            straight = self.read_top(top, previous, read)
+            if straight is not None:
+                return straight
+        if found is None or read is None:
             return Read(None, 0.0, False)
-        read = self.read_found(found, previous)
         if self.fields is None:
             return read
+        return self._with_fields(read, found, image, previous, changed)
+
+    def read_top(
+        self, top: Top, previous: Card | None = None, finder: Read | None = None
+    ) -> Read | None:
+        """The card found by its outline; None when nothing there is a card the model knows.
+
+        What the reader network sees in its corners (:meth:`read_corners`) stands when it is
+        sure, unless a taught face is surely another card (then it asks); when it is not sure,
+        a taught face the card is like enough to (:mod:`.taught`) decides."""
+        corners = self.read_corners(top, previous, finder)
+        if self.taught is None:
+            return corners
+        match = self.taught.match(top.card)
+        if corners is not None and corners.sure:
+            if match is not None and match.sure and match.card != corners.card:
+                return replace(corners, sure=False)
+            return corners
+        if match is None or match.likeness < MATCH_AT:
+            return corners
+        chances = tuple(self.taught.chances(top.card))
+        sure = match.sure and may_follow(previous, match.card)
+        spot = Spot(top.centre[0], top.centre[1], top.length / 4, match.likeness)
+        hull = np.round(top.corners).astype(np.int32).reshape(-1, 1, 2)
+        found = Found(spot, np.zeros(0, np.float32), top.corners, hull)
+        return Read(match.card, chances[0][1], sure, chances, found)
+
+    def read_corners(
+        self, top: Top, previous: Card | None = None, finder: Read | None = None
+    ) -> Read | None:
+        """What the reader network sees in the corners of the card found by its outline; None
+        when it sees no index there. A sure read also needs the finder's own read of the frame
+        (``finder``) to name the same kind, and a symbol printed in the card's middle: cards of
+        other games fool one look at their corners, seldom two."""
+        hull = np.round(top.corners).astype(np.int32).reshape(-1, 1, 2)
+        embeddings, looks = embed_ends(self.networks, top)
+        kinds, colours = self.probabilities(embeddings)
+        ends = [
+            e * LOOKS + int(np.argmin(kinds[e * LOOKS : (e + 1) * LOOKS, NONE])) for e in (0, 1)
+        ]
+        seen = [i for i in ends if kinds[i, NONE] < INDEX_SEEN]
+        if not seen:
+            return None
+        kind_p = np.prod(kinds[seen], axis=0)
+        colour_p = np.prod(colours[seen], axis=0)
+        kind_p, colour_p = kind_p / kind_p.sum(), colour_p / colour_p.sum()
+        unknown = float(kind_p[NONE])
+        foreign = unknown + float(colour_p[-1]) * (1.0 - unknown)
+        named = {kind: float(kind_p[i]) for i, kind in enumerate(KINDS)}
+        shades = {name: float(colour_p[i]) for i, name in enumerate(COLOURS)}
+        candidates, allowed = rank(named, shades, previous, foreign)
+        card, confidence = candidates[0]
+        best = min(seen, key=lambda i: float(kinds[i, NONE]))
+        x, y = frame_point(top, looks[best])
+        size = looks[best].size * top.length / CARD_H
+        spot = Spot(x, y, size, 1.0 - float(kinds[best, NONE]))
+        printed = "black" if card.kind in COLOURLESS else card.colour
+        ends_agree = len({int(np.argmax(kinds[i, :NONE])) for i in seen}) == 1
+        sure = (
+            allowed
+            and confidence >= self.sure_at
+            and foreign < self.foreign_at
+            and printed == top.colour  # the field's own colour agrees
+            and ends_agree  # both corners, when both are seen, show the same index
+            and finder is not None
+            and finder.card is not None
+            and finder.card.kind == card.kind
+            and centre_ink(top.card) >= SYMBOL_INK
+        )
+        found = Found(spot, embeddings[best], top.corners, hull)
+        return Read(card, confidence, sure, candidates, found)
+
+    def _with_fields(
+        self, read: Read, found: Found, image: Image, previous: Card | None, changed: Image | None
+    ) -> Read:
+        """The program's drawings: the field reader's say (see :func:`load_drawn`)."""
+        assert self.fields is not None
         seen = self.fields.read(image, previous, changed)
         if read.sure:
             # Two readers sure of different cards: another deck's symbol, most likely; ask.
@@ -156,18 +250,16 @@ class Model:
             if seen.found is not None and off_card(found, seen.found):
                 return replace(read, sure=False)
             return read
-        # A card drawn with indices too small to read at this distance (the program's own
-        # drawings): its central symbol, read on its white-ringed field, may settle it, when the
-        # networks give that card a fair chance too (alone, that reader is often sure and wrong
-        # on real cards, whose field is seldom wholly ringed with white).
+        # A drawn card's indices are too small to read at this distance: its central symbol,
+        # read on its white-ringed field, may settle it, when the networks give that card a
+        # fair chance too. Never on a camera's picture: on real cards this reader, learned from
+        # drawings, is often sure and wrong.
         if seen.card is None or not seen.sure or seen.found is None:
             return read
         agreed = (
             dict(read.candidates).get(seen.card, 0.0) >= self.agree_at
             and self.foreign(found.embedding) < self.field_foreign_at
         )
-        # The field reader is sure, the networks are not: its card is the better guess (on
-        # drawings it is right; on real cards it is seldom sure), sure only when they agree.
         return Read(seen.card, seen.confidence, agreed, read.candidates, seen.found)
 
     # ------------------------------------------------------------ files
@@ -185,22 +277,29 @@ class Model:
             "foreign_at": self.foreign_at,
             "origin": self.origin,
         }
+        arrays = {name: getattr(self, name).astype(np.float32) for name in _ARRAYS}
+        if self.taught is not None:  # the family's faces, each as the outline reader saw it
+            meta["taught"] = [[card.kind, card.colour] for card in self.taught.cards]
+            arrays["taught_looks"] = self.taught.looks.astype(np.float32)
         with path.open("wb") as out:
-            np.savez_compressed(
-                out,
-                meta=np.array(json.dumps(meta)),
-                **{name: getattr(self, name).astype(np.float32) for name in _ARRAYS},
-            )
+            np.savez_compressed(out, meta=np.array(json.dumps(meta)), **arrays)
 
     @classmethod
     def load(
-        cls, path: Path, networks: Networks | None = None, fields: FieldModel | None = None
+        cls,
+        path: Path,
+        networks: Networks | None = None,
+        fields: FieldModel | None = None,
+        *,
+        drawings: bool = False,
     ) -> Model:
-        """The model in ``path`` (with the shipped networks and field reader, or those given);
-        :class:`ModelError` says what is wrong with it."""
+        """The model in ``path`` (with the shipped networks, or those given); with the field
+        reader given, or the shipped one when ``drawings`` (only for the program's own drawings,
+        see :meth:`read`). :class:`ModelError` says what is wrong with it."""
         try:
             nets = networks or Networks()
-            fields = fields or FieldModel.load(FIELD_MODEL)
+            if fields is None and drawings:
+                fields = FieldModel.load(FIELD_MODEL)
         except (NetworkError, FieldModelError) as exc:
             raise ModelError(str(exc)) from None
         try:
@@ -229,6 +328,7 @@ class Model:
                     agree_at=float(meta.get("agree_at", 1.0)),
                     field_foreign_at=float(meta.get("field_foreign_at", FIELD_NOT_A_CARD)),
                     foreign_at=float(meta.get("foreign_at", 1.0)),
+                    taught=_taught(meta, data),
                 )
         except FileNotFoundError:
             raise ModelError(f"{path}: no such model file") from None
@@ -240,6 +340,17 @@ class Model:
             raise ModelError(f"{path}: not a vision model ({type(exc).__name__}: {exc})") from None
         _check_shapes(model, path)
         return model
+
+
+def _taught(meta: dict[str, object], data: np.lib.npyio.NpzFile) -> TaughtFaces | None:
+    cards = meta.get("taught")
+    if not isinstance(cards, list):
+        return None
+    looks = data["taught_looks"].astype(np.float32)
+    faces = tuple(Card(str(kind), str(colour)) for kind, colour in cards)
+    if looks.ndim != 2 or len(looks) != len(faces):
+        raise ModelError("taught faces and their looks do not match")
+    return TaughtFaces(looks, faces)
 
 
 def off_card(index: Found, top: drawn.Found) -> bool:

@@ -661,15 +661,17 @@ class Sequence:
     plays: list[Play]
 
     def save(self, folder: Path) -> None:
-        """``folder/frames.json`` and one JPEG a frame (the watcher's folder format), and
-        ``truth.json`` with the plays."""
+        """``folder/frames.json`` and one JPEG a frame (the watcher's folder format, marked
+        ``"drawn": true``: read with the drawings' model), and ``truth.json`` with the plays."""
         folder.mkdir(parents=True, exist_ok=True)
         listing = []
         for i, frame in enumerate(self.frames):
             name = f"frame_{i:05d}.jpg"
             cv2.imwrite(str(folder / name), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
             listing.append({"file": name, "t_ms": frame.t_ms})
-        (folder / "frames.json").write_text(json.dumps({"frames": listing}), encoding="utf-8")
+        (folder / "frames.json").write_text(
+            json.dumps({"frames": listing, "drawn": True}), encoding="utf-8"
+        )
         truth = [
             {"kind": p.card.kind, "colour": p.card.colour, "hand_left_ms": p.hand_left_ms}
             for p in self.plays

@@ -48,14 +48,17 @@ def load_image(path: Path) -> Image:
 
 class FolderSource:
     """``DIR/frames.json`` (``{"frames": [{"file": ..., "t_ms": ...}, ...]}``, other keys
-    ignored) and the pictures beside it, in the listed order."""
+    ignored) and the pictures beside it, in the listed order. ``drawn`` says whether the listing
+    marks them as the program's own drawings (``"drawn": true``), not a camera's frames."""
 
     def __init__(self, folder: Path) -> None:
         listing = folder / "frames.json"
         if not listing.is_file():
             raise SourceError(f"{folder}: no frames.json (a folder of frames needs one)")
         try:
-            entries = json.loads(listing.read_text(encoding="utf-8"))["frames"]
+            content = json.loads(listing.read_text(encoding="utf-8"))
+            entries = content["frames"]
+            self.drawn = content.get("drawn") is True
             self._entries = [(folder / str(e["file"]), int(e["t_ms"])) for e in entries]
         except (ValueError, KeyError, TypeError) as exc:
             raise SourceError(

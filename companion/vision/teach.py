@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,10 @@ import numpy as np
 from .kinds import COLOURLESS, KINDS, Card, parse_card
 from .model import Model, adapt
 from .net import COLOURS, Spot, crop
+from .outline import Top, find_outline
+from .reader import Found
 from .sources import SourceError, load_image
+from .taught import TaughtFaces
 from .types import Image
 
 LOOKS = 16  # views of each card shown: turned all round, a little nearer, farther, aside
@@ -36,7 +40,7 @@ class Lesson:
 
     def show(self, image: Image, card: Card) -> bool:
         """Keeps the frame if a whole card is seen in it (else show it again)."""
-        if self.default.find(image) is None:
+        if find_outline(image) is None and self.default.find(image) is None:
             return False
         self._shown.append((image, card))
         return True
@@ -77,35 +81,61 @@ def read_labels(folder: Path) -> list[tuple[Path, Card]]:
 
 
 def teach(pictures: Iterable[tuple[Image, Card]], default: Model, *, seed: int = 0) -> Model:
-    """A model of the deck the pictures show; :class:`TeachError` when too little was seen."""
+    """A model of the deck the pictures show; :class:`TeachError` when too little was seen.
+
+    Each picture teaches twice: the card found whole by its outline becomes a taught face (read
+    again by likeness, see :mod:`.taught`), and its corner index, found by the finder, moves the
+    heads toward what the family's printing looks like."""
     rng = np.random.default_rng(seed)
     embeddings = []
     kinds: list[int] = []
     colours: list[int] = []
+    straightened: list[tuple[Image, Card]] = []
     shown = missed = 0
     for image, card in pictures:
+        top = find_outline(image)
         found = default.find(image)
-        if found is None:
+        if top is not None and _shows(default, top, found, card):
+            straightened.append((top.card, card))
+        if found is None and top is None:
             missed += 1
             continue
         shown += 1
-        spot = found.spot
-        views = []
-        for look in range(LOOKS):
-            nearer = float(rng.uniform(0.9, 1.1))
-            aside = rng.uniform(-0.12, 0.12, 2) * spot.size
-            moved = Spot(spot.x + aside[0], spot.y + aside[1], spot.size * nearer, spot.heat)
-            views.append(crop(image, moved, turn=360.0 * look / LOOKS + rng.uniform(-10, 10)))
-        embeddings.append(default.networks.embed(views))
+        if found is None:
+            continue
+        embeddings.append(default.networks.embed(_views(image, found.spot, rng)))
         kinds += [KINDS.index(card.kind)] * LOOKS
         colour = "black" if card.kind in COLOURLESS else card.colour
         colours += [COLOURS.index(colour)] * LOOKS
     if not shown:
         raise TeachError("no card was found in any photo (is the card on the tray, in view?)")
-    if len(set(kinds)) < 2:
+    if len({card for _, card in straightened}) < 2 and len(set(kinds)) < 2:
         raise TeachError("show at least two kinds of card")
     origin = f"taught: {shown} photos ({missed} without a card found)"
-    return adapt(default, np.concatenate(embeddings), kinds, colours, origin=origin)
+    model = default
+    if len(set(kinds)) >= 2:
+        model = adapt(default, np.concatenate(embeddings), kinds, colours, origin=origin)
+    faces = TaughtFaces.from_cards(straightened) if len(straightened) >= 2 else None
+    return replace(model, taught=faces, origin=origin)
+
+
+def _shows(default: Model, top: Top, found: Found | None, card: Card) -> bool:
+    """Whether the card found by its outline may be the card the label names: the shipped
+    reader, sure of another card there, says the outline caught something else."""
+    finder = None if found is None else default.read_found(found)
+    read = default.read_corners(top, None, finder)
+    return read is None or not read.sure or read.card == card
+
+
+def _views(image: Image, spot: Spot, rng: np.random.Generator) -> list[Image]:
+    """The index seen turned all round, a little nearer, farther and aside."""
+    views = []
+    for look in range(LOOKS):
+        nearer = float(rng.uniform(0.9, 1.1))
+        aside = rng.uniform(-0.12, 0.12, 2) * spot.size
+        moved = Spot(spot.x + aside[0], spot.y + aside[1], spot.size * nearer, spot.heat)
+        views.append(crop(image, moved, turn=360.0 * look / LOOKS + rng.uniform(-10, 10)))
+    return views
 
 
 def teach_folder(folder: Path, default: Model) -> Model:

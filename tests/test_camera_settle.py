@@ -100,7 +100,7 @@ def test_a_hand_resting_as_the_camera_is_knocked_is_no_play():
 def test_a_soft_look_at_the_same_pile_asks_nothing(tmp_path, sigma, shade):
     """A 7 and an Inversion laid; then, nothing laid, the picture goes soft for seven seconds (the
     lens misted, a shadow over the tray): no card laid unread is asked about, and nothing read
-    while it is soft is a play. The two plays, and nothing else."""
+    while it is soft is a play. The two plays are decided, and nothing else."""
     import json
 
     from companion.vision import FolderSource
@@ -119,4 +119,7 @@ def test_a_soft_look_at_the_same_pile_asks_nothing(tmp_path, sigma, shade):
     (where / "frames.json").write_text(json.dumps(listing), encoding="utf-8")
     watcher = Watcher(default_model())
     made = [d for f in FolderSource(where).frames() if (d := watcher.feed(f)) is not None]
-    assert [d.read.card for d in made] == [Card(*card) for card in laid]
+    # Each play decided once, after its hand left; nothing once the picture went soft.
+    assert [d.settles for d in made] == [False, False]
+    assert truth[0]["hand_left_ms"] <= made[0].t_ms < truth[1]["hand_left_ms"] <= made[1].t_ms
+    assert made[1].t_ms < soft_from

@@ -253,8 +253,8 @@ class Watcher:
             last_pose is not None and not _moved(last_pose, pose) and self.unread.handless()
         )
         self.unread.decided_read()
-        if starting:
-            return None
+        if starting or (settles and not self._decided):
+            return None  # (the pile as it started, read better: nothing to settle)
         self._top_sure, self._top_unread, self._decided = read.sure, False, True
         return Decision(frame.t_ms, read, frame.image, settles)
 

@@ -20,6 +20,7 @@ import numpy as np
 from .field import changed_share, field_mask
 from .kinds import COLOURLESS, Card
 from .model import Model, Read
+from .outline import find_outline, same_card
 from .settle import Unread
 from .sources import TimedFrame
 from .types import Floats, Image
@@ -56,6 +57,7 @@ VIEW = (320, 240)  # the picture a knock is measured on
 SOFT_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0)
 EXPLAINED_SOFT = 0.3
 SOFT_LEFT = 0.02  # ... and at most this share of the picture (a card laid changes 3 % or more)
+WHOLE_TOP = 0.9  # a top card this whole in both pictures is compared as a card (outline.py)
 COLOUR_SOFT = 3.0
 HUE_CHANGE = 0.06  # of a pixel's share of red, green or blue
 RECOLOURED_SHARE = 0.3
@@ -419,6 +421,14 @@ def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise
     sharp = [float(cv2.Laplacian(p.mean(axis=2), cv2.CV_32F)[region].var()) for p in (now, then)]
     if min(sharp) < SHARP_AS_BEFORE * max(sharp):
         return False  # softer or sharper than before: a blur coming or going
+    now_top, then_top = find_outline(image), find_outline(still)
+    if (
+        now_top is not None
+        and then_top is not None
+        and min(now_top.seen, then_top.seen) >= WHOLE_TOP
+        and not same_card(now_top, then_top)
+    ):
+        return True  # the top card, found whole, moved, turned or looks otherwise
     hues = [
         cv2.GaussianBlur(p / p.sum(axis=2, keepdims=True), (0, 0), COLOUR_SOFT) for p in (now, then)
     ]

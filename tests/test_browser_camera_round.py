@@ -1,7 +1,8 @@
 """A camera round on four phones (Debian's Chromium through Playwright, the real daemon in
 simulation with the real camera service, fed by a camera double that hands it the reads): the
-card asked shows the table deck's faces only, and a Coup Extrême named on one phone becomes its
-target's question on every phone at once, without a reload."""
+card asked shows the table deck's faces only (a card whose colour its player names, with its
+colour), and a Coup Extrême named on one phone becomes its target's question on every phone at
+once, without a reload."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from tests.test_camera_service import FakeCamera, FakeSighting  # noqa: E402
 pytest_plugins = ["tests.browser"]  # the browser, phone tabs and dialogs fixtures
 
 TARGET_TITLE = "Qui vise le Coup Extrême\u00a0?"
+COLOURS = ("rouge", "jaune", "vert", "bleu")
 
 
 def test_a_coup_extreme_read_asks_its_target_on_every_phone_at_once(
@@ -65,7 +67,12 @@ def test_a_coup_extreme_read_asks_its_target_on_every_phone_at_once(
         questions = [page.locator("#cam-question") for page in pages]
         for question in questions:
             expect(question.locator(".cam-title")).to_have_text("Quelle carte\u00a0?")
-            expect(question.locator(".cam-card")).to_have_text(["Coup Extrême", "Joker"])
+            # The cards whose colour is named are offered with it: one each colour, asked once.
+            expect(question.locator(".cam-card")).to_have_count(8)
+            expect(question.locator('.cam-card[data-kind="coup_extreme"]')).to_have_text(
+                [f"Coup Extrême {colour}" for colour in COLOURS]
+            )
+            expect(question.locator('.cam-card[data-kind="wild"]')).to_have_count(4)
         # The card pad holds the table's deck only: 1 to 9, its own cards, no +2, +4 or 0.
         first = questions[0]
         first.locator(".cam-other-card").click()
@@ -77,7 +84,7 @@ def test_a_coup_extreme_read_asks_its_target_on_every_phone_at_once(
         for kind in ("draw2", "draw4"):
             expect(pad.locator(f'[data-card="{kind}"]')).to_have_count(0)
         # One phone names the card: every phone asks its target at once (the turret sweeps).
-        questions[1].locator('.cam-card[data-kind="coup_extreme"]').click()
+        questions[1].locator('.cam-card[data-kind="coup_extreme"][data-colour="blue"]').click()
         for question in questions:
             expect(question.locator(".cam-title")).to_have_text(TARGET_TITLE)
             expect(question.locator(".cam-target [data-target]")).to_have_count(3)
@@ -89,7 +96,8 @@ def test_a_coup_extreme_read_asks_its_target_on_every_phone_at_once(
             expect(question).to_be_hidden()
         assert wait_for(lambda: daemon.hub.state()["table"]["events"] == played + 1)
         last = daemon.hub.state()["table"]["last_event"]
-        assert last["card"]["kind"] == "coup_extreme" and last["payload"]["target"] == name
+        assert last["card"] == {"kind": "coup_extreme", "colour": "blue"}
+        assert last["payload"]["target"] == name
         assert all(page.evaluate("window.__noReload") == 42 for page in pages)
         assert not errors, errors
     finally:

@@ -183,7 +183,8 @@ class CameraService:
         if landing is None:
             raise answered()
         self.sweep.end()
-        kind, colour = str(payload["kind"]), str(payload.get("colour", ""))
+        kind = str(payload["kind"])  # (a target named after the card keeps its colour)
+        colour = str(payload.get("colour") or (landing.colour if kind == landing.kind else ""))
         extra = {key: payload[key] for key in ("target", "count") if key in payload}
         questions.answer(landing, kind, colour, **extra)
         self._asked()

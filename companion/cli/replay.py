@@ -310,11 +310,17 @@ class CameraEvening:
         """Answer the open question once :data:`ANSWER_AFTER` plays were read behind it (or
         ``everything``: all of them), then mend what the camera could not know."""
         hub = self.daemon.hub
+        answered: set[int] = set()
         while True:
             state = hub.state()["camera"]
             question = state["question"]
             if question is None or (len(state["waiting"]) < ANSWER_AFTER and not everything):
                 break
+            if question["id"] in answered:  # answered, yet asked again: nothing more to say
+                hub.dispatch("camera.dismiss", {"id": question["id"]})
+                self.box.settle()
+                continue
+            answered.add(question["id"])
             landing = self._landing(question["id"])
             play = self.plays[landing] if landing is not None else None
             if play is None:

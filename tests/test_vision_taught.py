@@ -100,3 +100,35 @@ def test_the_field_reader_never_overrides_the_networks_on_a_real_photo(tmp_path:
     photos = photo_set(CI_PHOTOS)
     score = score_pictures(camera, photos)
     assert score.right == len(photos) and score.wrong_sure == 0, score.mistakes
+
+
+def test_other_games_a_hand_a_phone_and_an_empty_tray_are_never_read_sure():
+    from companion.vision.measure import foreign_stills, other_things, score_foreign
+
+    camera = default_model()
+    things = other_things(16, 11)
+    assert {what for what, _ in things} == {"tray", "hand", "phone", "playing card"}
+    reads = [camera.read(image) for _, image in things]
+    assert not any(r.sure for r in reads)
+    assert any(r.card is not None for r in reads)  # some are taken for a card, but asked
+    for deck in ("flip", "emoji"):
+        _, sure = score_foreign(camera, foreign_stills(12, 5, deck))
+        assert sure == 0
+
+
+def test_an_index_off_the_card_found_whole_on_top_is_of_a_card_under_it():
+    from companion.vision.model import off_top
+    from companion.vision.net import Spot
+    from companion.vision.reader import Found
+
+    card = render.Placed(Card("7", "blue"), STYLE, 320, 240, 10, 190)
+    image = render.draw_scene(render.Scene(render.Table("felt", 7), (card,)), render.FaceCache())
+    top = find_outline(image)
+    assert top is not None
+
+    def index_at(x: float, y: float) -> Found:
+        return Found(Spot(x, y, 20.0, 0.9), np.zeros(64, np.float32), top.corners, None)
+
+    assert not off_top(index_at(*top.centre), top)
+    assert not off_top(index_at(*top.corners[0]), top)  # its own corner
+    assert off_top(index_at(top.centre[0] + 200, top.centre[1]), top)  # a card beside it

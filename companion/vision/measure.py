@@ -183,6 +183,65 @@ def foreign_stills(count: int, seed: int, deck: str) -> list[Image]:
     return stills
 
 
+def playing_card_face(rng: np.random.Generator) -> Image:
+    """A card of another game: a white face, a rank in two corners and suit marks in black or
+    red, no coloured field."""
+    w, h = render.FACE_W, render.FACE_H
+    img = np.full((h, w, 3), 244, np.uint8)
+    ink = (30, 30, 200) if rng.random() < 0.5 else (25, 25, 25)
+    rank = str(rng.choice(["A", "K", "Q", "J", "10", *"2345678"]))
+    font = cv2.FONT_HERSHEY_DUPLEX
+    cv2.putText(img, rank, (12, 40), font, 1.1, ink, 2, cv2.LINE_AA)
+    for _ in range(int(rng.integers(1, 9))):
+        x, y = int(rng.integers(50, w - 50)), int(rng.integers(70, h - 70))
+        cv2.circle(img, (x, y), 12, ink, -1, cv2.LINE_AA)
+    turned: Image = cv2.rotate(img, cv2.ROTATE_180)
+    img[h // 2 :] = turned[h // 2 :]
+    return img
+
+
+SKINS = ((120, 160, 215), (90, 130, 190), (60, 90, 140), (40, 60, 95))
+
+
+def other_things(count: int, seed: int) -> list[tuple[str, Image]]:
+    """Frames with no UNO card on top: an empty tray, a hand over it, a phone lying on it (its
+    screen lit), a card of another game: none may be read sure."""
+    rng = np.random.default_rng(seed)
+    things = []
+    for i in range(count):
+        table, light, camera = render.random_conditions(rng)
+        what = ("tray", "hand", "phone", "playing card")[i % 4]
+        cache = render.FaceCache()
+        scene = render.Scene(table, (), light, camera)
+        if what == "hand":
+            tone = SKINS[int(rng.integers(len(SKINS)))]
+            scene = replace(scene, hand=render.Hand(320, 260, "bottom", tone=tone))
+        if what == "playing card":
+            style = held_out_styles(1)[0]
+            stand_in = Card("7", "red")
+            cache.put(stand_in, style, playing_card_face(rng))
+            placed = render.Placed(stand_in, style, 320, 240, float(rng.uniform(0, 360)), 180)
+            scene = replace(scene, pile=(placed,))
+        image = render.draw_scene(scene, cache)
+        if what == "phone":
+            _phone(image, rng)
+        things.append((what, image))
+    return things
+
+
+def _phone(image: Image, rng: np.random.Generator) -> None:
+    centre = (float(rng.uniform(260, 380)), float(rng.uniform(200, 280)))
+    angle = float(rng.uniform(0, 180))
+    body = cv2.boxPoints((centre, (92, 190), angle)).astype(np.int32)
+    screen = cv2.boxPoints((centre, (80, 168), angle)).astype(np.int32)
+    cv2.fillConvexPoly(image, body, (18, 18, 22), cv2.LINE_AA)
+    cv2.fillConvexPoly(image, screen, tuple(int(v) for v in rng.integers(60, 255, 3)), cv2.LINE_AA)
+    for _ in range(6):  # the picture on the screen: coloured blocks
+        x, y = (int(v) for v in rng.normal(centre, 25))
+        colour = tuple(int(v) for v in rng.integers(0, 255, 3))
+        cv2.rectangle(image, (x - 10, y - 10), (x + 10, y + 10), colour, -1)
+
+
 def score_foreign(model: Model, stills: list[Image]) -> tuple[int, int]:
     """How many of ``stills`` were read as a card, and how many of those reads were sure."""
     reads = [model.read(image) for image in stills]

@@ -161,6 +161,10 @@ class Model:
                 return straight
         if found is None or read is None:
             return Read(None, 0.0, False)
+        if top is not None and read.sure and off_top(found, top):
+            # The whole card on top showed no index the reader knows; the one the finder
+            # read lies off it, on a card under it: ask.
+            return replace(read, sure=False)
         if self.fields is None:
             return read
         return self._with_fields(read, found, image, previous, changed)
@@ -351,6 +355,13 @@ def _taught(meta: dict[str, object], data: np.lib.npyio.NpzFile) -> TaughtFaces 
     if looks.ndim != 2 or len(looks) != len(faces):
         raise ModelError("taught faces and their looks do not match")
     return TaughtFaces(looks, faces)
+
+
+def off_top(index: Found, top: Top) -> bool:
+    """Whether ``index`` lies off the card found whole by its outline."""
+    outline = top.corners.reshape(-1, 1, 2).astype(np.float32)
+    inside = cv2.pointPolygonTest(outline, (index.spot.x, index.spot.y), True)
+    return bool(inside < -UNDER_TOP_CARD * index.spot.size)
 
 
 def off_card(index: Found, top: drawn.Found) -> bool:

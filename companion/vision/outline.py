@@ -162,10 +162,13 @@ def _candidate(contour: Image, masks: tuple[Image, Image], field: bool) -> _Cand
     if not _square_corners(quad):
         return None
     seen = _rim_share(other if field else white, quad, short)
+    if field:
+        # A field's own white border rings it whole on the top card; a card lying partly
+        # under another has that card's field across its border.
+        seen = min(seen, _ring_share(white, quad, short))
+        quad = _grow(quad, BORDER)
     if seen < LEAST_SEEN:
         return None
-    if field:
-        quad = _grow(quad, BORDER)
     margin = 2.0  # a card cut by the frame's edge is not whole
     if quad[:, 0].min() < margin or quad[:, 1].min() < margin:
         return None
@@ -199,6 +202,25 @@ def _rim_share(white: Image, quad: Floats, short: float) -> float:
     rim = cv2.bitwise_and(rim, inside)
     total = cv2.countNonZero(rim)
     hit = cv2.countNonZero(cv2.bitwise_and(rim, white[y0:y1, x0:x1]))
+    return hit / total if total else 0.0
+
+
+def _ring_share(white: Image, field: Floats, short: float) -> float:
+    """The share of the middle of a field's white border that is white, its rounded corners
+    left out."""
+    x0, y0 = np.maximum(np.floor(field.min(axis=0) - short * BORDER).astype(int), 0)
+    x1, y1 = np.minimum(
+        np.ceil(field.max(axis=0) + short * BORDER).astype(int) + 1, white.shape[1::-1]
+    )
+    origin = np.array([x0, y0], np.float32)
+    ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    outer = np.round(_grow(field, BORDER * 0.7) - origin).astype(np.int32)
+    cv2.fillPoly(ring, [outer], 255)
+    cv2.fillPoly(ring, [np.round(_grow(field, BORDER * 0.25) - origin).astype(np.int32)], 0)
+    for corner in outer:
+        cv2.circle(ring, (int(corner[0]), int(corner[1])), round(short * 0.15), 0, -1)
+    total = cv2.countNonZero(ring)
+    hit = cv2.countNonZero(cv2.bitwise_and(ring, white[y0:y1, x0:x1]))
     return hit / total if total else 0.0
 
 

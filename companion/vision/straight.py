@@ -23,9 +23,9 @@ from .types import Floats, Image
 # (share of its width, as the reader's training labels size an index). On the shipped photos of
 # the classic printing the finder's index lies at x 0.18-0.24, y 0.13-0.17, size 0.26-0.31 (10th
 # to 90th percentile); the program's drawings at about 0.18, 0.125, 0.15.
-PLACES_X = (0.15, 0.21)
-PLACES_Y = (0.11, 0.15)
-SIZES = (0.15, 0.22, 0.30)
+PLACES_X = (0.16, 0.21)
+PLACES_Y = (0.12, 0.15)
+SIZES = (0.17, 0.27)
 LOOKS = len(PLACES_X) * len(PLACES_Y) * len(SIZES)  # at each end
 
 
@@ -82,16 +82,18 @@ def frame_point(top: Top, look: Look) -> tuple[float, float]:
 
 # Every UNO face prints a symbol in its middle (a number, an arrow, a colour wheel): the middle of
 # a card with a blank oval, or of another game's card, is flat. Mean gradient of the middle's
-# lightness over the card's white: the shipped photos' cards at least 0.42, blank ovals under 0.07.
-SYMBOL_INK = 0.15
+# lightness (at half size) over the card's white: the shipped photos' cards at least 0.45, the drawn
+# blank ovals of other decks under 0.09.
+SYMBOL_INK = 0.25
 
 
 def centre_ink(card: Image) -> float:
     """How much is printed in the middle of a straightened card (see :data:`SYMBOL_INK`)."""
-    light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    small = cv2.resize(card, (card.shape[1] // 2, card.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    light = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     h, w = light.shape
     middle = light[round(0.4 * h) : round(0.6 * h), round(0.38 * w) : round(0.62 * w)]
     edges = np.abs(cv2.Sobel(middle, cv2.CV_32F, 1, 0)) + np.abs(
         cv2.Sobel(middle, cv2.CV_32F, 0, 1)
     )
-    return float(edges.mean() / (np.percentile(light, 95) + 1.0))
+    return float(edges.mean() / (float(light.max()) + 1.0))

@@ -1,8 +1,8 @@
 """A camera round on four phones (Debian's Chromium through Playwright, the real daemon in
 simulation with the real camera service, fed by a camera double that hands it the reads): the
 card asked shows the table deck's faces only (a card whose colour its player names, with its
-colour), and a Coup Extrême named on one phone becomes its target's question on every phone at
-once, without a reload."""
+colour), and a Coup Extrême named on one phone becomes its target's question on every phone and
+on the table's display at once, without a reload."""
 
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ def test_a_coup_extreme_read_asks_its_target_on_every_phone_at_once(
         for page in pages:
             live(page)
             page.evaluate("window.__noReload = 42")  # a reload would wipe it
+        pages[3].click("#open-display")
         played = daemon.hub.state()["table"]["events"]
         # Read unsure: the camera also found a Super Joker +4, a 0 and a +2 likely, none of
         # them in the Extrême deck on the table.
@@ -64,7 +65,8 @@ def test_a_coup_extreme_read_asks_its_target_on_every_phone_at_once(
         )
         camera.show()
         camera.show(FakeSighting("coup_extreme", "", 0.55, False, candidates))
-        questions = [page.locator("#cam-question") for page in pages]
+        questions = [page.locator("#cam-question") for page in pages[:3]]
+        questions.append(pages[3].locator("#display-cam-question"))  # the table's display
         for question in questions:
             expect(question.locator(".cam-title")).to_have_text("Quelle carte\u00a0?")
             # The cards whose colour is named are offered with it: one each colour, asked once.

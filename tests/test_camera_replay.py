@@ -214,3 +214,25 @@ def test_the_same_symbol_in_another_colour_laid_on_it_is_a_play(tmp_path, capsys
     plays = [line["card"] for line in final["log"] if line["event"] == "play"]
     assert plays == [{"kind": kind, "colour": colour} for kind, colour in laid]
     assert same_log(final["log"]) == same_log(typed(lines, seed=1).pop()["log"])
+
+
+def test_a_play_line_the_film_never_shows_is_reported_and_the_replay_ends(tmp_path, capsys):
+    """The film lays one card, the script plays two: the second line waits only until every
+    frame of the round has been looked at, is reported with its number, and the replay ends
+    with the round as the camera saw it."""
+    lines = [
+        "players Alice Bruno Chloé David",
+        "start 5 red",
+        "play 7 red",
+        "play 7 blue",
+        "won Alice",
+    ]
+    film_cards(tmp_path / "frames", [("7", "red")], start=("5", "red"), seed=3)
+    status, records, err = replayed(
+        tmp_path, lines, tmp_path / "frames", capsys, seed=1, strict=False
+    )
+    assert status == 0, err
+    assert "line 4: the camera saw no card played for this line" in err
+    final = records.pop()
+    plays = [line["card"] for line in final["log"] if line["event"] == "play"]
+    assert plays == [{"kind": "number", "colour": "red", "value": 7}]

@@ -5,7 +5,12 @@ a still pile costs. Movement (a hand coming, a card landing) arms the watcher; o
 has been still for ``settle_ms`` it compares the still picture with the last still one. Nothing
 changed (a hand passed over, the room light changed its level): no read. Something changed: the
 top card is read, with the card below as the rules prior, and it is a play only if it is another
-card than the top one, or the same face lying elsewhere (two red 7s in a row).
+card than the top one, or the same face lying elsewhere (two red 7s in a row). A picture gone
+soft over a still pile is none; a card laid exactly on one of the same shape is told by its
+outline, hue and drawing where it lies (:func:`_laid_anew`).
+
+(Over 500 lines: the pictures compared, soft, grey, in colour and as whole cards, are the one
+state every test below reads; split apart they would be handed around as a dozen arguments.)
 """
 
 from __future__ import annotations
@@ -49,19 +54,21 @@ SAME_PATTERN = 0.995
 VIEW_SHIFT = 0.3
 EXPLAINED = 0.7
 VIEW = (320, 240)  # the picture a knock is measured on
-# A card laid exactly where one of the same shape lay, told on that picture where the card is
-# read: this share of it changed colour (seen soft, the light's colour taken out), or, as sharp
-# as before (this share of the Laplacian's variance at least), this share of its drawing.
 # A picture gone soft (Gaussian σ of the shrunk picture tried, 8 to 32 px of the frame) with
 # nothing laid: so blurred, the last still picture leaves at most this share of the change
 SOFT_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0)
 EXPLAINED_SOFT = 0.3
 SOFT_LEFT = 0.02  # ... and at most this share of the picture (a card laid changes 3 % or more)
-WHOLE_TOP = 0.9  # a top card this whole in both pictures is compared as a card (outline.py)
-COLOUR_SOFT = 3.0
-HUE_CHANGE = 0.06  # of a pixel's share of red, green or blue
-RECOLOURED_SHARE = 0.3
+# A card laid exactly where one of the same shape lay, told where the card is read, the picture
+# as sharp as before (this share of the Laplacian's variance at least): the top card found whole
+# (this share of it seen) is another card (outline.py), or this share of it changed hue (seen
+# soft, each pixel's share of red, green and blue, the lamp's shift taken out), or this share
+# of its drawing changed.
 SHARP_AS_BEFORE = 0.7
+WHOLE_TOP = 0.9
+COLOUR_SOFT = 3.0
+HUE_CHANGE = 0.06
+RECOLOURED_SHARE = 0.3
 DRAWING_SOFT = 1.5
 REDRAWN_SHARE = 0.1
 
@@ -161,9 +168,13 @@ class Watcher:
                 return self._unread(frame)
             return None
         self._armed = False
+        return self._settled(frame, small)
+
+    def _settled(self, frame: TimedFrame, small: Floats) -> Decision | None:
+        """The picture still for ``settle_ms``: compared with the last still one, and read
+        when something that is not an arm changed (or on the first still picture)."""
         still = self._still
         changed = None
-        share = 0.0
         if still is not None:
             still, seen = self._follow_view(small, still, frame.image)
             changed = _changed(small, still) * seen
@@ -188,6 +199,13 @@ class Watcher:
             ):
                 self._armed = True  # an arm reaches in from the edge: wait for it to go
                 return None
+        return self._look(frame, small, still, changed)
+
+    def _look(
+        self, frame: TimedFrame, small: Floats, still: Floats | None, changed: Image | None
+    ) -> Decision | None:
+        """The top card read where the picture changed: a play, the unread card laid or come
+        clear, or nothing new."""
         self.reads += 1
         read = self.model.read(frame.image, self.top, changed)
         starting, self._starting = self._starting, False
@@ -200,48 +218,57 @@ class Watcher:
                     return self._unread(frame)
                 self.unread.hold(frame.t_ms, small, changed)
             return None  # a hand over the pile: wait for it to go (or a card unread)
+        hull, width = read.found.hull, frame.image.shape[1]
         held = self.unread.under_new_card()
-        if held is not None and _laid_on(small, held, read.found.hull, frame.image.shape[1]):
+        if held is not None and _laid_on(small, held, hull, width):
             return self._unread(frame, again=True)  # a hand laid a card on the unread one
         self.unread.drop()  # (or it is the unread card itself, come clear: read now)
         pose = _pose(read)
-        width = frame.image.shape[1]
+        anew: list[bool] = []  # another card where one of the same shape lay (asked once)
+
+        def laid_anew() -> bool:
+            if not anew:
+                otherwise = read.card != self.top
+                anew.append(
+                    _laid_anew(frame.image, self._still_frame, hull, read_otherwise=otherwise)
+                )
+            return anew[0]
+
         if (
             not starting
             and still is not None
-            and _unchanged(small, still, changed, read.found.hull, width)
-            and not _laid_anew(
-                frame.image,
-                self._still_frame,
-                read.found.hull,
-                read_otherwise=read.card != self.top,
-            )
+            and _unchanged(small, still, changed, hull, width)
+            and not laid_anew()
         ):
             return self._read_again(frame, read, small, pose)
         before = self._pose if read.card == self.top else None
         if before is not None and (
-            (not _moved(before, pose) and not _laid_on(small, still, read.found.hull, width))
+            (not _moved(before, pose) and not _laid_on(small, still, hull, width))
             or changed is None
-            or (
-                not _moved(before, pose) and _moved_everywhere(small, still, read.found.hull, width)
-            )
+            or (not _moved(before, pose) and _moved_everywhere(small, still, hull, width))
         ):
             # The same card where it was (the light changed), or the whole picture moved with
             # it (the camera was knocked): a card laid changes the picture only where it lies.
             self._keep(small, frame)
             self._pose = pose
             return None
-        if (
-            changed is not None
-            and changed_share(changed, read.found.hull, width) < LAID_SHARE
-            and not _laid_anew(
-                frame.image,
-                self._still_frame,
-                read.found.hull,
-                read_otherwise=read.card != self.top,
-            )
-        ):
+        seen_before = changed is not None and changed_share(changed, hull, width) < LAID_SHARE
+        if seen_before and not laid_anew():
             return None  # a card that was there before, seen while a hand hides the top
+        return self._decide(frame, read, small, pose, starting)
+
+    def _decide(
+        self,
+        frame: TimedFrame,
+        read: Read,
+        small: Floats,
+        pose: tuple[float, float, float, float],
+        starting: bool,
+    ) -> Decision | None:
+        """A card read where a card was laid: the new top card, a play (or, read where the
+        last one lies with no hand since, that card come clear: it settles it)."""
+        assert read.found is not None
+        hull, width = read.found.hull, frame.image.shape[1]
         self._keep(small, frame)
         last_pose = self._pose
         self._pose = pose
@@ -249,7 +276,7 @@ class Watcher:
             self.top = read.card
         unread = self.unread.decided  # the pile as the unread card left it, if one was
         self.unread.decided = None
-        settles = unread is not None and not _laid_on(small, unread, read.found.hull, width)
+        settles = unread is not None and not _laid_on(small, unread, hull, width)
         # The card just decided, read again where it lies (it came clear): not a new play.
         settles = settles or (
             last_pose is not None and not _moved(last_pose, pose) and self.unread.handless()

@@ -249,6 +249,11 @@ class Watcher:
         ):
             # The same card where it was (the light changed), or the whole picture moved with
             # it (the camera was knocked): a card laid changes the picture only where it lies.
+            if changed is not None and not _moved(before, pose) and self.unread.card_sized(changed):
+                # ... and a card-sized change beside it that is no hand, no light: a card laid
+                # that the reader did not find over the top one. Asked, never dropped.
+                self.unread.hold(frame.t_ms, small, changed, anew=True)
+                return self._unread(frame)
             self._keep(small, frame)
             self._pose = pose
             return None

@@ -65,6 +65,20 @@ def test_the_top_card_of_a_pile_is_found_over_the_cards_it_lies_on():
     assert top.colour == "green"
 
 
+def test_a_wild_lying_under_another_card_is_not_taken_for_the_top():
+    """A black field half covered by a yellow card still fills a card-like rectangle; its own
+    white border no longer rings it, so the yellow card is the top."""
+    under = render.Placed(Card("wild", ""), STYLE, 300, 240, 56.5, 190)
+    top_card = render.Placed(Card("6", "yellow"), STYLE, 223.8, 162.8, 1.8, 190)
+    image = render.draw_scene(
+        render.Scene(render.Table("felt", 27, 0.8), (under, top_card)), render.FaceCache()
+    )
+    top = find_outline(image)
+    assert top is not None
+    assert corner_error(top, top_card) < 6
+    assert top.colour == "yellow"
+
+
 def test_a_thumb_over_the_top_card_leaves_its_corners_where_they_are():
     card = render.Placed(Card("2", "red"), STYLE, 320, 230, -25, 190)
     thumb = render.Hand(390, 295, "bottom", tone=(90, 130, 190))

@@ -45,7 +45,7 @@ def test_a_deck_taught_from_one_photo_a_face_is_read_on_piles_it_never_showed(ta
     later = [(s.image, s.card) for s in render.still_set(60, 9, [STYLE], EXTREME)]
     before = score_pictures(default_model(), later)
     after = score_pictures(taught, later)
-    # Measured: 142 of 150 right (104 untaught), 107 sure, none wrong (docs/vision.md).
+    # Measured on 300: 293 right (228 untaught), 230 sure, 1 wrong (docs/vision.md).
     assert after.right >= 54, after.mistakes
     assert after.right >= before.right + 8, (before.right, after.right)
     assert after.sure >= 30 and after.wrong_sure == 0, after.mistakes
@@ -57,7 +57,7 @@ def test_the_taught_faces_are_kept_in_the_model_file(taught: Model, tmp_path: Pa
     again = Model.load(path)
     assert again.taught is not None and taught.taught is not None
     assert again.taught.cards == taught.taught.cards
-    assert np.allclose(again.taught.looks, taught.taught.looks)
+    assert np.allclose(again.taught.looks, taught.taught.looks, atol=2e-3)  # kept as float16
     image, card = one_photo_a_face(seed=2)[EXTREME.index(Card("hit2", "green"))]
     assert again.read(image).card == card
 

@@ -1,8 +1,10 @@
 """The camera's card reader: an input adapter that reads the top card of the discard pile.
 
 Start with :func:`default_model` (the shipped model, learned from photographs of real cards and
-from the program's own drawings) or :meth:`Model.load` (a taught deck), :meth:`Model.read` for one
-picture and :class:`Watcher` for a stream of frames from a :class:`FolderSource`,
+from the program's own drawings; ``drawings=True`` to read those drawings) or :meth:`Model.load`
+(a taught deck), :meth:`Model.read` for one picture, :func:`find_outline` for the top card found
+whole from above (corners, straightened picture, place; :func:`same_card` for two of them) and
+:class:`Watcher` for a stream of frames from a :class:`FolderSource`,
 :class:`OpenCVSource` or :class:`PicameraSource`. :func:`teach` adapts the model to a family's
 deck; :func:`load_model` falls back to the shipped model when a file cannot be used. Needs OpenCV
 and numpy (the ``camera`` extra); imports ``companion.core`` only, and nothing imports it but the

@@ -40,6 +40,9 @@ UNDER_TOP_RING = 0.8
 # A corner of a straightened card holds an index when the reader gives "not an index" less
 # than this there; a card with no such corner is left to the finder (fanned cards, a stray shape).
 INDEX_SEEN = 0.5
+# A taught face's chance is weighed by what the corners read of it, plus this (a face the
+# networks never saw, an Extrême one, keeps its say).
+CORNERS_FLOOR = 0.05
 FORMAT = 2
 DEFAULT_MODEL = Path(__file__).with_name("default-model.npz")
 _ARRAYS = ("kind_w", "kind_b", "colour_w", "colour_b")
@@ -188,11 +191,17 @@ class Model:
         if match is None or match.likeness < MATCH_AT:
             return corners
         chances = tuple(self.taught.chances(top.card))
-        sure = match.sure and may_follow(previous, match.card)
+        if corners is not None:  # two near faces: what the corners read may part them
+            read = dict(corners.candidates)
+            mixed = [(face, p * (read.get(face, 0.0) + CORNERS_FLOOR)) for face, p in chances]
+            total = sum(p for _, p in mixed) or 1.0
+            chances = tuple(sorted(((f, p / total) for f, p in mixed), key=lambda fp: -fp[1]))
+        best = chances[0][0]
+        sure = match.sure and best == match.card and may_follow(previous, best)
         spot = Spot(top.centre[0], top.centre[1], top.length / 4, match.likeness)
         hull = np.round(top.corners).astype(np.int32).reshape(-1, 1, 2)
         found = Found(spot, np.zeros(0, np.float32), top.corners, hull)
-        return Read(match.card, chances[0][1], sure, chances, found)
+        return Read(best, chances[0][1], sure, chances, found)
 
     def read_corners(
         self, top: Top, previous: Card | None = None, finder: Read | None = None
@@ -284,7 +293,7 @@ class Model:
         arrays = {name: getattr(self, name).astype(np.float32) for name in _ARRAYS}
         if self.taught is not None:  # the family's faces, each as the outline reader saw it
             meta["taught"] = [[card.kind, card.colour] for card in self.taught.cards]
-            arrays["taught_looks"] = self.taught.looks.astype(np.float32)
+            arrays["taught_looks"] = self.taught.looks.astype(np.float16)  # half the file
         with path.open("wb") as out:
             np.savez_compressed(out, meta=np.array(json.dumps(meta)), **arrays)
 

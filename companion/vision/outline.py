@@ -229,11 +229,11 @@ def _masks(image: Image) -> tuple[Image, Image]:
     and where it is anything else (a field, the tray, a hand)."""
     small = cv2.resize(image, (80, 60), interpolation=cv2.INTER_AREA).reshape(-1, 3)
     gains = 255.0 / np.maximum(np.percentile(small, 99, axis=0), 40.0)
-    balanced = cv2.convertScaleAbs(image.astype(np.float32) * gains.astype(np.float32))
+    balanced = cv2.transform(image, np.diag(gains).astype(np.float32))
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
     sat, val = hsv[..., 1], hsv[..., 2]
     level, _ = cv2.threshold(val, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    white = ((sat < WHITE_SAT) & (val > level)).astype(np.uint8) * 255
+    white: Image = ((sat < WHITE_SAT) & (val > level)).astype(np.uint8) * 255
     kernel = np.ones((3, 3), np.uint8)
     white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, kernel)
     other = cv2.morphologyEx(255 - white, cv2.MORPH_OPEN, kernel)
@@ -247,6 +247,7 @@ def _candidates(image: Image) -> tuple[list[_Candidate], list[_Candidate]]:
     masks = _masks(image)
     white, other = masks
     least = (SMALLEST * min(image.shape[:2])) ** 2 * CARD_ASPECT * PIECE
+    shortest = SMALLEST * min(image.shape[:2]) * CARD_ASPECT / 2
     found: tuple[list[_Candidate], list[_Candidate]] = ([], [])
     pieces: list[tuple[Image, Floats]] = []
     for mask, field, into in ((other, True, found[0]), (white, False, found[1])):
@@ -254,6 +255,9 @@ def _candidates(image: Image) -> tuple[list[_Candidate], list[_Candidate]]:
         parents = tree[0][:, 3] if tree is not None else []
         for contour, parent in zip(contours, parents, strict=True):
             if parent != -1:  # a hole's edge: the tray around a pile, a field inside a border
+                continue
+            _, _, w, h = cv2.boundingRect(contour)
+            if max(w, h) < shortest:  # a speck of texture (most contours): not even a piece
                 continue
             c = _candidate(contour, masks, field)
             if c is not None:

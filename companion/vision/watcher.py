@@ -26,7 +26,7 @@ from .field import changed_share, field_mask
 from .kinds import COLOURLESS, Card
 from .model import Model, Read
 from .outline import find_outline, same_card
-from .settle import Unread
+from .settle import CARD_SHARE, Unread
 from .sources import TimedFrame
 from .types import Floats, Image
 
@@ -179,7 +179,7 @@ class Watcher:
             still, seen = self._follow_view(small, still, frame.image)
             changed = _changed(small, still) * seen
             share = np.count_nonzero(changed) / changed.size
-            if _gone_soft(small, still):
+            if _gone_soft(small, still, frame.image, self._still_frame):
                 self.unread.drop()  # the same pile seen soft (a shadow, the lens misted)
                 return None
             if share < CHANGED_SHARE:  # a card as grey as the one under it: its colour changed
@@ -418,11 +418,12 @@ def _unchanged(
     return float(np.corrcoef(now, then)[0, 1]) >= SAME_PATTERN
 
 
-def _gone_soft(small: Floats, still: Floats) -> bool:
+def _gone_soft(small: Floats, still: Floats, image: Image, still_image: Image | None) -> bool:
     """Whether the picture is the last still one gone soft, nothing laid: blurred as much as
     explains most of the difference (a shadow's light level taken out), hardly a pixel of it
-    differs from the still picture. A card laid while the picture is soft still differs where
-    it lies."""
+    differs from the still picture, and no card-sized patch changed hue (a card of the same
+    shape laid on the top one, seen soft, differs in colour only). A card laid while the
+    picture is soft still differs where it lies."""
     before = float(np.count_nonzero(_changed(small, still)))
     if before == 0:
         return False
@@ -430,18 +431,31 @@ def _gone_soft(small: Floats, still: Floats) -> bool:
         np.count_nonzero(_changed(small, cv2.GaussianBlur(still, (0, 0), sigma)))
         for sigma in SOFT_STEPS
     )
-    return bool(after <= EXPLAINED_SOFT * before and after / small.size < SOFT_LEFT)
+    if after > EXPLAINED_SOFT * before or after / small.size >= SOFT_LEFT:
+        return False
+    if still_image is None:
+        return True
+    hues = [
+        p / p.sum(axis=2, keepdims=True)
+        for p in (_shrink_colour(image), _shrink_colour(still_image))
+    ]
+    hues = [cv2.GaussianBlur(h, (0, 0), SOFT_STEPS[-1]) for h in hues]
+    shift = hues[0] - hues[1]
+    shift -= np.median(shift.reshape(-1, 3), axis=0)
+    recoloured = int(np.count_nonzero((np.abs(shift) > HUE_CHANGE).any(axis=2)))
+    return recoloured / small.size < CARD_SHARE
 
 
 def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise: bool) -> bool:
     """Whether another card lies where the card at ``hull`` is read than in the last still
     picture, though seen soft and grey the two are alike (a card laid exactly on one of the
-    same shape: a blue Inversion on a yellow one, a 9 on a 7): the picture there is as sharp as
-    before (a blur coming or going changes a card's look, not the card) and its colour changed
-    (its hue, the lamp's own shift of every hue taken out), or, the card read otherwise than
-    the top one (``read_otherwise``), its drawing did (a hand's shadow gone changes a drawing's
-    grey a little, never what it reads as). Nothing can be told without the still picture (the
-    view moved since)."""
+    same shape: a blue Inversion on a yellow one, a 9 on a 7). Not when the picture came clear
+    (a blur going changes a card's look, not the card). Its hue changed there (the lamp's own
+    shift of every hue taken out; seen soft, so also while the picture goes soft); or, as sharp
+    as before, the top card found whole is another (outline.py), or, the card read otherwise
+    than the top one (``read_otherwise``), its drawing changed (a hand's shadow gone changes a
+    drawing's grey a little, never what it reads as). Nothing can be told without the still
+    picture (the view moved since)."""
     if still is None or still.shape != image.shape:
         return False
     now, then = _detail(image), _detail(still)
@@ -451,16 +465,8 @@ def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise
     if total < 64:
         return False
     sharp = [float(cv2.Laplacian(p.mean(axis=2), cv2.CV_32F)[region].var()) for p in (now, then)]
-    if min(sharp) < SHARP_AS_BEFORE * max(sharp):
-        return False  # softer or sharper than before: a blur coming or going
-    now_top, then_top = find_outline(image), find_outline(still)
-    if (
-        now_top is not None
-        and then_top is not None
-        and min(now_top.seen, then_top.seen) >= WHOLE_TOP
-        and not same_card(now_top, then_top)
-    ):
-        return True  # the top card, found whole, moved, turned or looks otherwise
+    if sharp[1] < SHARP_AS_BEFORE * sharp[0]:
+        return False  # sharper than before: a blur going, the card come clear
     hues = [
         cv2.GaussianBlur(p / p.sum(axis=2, keepdims=True), (0, 0), COLOUR_SOFT) for p in (now, then)
     ]
@@ -469,6 +475,16 @@ def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise
     recoloured = (np.abs(shift) > HUE_CHANGE).any(axis=2)
     if np.count_nonzero(recoloured & region) / total >= RECOLOURED_SHARE:
         return True
+    if sharp[0] < SHARP_AS_BEFORE * sharp[1]:
+        return False  # softer than before (a blur coming): its drawing cannot be told
+    now_top, then_top = find_outline(image), find_outline(still)
+    if (
+        now_top is not None
+        and then_top is not None
+        and min(now_top.seen, then_top.seen) >= WHOLE_TOP
+        and not same_card(now_top, then_top)
+    ):
+        return True  # the top card, found whole, moved, turned or looks otherwise
     if not read_otherwise:
         return False
     level = MOVING_PIXEL * float(now.mean())

@@ -70,6 +70,7 @@ COLOUR_SOFT = 3.0
 HUE_CHANGE = 0.06
 RECOLOURED_SHARE = 0.3
 DRAWING_SOFT = 1.5
+CLEAR_STEPS = (1.0, 2.0, 3.0, 4.0)  # a picture come clear seen as soft as before (320 px wide)
 REDRAWN_SHARE = 0.1
 
 
@@ -465,15 +466,14 @@ def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise
     if total < 64:
         return False
     sharp = [float(cv2.Laplacian(p.mean(axis=2), cv2.CV_32F)[region].var()) for p in (now, then)]
-    if sharp[1] < SHARP_AS_BEFORE * sharp[0]:
-        return False  # sharper than before: a blur going, the card come clear
-    hues = [
-        cv2.GaussianBlur(p / p.sum(axis=2, keepdims=True), (0, 0), COLOUR_SOFT) for p in (now, then)
-    ]
-    shift = hues[0] - hues[1]
-    shift -= np.median(shift.reshape(-1, 3), axis=0)
-    recoloured = (np.abs(shift) > HUE_CHANGE).any(axis=2)
-    if np.count_nonzero(recoloured & region) / total >= RECOLOURED_SHARE:
+    if sharp[1] < SHARP_AS_BEFORE * sharp[0]:  # sharper than before: a blur going
+        # The card come clear, unless its hue changed seen as soft as the still picture was.
+        softened = min(
+            (cv2.GaussianBlur(now, (0, 0), sigma) for sigma in CLEAR_STEPS),
+            key=lambda p: float(np.abs(p - then).mean()),
+        )
+        return _recoloured(softened, then, region)
+    if _recoloured(now, then, region):
         return True
     if sharp[0] < SHARP_AS_BEFORE * sharp[1]:
         return False  # softer than before (a blur coming): its drawing cannot be told
@@ -492,6 +492,20 @@ def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise
     fine = [cv2.GaussianBlur(p.mean(axis=2), (0, 0), DRAWING_SOFT) for p in (now, then * gains)]
     redrawn = np.abs(fine[0] - fine[1]) > level
     return bool(np.count_nonzero(redrawn & region) / total >= REDRAWN_SHARE)
+
+
+def _recoloured(now: Floats, then: Floats, region: Image) -> bool:
+    """Whether this share of ``region`` changed hue between two pictures (seen soft, each
+    pixel's share of red, green and blue, the lamp's shift of every hue taken out)."""
+    hues = [
+        cv2.GaussianBlur(p / p.sum(axis=2, keepdims=True), (0, 0), COLOUR_SOFT) for p in (now, then)
+    ]
+    shift = hues[0] - hues[1]
+    shift -= np.median(shift.reshape(-1, 3), axis=0)
+    recoloured = (np.abs(shift) > HUE_CHANGE).any(axis=2)
+    return bool(
+        np.count_nonzero(recoloured & region) / np.count_nonzero(region) >= RECOLOURED_SHARE
+    )
 
 
 def _detail(image: Image) -> Floats:

@@ -73,8 +73,20 @@ def evening(seed: int, rounds: int, plays: int = 6) -> Evening:
         snap = settle(do(f"start {start.kind} {start.colour}"))
         this = Round(start)
         top = start
-        for _ in range(plays):
+        # Every round of four plays or more has the same symbol in another colour and the same
+        # card laid again (the film lays them nearly where, and a little aside of, the last).
+        hard = (
+            dict(zip(rng.sample(range(plays), 2), ("other_colour", "again"), strict=True))
+            if plays >= 4
+            else {}
+        )
+        for number in range(plays):
             choices = [c for c in PLAYED if may_follow(top, c) and c != top]
+            same = [c for c in PLAYED if c.kind == top.kind and c.colour not in ("", top.colour)]
+            if hard.get(number) == "other_colour" and same:
+                choices = same
+            elif hard.get(number) == "again":
+                choices = [top]
             card = rng.choice(choices)
             others = [p for p in PLAYERS if p != snap["active"]]
             snap = settle(do(_line(card, rng, others)))
@@ -101,6 +113,7 @@ def film(evening_: Evening, folder: Path, seed: int, *, trouble: bool = True) ->
             passes=int(trouble),
             rests=int(trouble),
             lamp_changes=int(trouble),
+            hard=True,
         )
         where = folder / f"round_{number:02d}"
         shot.save(where)
@@ -145,3 +158,25 @@ def soften(
             path = where / frame["file"]
             image = cv2.GaussianBlur(cv2.imread(str(path)), (0, 0), sigma)
             cv2.imwrite(str(path), cv2.convertScaleAbs(image, alpha=shade))
+
+
+def film_cards(
+    folder: Path, cards: list[tuple[str, str]], *, start: tuple[str, str], seed: int
+) -> Path:
+    """One round laying exactly ``cards`` on a pile topped by ``start``, nothing else happening,
+    in ``folder/round_01`` (returned)."""
+    shot = render.sequence(
+        seed,
+        render.styles(1, 1)[0],
+        deck_faces("extreme"),
+        cards=tuple(Card(*card) for card in cards),
+        start=Card(*start),
+        passes=0,
+        rests=0,
+        lamp_changes=0,
+        hard=True,
+    )
+    where = folder / "round_01"
+    shot.save(where)
+    lead_in(where)
+    return where

@@ -87,7 +87,7 @@ def test_which_card_is_asked_on_every_phone_and_one_tap_settles_it(
     expect(question).to_be_hidden()
     # A card it did not offer: from the card pad; or nothing was played.
     cam.ask(3, "Alice", ("wild", ""), ("draw4", ""))
-    expect(question.locator(".cam-card").first).to_have_text("Joker")
+    expect(question.locator(".cam-card").first).to_have_text("Joker rouge")  # with its colour
     question.locator(".cam-nothing").click()
     expect(shown).to_be_hidden()
     assert cam.sent[1:] == [

@@ -414,3 +414,27 @@ def test_the_camera_status_is_one_small_state_machine():
     assert status.fire("ended") == (True, "lost")
     assert status.fire("ended") == (False, None)  # ...once until it is over
     assert status.fire("switch_off") == (True, None) and status.state == "off"
+
+
+def test_the_answers_offered_are_the_table_deck_only_in_the_camera_order(camera_daemon):
+    """On an Extrême table (no 0, no +2, no Super Joker +4 without a classic deck) the faces the
+    camera also found likely are not offered; a read of a card the deck does not hold is never
+    played by itself: the best face of the deck is asked."""
+    camera = FakeCamera()
+    daemon = camera_daemon(camera)
+    candidates = (
+        ("draw2", "red", 0.5),
+        ("hit2", "red", 0.2),
+        ("0", "red", 0.1),
+        ("draw4", "", 0.08),
+        ("6", "red", 0.07),
+        ("coup_extreme", "", 0.05),
+    )
+    camera.show(FakeSighting("draw2", "red", 0.99, True, candidates))
+    question = wait_for(lambda: camera_state(daemon)["question"])
+    assert daemon.hub.state()["table"]["events"] == 0  # the +2 read sure was not played
+    offered = [(c["kind"], c["colour"]) for c in question["candidates"]]
+    assert offered == [("hit2", "red"), ("6", "red"), ("coup_extreme", "")]
+    daemon.hub.dispatch("camera.answer", {"id": question["id"], "kind": "hit2", "colour": "red"})
+    last = daemon.hub.state()["table"]["last_event"]
+    assert last["card"] == {"kind": "hit2", "colour": "red"}

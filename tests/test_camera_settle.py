@@ -94,3 +94,32 @@ def test_a_hand_resting_as_the_camera_is_knocked_is_no_play():
         (f.t_ms, np.roll(f.image, 8, axis=1) if f.t_ms >= knocked else f.image) for f in film.frames
     ]
     assert decided(frames) == [film.plays[0].card]
+
+
+@pytest.mark.parametrize(("sigma", "shade"), [(20.0, 1.0), (14.0, 0.8)])
+def test_a_soft_look_at_the_same_pile_asks_nothing(tmp_path, sigma, shade):
+    """A 7 and an Inversion laid; then, nothing laid, the picture goes soft for seven seconds (the
+    lens misted, a shadow over the tray): no card laid unread is asked about, and nothing read
+    while it is soft is a play. The two plays are decided, and nothing else."""
+    import json
+
+    from companion.vision import FolderSource
+    from tests.camera_evening import film_cards
+
+    laid = [("7", "red"), ("reverse", "red")]
+    where = film_cards(tmp_path, laid, start=("5", "red"), seed=1)
+    truth = json.loads((where / "truth.json").read_text(encoding="utf-8"))["plays"]
+    listing = json.loads((where / "frames.json").read_text(encoding="utf-8"))
+    soft_from = truth[-1]["hand_left_ms"] + 1500
+    for frame in listing["frames"]:
+        if soft_from <= frame["t_ms"] < soft_from + 7000:
+            image = cv2.GaussianBlur(cv2.imread(str(where / frame["file"])), (0, 0), sigma)
+            frame["file"] = f"soft_{frame['t_ms']}.jpg"
+            cv2.imwrite(str(where / frame["file"]), cv2.convertScaleAbs(image, alpha=shade))
+    (where / "frames.json").write_text(json.dumps(listing), encoding="utf-8")
+    watcher = Watcher(default_model())
+    made = [d for f in FolderSource(where).frames() if (d := watcher.feed(f)) is not None]
+    # Each play decided once, after its hand left; nothing once the picture went soft.
+    assert [d.settles for d in made] == [False, False]
+    assert truth[0]["hand_left_ms"] <= made[0].t_ms < truth[1]["hand_left_ms"] <= made[1].t_ms
+    assert made[1].t_ms < soft_from

@@ -33,7 +33,6 @@ import os
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -246,16 +245,25 @@ class Tickets:
     def release(self) -> None:
         self._tickets.release()
 
+    def take_back(self) -> None:
+        """A play line the camera decided nothing for: its ticket is not the next line's."""
+        self._tickets.acquire(blocking=False)
+
 
 class CameraEvening:
     """The script's side of a camera evening: its play lines matched with the camera's
-    landings, the other lines run by the :class:`ScriptReplay`."""
+    landings, the other lines run by the :class:`ScriptReplay`, each in its turn: a line that
+    is not a play runs once every play above it is on the table (read, or asked and answered).
+    A play line the table refuses is in :attr:`refused` (its number, as the typed replay
+    reports it) and its question dismissed: nothing is played for it, as when typed."""
 
     def __init__(self, box: ScriptReplay, tickets: Tickets) -> None:
         self.box = box
         self.daemon = box.daemon
         self.tickets = tickets
-        self.plays: list[dict[str, Any]] = []  # this round's play lines' payloads, in order
+        # this round's play lines, in order: (number, text, payload)
+        self.plays: list[tuple[int, str, dict[str, Any]]] = []
+        self.refused: list[LineError] = []  # lines refused since the caller last took them
         self.questions = 0  # questions the scripted phone answered
         self.asked = 0  # questions the camera asked (some it answered itself, once clear)
         self.waited = 0  # cards that waited behind a question
@@ -263,6 +271,7 @@ class CameraEvening:
         # read that was wrong), or only what the camera cannot see (a count, a named colour)
         self.mended = {"misread": 0, "detail": 0}
         self.rounds: list[list[dict[str, Any]]] = []  # each finished round's log
+        self._decided = 0  # the camera's decisions matched with play lines so far
 
     def line(self, number: int, text: str) -> None:
         parsed = parse_line(text)
@@ -271,27 +280,29 @@ class CameraEvening:
         action, payload = parsed
         self.box.line = number
         if action == "table.play":
-            self._play(payload)
+            self._play(number, text, payload)
             return
-        if action != "table.press":  # the round's end, a new round, a rule: all settled first
-            self.settle(everything=True)
+        # A press, a round's end, a rule: run once the plays above it are on the table.
+        self.settle(everything=True)
         if action == "table.start_round":
             self._keep_round()
         self.box.run(number, text)
         if action == "table.start_round":
             self.plays = []
 
-    def _play(self, payload: dict[str, Any]) -> None:
+    def _play(self, number: int, text: str, payload: dict[str, Any]) -> None:
         camera = self.daemon.camera
         assert camera is not None
-        before = camera.decisions
-        self.plays.append(payload)
+        self.plays.append((number, text.rstrip("\n"), payload))
         self.tickets.release()
-        deadline = time.monotonic() + DECISION_TIMEOUT_S
-        while camera.decisions == before:
-            if time.monotonic() > deadline or camera.status == "lost":
+        wanted = self._decided + 1
+        if not camera.wait_decisions(wanted, DECISION_TIMEOUT_S):
+            self.box.settle()  # a decision on its way to the hub thread is counted
+            if camera.decisions < wanted:
+                self.tickets.take_back()
+                self.plays.pop()
                 raise ActionError("no_read", "the camera saw no card played for this line")
-            time.sleep(0.002)
+        self._decided = wanted
         self.box.settle()
         self.settle()
 
@@ -299,42 +310,65 @@ class CameraEvening:
         """Answer the open question once :data:`ANSWER_AFTER` plays were read behind it (or
         ``everything``: all of them), then mend what the camera could not know."""
         hub = self.daemon.hub
+        answered: set[int] = set()
         while True:
             state = hub.state()["camera"]
             question = state["question"]
             if question is None or (len(state["waiting"]) < ANSWER_AFTER and not everything):
                 break
-            landing = self._landing(question["id"])
-            payload = self.plays[landing] if landing is not None else None
-            if payload is None:
+            if question["id"] in answered:  # answered, yet asked again: nothing more to say
                 hub.dispatch("camera.dismiss", {"id": question["id"]})
                 self.box.settle()
                 continue
+            answered.add(question["id"])
+            landing = self._landing(question["id"])
+            play = self.plays[landing] if landing is not None else None
+            if play is None:
+                hub.dispatch("camera.dismiss", {"id": question["id"]})
+                self.box.settle()
+                continue
+            number, text, payload = play
             face = face_of(payload)
             assert face is not None
             answer: dict[str, Any] = {"id": question["id"], "kind": face[0], "colour": face[1]}
             answer |= {k: payload[k] for k in ("target", "count") if k in payload}
-            hub.dispatch("camera.answer", answer)
-            self.questions += 1
+            running, self.box.line = self.box.line, number  # the answer is that line's
+            try:
+                hub.dispatch("camera.answer", answer)
+            except ActionError as exc:  # the table refuses the line, as it would typed
+                self.refused.append(LineError(number, text, str(exc)))
+                hub.dispatch("camera.dismiss", {"id": question["id"]})
+            else:
+                self.questions += 1
             self.box.settle()
+            self.box.line = running
+        self._mend()
+
+    def _mend(self) -> None:
+        """Mend on the log what the camera read otherwise than the script, or could not know."""
+        hub = self.daemon.hub
         counts = {c["seq"]: c["id"] for c in hub.state()["camera"]["counts"]}
         lines = {line["seq"]: line for line in hub.state()["table"]["log"]}
-        for landing, payload in zip(self._history(), self.plays, strict=False):
+        for landing, (number, text, payload) in zip(self._history(), self.plays, strict=False):
             line = lines.get(landing.seq) if landing.seq is not None else None
             if line is None or line["payload"] == payload:
                 continue
-            if landing.seq in counts and "count" in payload:
-                hub.dispatch(
-                    "camera.answer", {"id": counts[landing.seq], "count": payload["count"]}
-                )
-                self.box.settle()
-                line = {s["seq"]: s for s in hub.state()["table"]["log"]}.get(landing.seq, line)
-            if line["payload"] != payload:  # what the camera cannot know, or read wrong
-                wrong = face_of(line.get("card")) != face_of(payload)
-                self.mended["misread" if wrong else "detail"] += 1
-                mend = {"seq": landing.seq, "action": "table.play", "payload": payload}
-                hub.dispatch("table.replace", mend)
-                self.box.settle()
+            try:
+                if landing.seq in counts and "count" in payload:
+                    hub.dispatch(
+                        "camera.answer", {"id": counts[landing.seq], "count": payload["count"]}
+                    )
+                    self.box.settle()
+                    now = {s["seq"]: s for s in hub.state()["table"]["log"]}
+                    line = now.get(landing.seq, line)
+                if line["payload"] != payload:  # what the camera cannot know, or read wrong
+                    wrong = face_of(line.get("card")) != face_of(payload)
+                    self.mended["misread" if wrong else "detail"] += 1
+                    mend = {"seq": landing.seq, "action": "table.play", "payload": payload}
+                    hub.dispatch("table.replace", mend)
+            except ActionError as exc:
+                self.refused.append(LineError(number, text, str(exc)))
+            self.box.settle()
 
     def _history(self) -> list[Any]:
         camera = self.daemon.camera
@@ -431,16 +465,28 @@ def run_camera_evening(config: Any, args: argparse.Namespace) -> int:
         return 2
     evening = CameraEvening(replay, tickets)
     errors = 0
+
+    def told(refused: list[LineError]) -> bool:
+        """Report the lines refused; whether to stop (``--strict``)."""
+        nonlocal errors
+        for error in refused:
+            errors += 1
+            report(error)
+        refused.clear()
+        return bool(errors and args.strict)
+
     try:
         for number, line in enumerate(text.splitlines(), start=1):
             try:
                 evening.line(number, line)
             except (ScriptError, ActionError) as exc:
-                errors += 1
-                report(LineError(number, line, str(exc)))
-                if args.strict:
-                    return 1
+                evening.refused.append(LineError(number, line, str(exc)))
+            evening.refused.sort(key=lambda error: error.line)
+            if told(evening.refused):
+                return 1
         evening.settle(everything=True)
+        if told(evening.refused):
+            return 1
         print_record(evening.final())
     finally:
         tickets.closed.set()

@@ -27,6 +27,7 @@ from .teach import Lesson, TeachError
 from .watcher import Watcher
 
 LIVE_WIDTH = 640
+CANDIDATES = 8  # faces handed on, best first: the table keeps those of its deck
 TAUGHT_MODEL = "camera-model.npz"  # the family's deck, in the state directory
 
 
@@ -107,6 +108,9 @@ class Eye:
         self._thumb: tuple[TimedFrame | None, np.ndarray] = (None, np.zeros(0))
         self._start: Card | None = None  # the table's first card of the round
         self._sightings = 0  # sightings handed out (a correction names how many it follows)
+        # A replay: every frame of the round's folder has been looked at (a card still not
+        # decided never will be; the replay stops waiting for it).
+        self.film_over = threading.Event()
 
     def frames(self) -> Iterator[TimedFrame]:
         if not self._source_name.startswith("folder:"):
@@ -118,6 +122,7 @@ class Eye:
         for number, folder in enumerate(round_folders(Path(self._source_name[7:]))):
             if (number or self._first_round_waits) and not self._wait_new_pile():
                 return
+            self.film_over.clear()
             with self._lock:  # the round's pile, from its first still picture
                 self._watcher = Watcher(self.model, top=self._start)
             self._source = FolderSource(folder)
@@ -131,6 +136,7 @@ class Eye:
                 last = frame.t_ms
                 yield TimedFrame(offset + frame.t_ms, frame.image)
             offset += last + 1000
+            self.film_over.set()  # (the generator resumes once the last frame was looked at)
         if self.hold_at_end:  # the film is over: a camera over a pile nobody touches
             self._closing.wait()
 
@@ -148,6 +154,7 @@ class Eye:
         start = None if top is None else Card(*top)
         if self._source_name.startswith("folder:"):
             self._start = start
+            self.film_over.clear()
             self._new_pile.set()
             return
         with self._lock:
@@ -175,7 +182,7 @@ class Eye:
         assert card is not None
         candidates = [(card.kind, card.colour, read.confidence)]
         candidates += [(c.kind, c.colour, p) for c, p in read.candidates if c != card]
-        best = tuple(candidates[:4])
+        best = tuple(candidates[:CANDIDATES])
         return Sighting(card.kind, card.colour, read.confidence, read.sure, best, decision.settles)
 
     def _thumbnail(self, frame: TimedFrame) -> np.ndarray:

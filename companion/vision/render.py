@@ -11,6 +11,9 @@ A scene is a 640 × 480 camera frame looking down at a discard pile: a table of 
 cards lying rotated under the top one, shadows, a warm or cold lamp, glare, blur, noise, JPEG, a
 tilted camera and sometimes a hand. :func:`sequence` films a stretch of play at 10 frames a second
 with its ground truth: each card played and the moment the hand that laid it left the picture.
+
+(Over 500 lines: the faces, the scenes and the films share one face cache and one geometry of
+the frame; the films' hard plays are the last part, :data:`HARD_PLAYS`.)
 """
 
 from __future__ import annotations
@@ -685,6 +688,54 @@ def _path(
     ]
 
 
+# The plays a watcher finds hardest, each in every film of :data:`HARD_PLAYS` plays or more: the
+# same symbol in another colour laid nearly where the last card lies, the same card laid again
+# a little aside, a card laid askew over the last one, and a card laid just after the lamp
+# changed. They are drawn from their own random stream: a film without them is unchanged.
+HARD_PLAYS = ("other_colour", "again", "askew", "after_lamp")
+TRICKS_SEED = 7919
+
+
+def _hard_plan(
+    tricks: np.random.Generator, plays: int, scripted: bool, lamps: int
+) -> dict[int, str]:
+    """Which play is laid which hard way (a scripted film's cards are its script's: only where
+    and when they are laid is chosen)."""
+    modes = [m for m in HARD_PLAYS if not scripted or m in ("askew", "after_lamp")]
+    modes = [m for m in modes if m != "after_lamp" or lamps]
+    if plays < len(modes):
+        return {}
+    chosen = tricks.choice(plays, size=len(modes), replace=False)
+    return {int(i): mode for i, mode in zip(chosen, modes, strict=True)}
+
+
+def _hard_card(
+    mode: str, card: Card, below: Card, deck: tuple[Card, ...], tricks: np.random.Generator
+) -> Card:
+    if mode == "again":
+        return below
+    others = [c for c in deck if c.kind == below.kind and c.colour not in ("", below.colour)]
+    if mode == "other_colour" and others:
+        return others[int(tricks.integers(len(others)))]
+    return card
+
+
+def _hard_place(mode: str, laid: Placed, below: Placed, tricks: np.random.Generator) -> Placed:
+    """Where a hard play lies: the same symbol in another colour nearly where the last card
+    lies, the same card again a little aside and turned, an askew card half across it."""
+    turn = float(tricks.choice([-1.0, 1.0]))
+    if laid.card.kind == below.card.kind and laid.card != below.card:
+        shift, angle = 1.0, float(tricks.uniform(-1, 1))
+    elif laid.card == below.card:
+        shift, angle = 22.0, turn * float(tricks.uniform(12, 25))
+    elif mode == "askew":
+        shift, angle = 30.0, turn * float(tricks.uniform(30, 60))
+    else:
+        return laid
+    dx, dy = (float(v) * shift for v in tricks.uniform(-1, 1, 2))
+    return replace(laid, x=below.x + dx, y=below.y + dy, angle=below.angle + angle)
+
+
 def sequence(
     seed: int,
     style: Style,
@@ -696,15 +747,21 @@ def sequence(
     rests: int = 0,
     cards: tuple[Card, ...] = (),
     start: Card | None = None,
+    hard: bool | None = None,
 ) -> Sequence:
     """A stretch of play filmed at :data:`FPS`: ``plays`` cards laid (each may follow the one
     below by the rules), ``passes`` hands passing over without laying anything, ``rests`` hands
     resting still over the pile for a second or so, and ``lamp_changes`` times the room light
-    changes. Every frame is JPEG-decoded.
+    changes. Every frame is JPEG-decoded. With ``hard`` (the default for four plays or more,
+    unless ``cards`` are given) the film holds each of :data:`HARD_PLAYS`.
 
     ``cards`` lays exactly those cards in that order instead (a scripted evening, filmed), on a
     pile that starts with ``start`` on top (else a card of ``deck``)."""
     rng = np.random.default_rng(seed)
+    tricks = np.random.default_rng(seed + TRICKS_SEED)
+    count = len(cards) if cards else plays
+    hard = (not cards and plays >= len(HARD_PLAYS)) if hard is None else hard
+    plan = _hard_plan(tricks, count, bool(cards), lamp_changes) if hard else {}
     table, light, camera = random_conditions(rng)
     light = replace(light, glare=None)
     cache = FaceCache()
@@ -732,6 +789,12 @@ def sequence(
     shoot(None, int(rng.integers(4, 8)))
     events = ["play"] * plays + ["pass"] * passes + ["lamp"] * lamp_changes + ["rest"] * rests
     rng.shuffle(events)
+    after_lamp = [i for i, mode in plan.items() if mode == "after_lamp"]
+    if after_lamp:  # the first lamp change comes just before that play
+        events.remove("lamp")
+        at = [i for i, e in enumerate(events) if e == "play"][after_lamp[0]]
+        events.insert(at, "lamp")
+    played = 0
     for event in events:
         if event == "lamp":
             light = replace(
@@ -765,6 +828,13 @@ def sequence(
         candidates = [c for c in deck if may_follow(below.card, c) and c != below.card]
         card = to_lay.pop(0) if to_lay else candidates[int(rng.integers(len(candidates)))]
         laid = Placed(card, style, aim[0], aim[1], float(rng.uniform(0, 360)), below.length)
+        if hard:
+            mode = plan.get(played, "")
+            if not cards:
+                laid = replace(laid, card=_hard_card(mode, card, below.card, deck, tricks))
+            laid = _hard_place(mode, laid, below, tricks)
+            card, aim = laid.card, (laid.x, laid.y)
+        played += 1
         for x, y in _path((float(outside[0]), float(outside[1])), aim, steps_in):
             shoot(Hand(x, y, edge, tone, holding=laid), 1)
         pile.append(laid)

@@ -5,7 +5,12 @@ a still pile costs. Movement (a hand coming, a card landing) arms the watcher; o
 has been still for ``settle_ms`` it compares the still picture with the last still one. Nothing
 changed (a hand passed over, the room light changed its level): no read. Something changed: the
 top card is read, with the card below as the rules prior, and it is a play only if it is another
-card than the top one, or the same face lying elsewhere (two red 7s in a row).
+card than the top one, or the same face lying elsewhere (two red 7s in a row). A picture gone
+soft over a still pile is none; a card laid exactly on one of the same shape is told by its
+outline, hue and drawing where it lies (:func:`_laid_anew`).
+
+(Over 500 lines: the pictures compared, soft, grey, in colour and as whole cards, are the one
+state every test below reads; split apart they would be handed around as a dozen arguments.)
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ import numpy as np
 from .field import changed_share, field_mask
 from .kinds import COLOURLESS, Card
 from .model import Model, Read
-from .settle import Unread
+from .outline import find_outline, same_card
+from .settle import CARD_SHARE, Unread
 from .sources import TimedFrame
 from .types import Floats, Image
 
@@ -48,6 +54,24 @@ SAME_PATTERN = 0.995
 VIEW_SHIFT = 0.3
 EXPLAINED = 0.7
 VIEW = (320, 240)  # the picture a knock is measured on
+# A picture gone soft (Gaussian σ of the shrunk picture tried, 8 to 32 px of the frame) with
+# nothing laid: so blurred, the last still picture leaves at most this share of the change
+SOFT_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0)
+EXPLAINED_SOFT = 0.3
+SOFT_LEFT = 0.02  # ... and at most this share of the picture (a card laid changes 3 % or more)
+# A card laid exactly where one of the same shape lay, told where the card is read, the picture
+# as sharp as before (this share of the Laplacian's variance at least): the top card found whole
+# (this share of it seen) is another card (outline.py), or this share of it changed hue (seen
+# soft, each pixel's share of red, green and blue, the lamp's shift taken out), or this share
+# of its drawing changed.
+SHARP_AS_BEFORE = 0.7
+WHOLE_TOP = 0.9
+COLOUR_SOFT = 3.0
+HUE_CHANGE = 0.06
+RECOLOURED_SHARE = 0.3
+DRAWING_SOFT = 1.5
+CLEAR_STEPS = (1.0, 2.0, 3.0, 4.0)  # a picture come clear seen as soft as before (320 px wide)
+REDRAWN_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -145,13 +169,23 @@ class Watcher:
                 return self._unread(frame)
             return None
         self._armed = False
+        return self._settled(frame, small)
+
+    def _settled(self, frame: TimedFrame, small: Floats) -> Decision | None:
+        """The picture still for ``settle_ms``: compared with the last still one, and read
+        when something that is not an arm changed (or on the first still picture)."""
         still = self._still
         changed = None
-        share = 0.0
         if still is not None:
             still, seen = self._follow_view(small, still, frame.image)
             changed = _changed(small, still) * seen
             share = np.count_nonzero(changed) / changed.size
+            if _gone_soft(small, still, frame.image, self._still_frame):
+                self.unread.drop()  # the same pile seen soft (a shadow, the lens misted)
+                return None
+            if share < CHANGED_SHARE:  # a card as grey as the one under it: its colour changed
+                changed = changed | self._changed_in_colour(frame.image, seen)
+                share = np.count_nonzero(changed) / changed.size
             if share < CHANGED_SHARE:
                 self.unread.drop()  # what changed went away again: a hand, not a card
                 self._keep(small, frame)  # nothing happened: follow slow drifts of the light
@@ -166,6 +200,13 @@ class Watcher:
             ):
                 self._armed = True  # an arm reaches in from the edge: wait for it to go
                 return None
+        return self._look(frame, small, still, changed)
+
+    def _look(
+        self, frame: TimedFrame, small: Floats, still: Floats | None, changed: Image | None
+    ) -> Decision | None:
+        """The top card read where the picture changed: a play, the unread card laid or come
+        clear, or nothing new."""
         self.reads += 1
         read = self.model.read(frame.image, self.top, changed)
         starting, self._starting = self._starting, False
@@ -178,33 +219,62 @@ class Watcher:
                     return self._unread(frame)
                 self.unread.hold(frame.t_ms, small, changed)
             return None  # a hand over the pile: wait for it to go (or a card unread)
+        hull, width = read.found.hull, frame.image.shape[1]
         held = self.unread.under_new_card()
-        if held is not None and _laid_on(small, held, read.found.hull, frame.image.shape[1]):
+        if held is not None and _laid_on(small, held, hull, width):
             return self._unread(frame, again=True)  # a hand laid a card on the unread one
         self.unread.drop()  # (or it is the unread card itself, come clear: read now)
         pose = _pose(read)
-        width = frame.image.shape[1]
+        anew: list[bool] = []  # another card where one of the same shape lay (asked once)
+
+        def laid_anew() -> bool:
+            if not anew:
+                otherwise = read.card != self.top
+                anew.append(
+                    _laid_anew(frame.image, self._still_frame, hull, read_otherwise=otherwise)
+                )
+            return anew[0]
+
         if (
             not starting
             and still is not None
-            and _unchanged(small, still, changed, read.found.hull, width)
+            and _unchanged(small, still, changed, hull, width)
+            and not laid_anew()
         ):
             return self._read_again(frame, read, small, pose)
         before = self._pose if read.card == self.top else None
         if before is not None and (
-            (not _moved(before, pose) and not _laid_on(small, still, read.found.hull, width))
+            (not _moved(before, pose) and not _laid_on(small, still, hull, width))
             or changed is None
-            or (
-                not _moved(before, pose) and _moved_everywhere(small, still, read.found.hull, width)
-            )
+            or (not _moved(before, pose) and _moved_everywhere(small, still, hull, width))
         ):
             # The same card where it was (the light changed), or the whole picture moved with
             # it (the camera was knocked): a card laid changes the picture only where it lies.
+            if changed is not None and not _moved(before, pose) and self.unread.card_sized(changed):
+                # ... and a card-sized change beside it that is no hand, no light: a card laid
+                # that the reader did not find over the top one. Asked, never dropped.
+                self.unread.hold(frame.t_ms, small, changed, anew=True)
+                return self._unread(frame)
             self._keep(small, frame)
             self._pose = pose
             return None
-        if changed is not None and changed_share(changed, read.found.hull, width) < LAID_SHARE:
+        seen_before = changed is not None and changed_share(changed, hull, width) < LAID_SHARE
+        if seen_before and not laid_anew():
             return None  # a card that was there before, seen while a hand hides the top
+        return self._decide(frame, read, small, pose, starting)
+
+    def _decide(
+        self,
+        frame: TimedFrame,
+        read: Read,
+        small: Floats,
+        pose: tuple[float, float, float, float],
+        starting: bool,
+    ) -> Decision | None:
+        """A card read where a card was laid: the new top card, a play (or, read where the
+        last one lies with no hand since, that card come clear: it settles it)."""
+        assert read.found is not None
+        hull, width = read.found.hull, frame.image.shape[1]
         self._keep(small, frame)
         last_pose = self._pose
         self._pose = pose
@@ -212,14 +282,14 @@ class Watcher:
             self.top = read.card
         unread = self.unread.decided  # the pile as the unread card left it, if one was
         self.unread.decided = None
-        settles = unread is not None and not _laid_on(small, unread, read.found.hull, width)
+        settles = unread is not None and not _laid_on(small, unread, hull, width)
         # The card just decided, read again where it lies (it came clear): not a new play.
         settles = settles or (
             last_pose is not None and not _moved(last_pose, pose) and self.unread.handless()
         )
         self.unread.decided_read()
-        if starting:
-            return None
+        if starting or (settles and not self._decided):
+            return None  # (the pile as it started, read better: nothing to settle)
         self._top_sure, self._top_unread, self._decided = read.sure, False, True
         return Decision(frame.t_ms, read, frame.image, settles)
 
@@ -347,6 +417,100 @@ def _unchanged(
     if float(now.std()) < 1e-3 or float(then.std()) < 1e-3:
         return False
     return float(np.corrcoef(now, then)[0, 1]) >= SAME_PATTERN
+
+
+def _gone_soft(small: Floats, still: Floats, image: Image, still_image: Image | None) -> bool:
+    """Whether the picture is the last still one gone soft, nothing laid: blurred as much as
+    explains most of the difference (a shadow's light level taken out), hardly a pixel of it
+    differs from the still picture, and no card-sized patch changed hue (a card of the same
+    shape laid on the top one, seen soft, differs in colour only). A card laid while the
+    picture is soft still differs where it lies."""
+    before = float(np.count_nonzero(_changed(small, still)))
+    if before == 0:
+        return False
+    after = min(
+        np.count_nonzero(_changed(small, cv2.GaussianBlur(still, (0, 0), sigma)))
+        for sigma in SOFT_STEPS
+    )
+    if after > EXPLAINED_SOFT * before or after / small.size >= SOFT_LEFT:
+        return False
+    if still_image is None:
+        return True
+    hues = [
+        p / p.sum(axis=2, keepdims=True)
+        for p in (_shrink_colour(image), _shrink_colour(still_image))
+    ]
+    hues = [cv2.GaussianBlur(h, (0, 0), SOFT_STEPS[-1]) for h in hues]
+    shift = hues[0] - hues[1]
+    shift -= np.median(shift.reshape(-1, 3), axis=0)
+    recoloured = int(np.count_nonzero((np.abs(shift) > HUE_CHANGE).any(axis=2)))
+    return recoloured / small.size < CARD_SHARE
+
+
+def _laid_anew(image: Image, still: Image | None, hull: Image, *, read_otherwise: bool) -> bool:
+    """Whether another card lies where the card at ``hull`` is read than in the last still
+    picture, though seen soft and grey the two are alike (a card laid exactly on one of the
+    same shape: a blue Inversion on a yellow one, a 9 on a 7). Not when the picture came clear
+    (a blur going changes a card's look, not the card). Its hue changed there (the lamp's own
+    shift of every hue taken out; seen soft, so also while the picture goes soft); or, as sharp
+    as before, the top card found whole is another (outline.py), or, the card read otherwise
+    than the top one (``read_otherwise``), its drawing changed (a hand's shadow gone changes a
+    drawing's grey a little, never what it reads as). Nothing can be told without the still
+    picture (the view moved since)."""
+    if still is None or still.shape != image.shape:
+        return False
+    now, then = _detail(image), _detail(still)
+    inside = cv2.dilate(field_mask(hull, now[..., 0], image.shape[1]), np.ones((5, 5), np.uint8))
+    region = inside > 0
+    total = int(np.count_nonzero(region))
+    if total < 64:
+        return False
+    sharp = [float(cv2.Laplacian(p.mean(axis=2), cv2.CV_32F)[region].var()) for p in (now, then)]
+    if sharp[1] < SHARP_AS_BEFORE * sharp[0]:  # sharper than before: a blur going
+        # The card come clear, unless its hue changed seen as soft as the still picture was.
+        softened = min(
+            (cv2.GaussianBlur(now, (0, 0), sigma) for sigma in CLEAR_STEPS),
+            key=lambda p: float(np.abs(p - then).mean()),
+        )
+        return _recoloured(softened, then, region)
+    if _recoloured(now, then, region):
+        return True
+    if sharp[0] < SHARP_AS_BEFORE * sharp[1]:
+        return False  # softer than before (a blur coming): its drawing cannot be told
+    now_top, then_top = find_outline(image), find_outline(still)
+    if (
+        now_top is not None
+        and then_top is not None
+        and min(now_top.seen, then_top.seen) >= WHOLE_TOP
+        and not same_card(now_top, then_top)
+    ):
+        return True  # the top card, found whole, moved, turned or looks otherwise
+    if not read_otherwise:
+        return False
+    level = MOVING_PIXEL * float(now.mean())
+    gains = np.median(now / then, axis=(0, 1))
+    fine = [cv2.GaussianBlur(p.mean(axis=2), (0, 0), DRAWING_SOFT) for p in (now, then * gains)]
+    redrawn = np.abs(fine[0] - fine[1]) > level
+    return bool(np.count_nonzero(redrawn & region) / total >= REDRAWN_SHARE)
+
+
+def _recoloured(now: Floats, then: Floats, region: Image) -> bool:
+    """Whether this share of ``region`` changed hue between two pictures (seen soft, each
+    pixel's share of red, green and blue, the lamp's shift of every hue taken out)."""
+    hues = [
+        cv2.GaussianBlur(p / p.sum(axis=2, keepdims=True), (0, 0), COLOUR_SOFT) for p in (now, then)
+    ]
+    shift = hues[0] - hues[1]
+    shift -= np.median(shift.reshape(-1, 3), axis=0)
+    recoloured = (np.abs(shift) > HUE_CHANGE).any(axis=2)
+    return bool(
+        np.count_nonzero(recoloured & region) / np.count_nonzero(region) >= RECOLOURED_SHARE
+    )
+
+
+def _detail(image: Image) -> Floats:
+    picture: Floats = cv2.resize(image, VIEW, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return picture + 1.0
 
 
 def _laid_on(small: Floats, held: Floats | None, hull: Image, frame_width: int) -> bool:

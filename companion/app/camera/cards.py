@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.cards import CARDS, in_deck, lowest_number
 from companion.core.events import Play
+from companion.core.options import RulesOptions
 
 from ..inputs import CardRead
 
@@ -65,3 +67,12 @@ def words(kind: str | None, colour: str) -> dict[str, str | None]:
     """A card as the state names it for the page: ``{"kind", "colour"}`` in the camera's names
     (``kind`` ``None``: a card laid that could not be read)."""
     return {"kind": kind, "colour": colour}
+
+
+def in_table_deck(kind: str, rules: RulesOptions, side: str = "") -> bool:
+    """Whether the deck on the table holds cards of ``kind`` (the camera's name), on the side
+    in play: no 0 on an Extrême table, no +2 or +4 unless it is played with a classic deck."""
+    rule = CARDS.get("number" if is_number(kind) else kind)
+    if rule is None or not in_deck(rule, rules) or (rule.side and side and rule.side != side):
+        return False
+    return not is_number(kind) or int(kind) >= lowest_number(rules)

@@ -28,7 +28,7 @@ from companion.core.errors import ActionError
 from companion.core.events import Insert, Play, Replace, Source
 
 from ..hub import Hub
-from .cards import face_of, play_event, words
+from .cards import face_of, in_table_deck, play_event, words
 from .pictures import Pictures
 
 Needs = Literal["card", "target"]
@@ -132,6 +132,7 @@ class Questions:
     # ------------------------------------------------------------------ the hub thread
 
     def landed(self, landing: Landing) -> None:
+        self._only_the_deck(landing)
         if landing.settles:
             self._settle(landing)
             return
@@ -143,6 +144,17 @@ class Questions:
             self._queue.append(landing)
             self.history.append(landing)
         self.drain()
+
+    def _only_the_deck(self, landing: Landing) -> None:
+        """The faces offered are the table's deck's only, in the camera's order; a read of a
+        card that deck does not hold is never sure (the best face it does hold is asked)."""
+        state = self._hub.engine.state
+        held = [c for c in landing.candidates if in_table_deck(c[0], state.rules, state.side)]
+        landing.candidates = tuple(held)
+        if landing.kind is not None and not in_table_deck(landing.kind, state.rules, state.side):
+            landing.sure = False
+            if held:
+                landing.kind, landing.colour = held[0][0], held[0][1]
 
     def _tapped_already(self, landing: Landing) -> bool:
         """The card the camera saw was tapped on a phone (or a button) just before: the same

@@ -15,6 +15,7 @@ dark, frozen), ``last_read``, ``question`` (the open one: ``id``, ``needs`` card
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -72,6 +73,7 @@ class CameraService:
             self.watch.enabled = enabled
         self.last_read: dict[str, Any] | None = None
         self.decisions = 0  # landings handled on the hub thread (the replay, the bench)
+        self._decided = threading.Condition()  # ... told to whoever waits for one
         self._epoch = 0  # rounds started: a card seen before its round started is dropped
         self._seen = 0  # the camera's sightings handled (a correction names how many)
 
@@ -181,7 +183,8 @@ class CameraService:
         if landing is None:
             raise answered()
         self.sweep.end()
-        kind, colour = str(payload["kind"]), str(payload.get("colour", ""))
+        kind = str(payload["kind"])  # (a target named after the card keeps its colour)
+        colour = str(payload.get("colour") or (landing.colour if kind == landing.kind else ""))
         extra = {key: payload[key] for key in ("target", "count") if key in payload}
         questions.answer(landing, kind, colour, **extra)
         self._asked()
@@ -239,6 +242,19 @@ class CameraService:
         if self.watch is not None:
             self.watch.close()
 
+    def wait_decisions(self, count: int, timeout: float) -> bool:
+        """Wait (off the hub thread) until the camera has decided ``count`` plays in all;
+        ``False`` when not within ``timeout`` s, or never: a camera lost, a replayed film
+        whose round's frames have all been looked at."""
+        deadline = time.monotonic() + timeout
+        with self._decided:
+            while self.decisions < count:
+                left = deadline - time.monotonic()
+                if left <= 0 or self.status == "lost" or _film_over(self._camera):
+                    return False
+                self._decided.wait(min(left, 0.05))
+        return True
+
     def live_jpeg(self) -> bytes | None:
         """The latest frame as JPEG (the page's live picture); ``None`` without a camera or
         while it is off."""
@@ -280,7 +296,9 @@ class CameraService:
                 self.last_read = read
                 self.questions.landed(landing)
                 self._asked()
-            self.decisions += not landing.settles
+            with self._decided:
+                self.decisions += not landing.settles
+                self._decided.notify_all()
             self._seen += 1
             hub.changed("camera")
 
@@ -318,3 +336,9 @@ class CameraService:
         if trouble is not None:
             door.announce(f"camera.{trouble}", [say(f"box.camera_{trouble}")])
         door.changed("camera")
+
+
+def _film_over(camera: Camera | None) -> bool:
+    """A replayed film whose every frame of this round has been looked at."""
+    over = getattr(camera, "film_over", None)
+    return isinstance(over, threading.Event) and over.is_set()

@@ -13,7 +13,7 @@
 import { el } from "../dom.js";
 import { elision, joined } from "../message.js";
 import { act, camera, store, t, table, tn } from "../store.js";
-import { cardLabel, cardName, colours, lowestNumber, playable } from "./deck.js";
+import { card, cardLabel, cardName, colours, lowestNumber, playable } from "./deck.js";
 
 const local = { padFor: null, colour: "red", enlarged: null };
 
@@ -76,8 +76,11 @@ export function renderQuestion(box) {
   const open = local.padFor === question.id;
   // Redrawn only when it changed: the picture is not fetched again at every press.
   const waiting = (camera().waiting || []).map((r) => r.kind + r.colour).join();
-  const key = [question.id, store.lang, open, local.colour, local.enlarged, waiting,
-    colours().join()].join("|");
+  // What is asked is part of it: a card's question becomes its Coup Extrême's target question
+  // under the same number, and every screen shows the new one at once.
+  const offered = (question.candidates || []).map((r) => r.kind + r.colour).join();
+  const key = [question.id, question.needs, question.missed, offered, store.lang, open,
+    local.colour, local.enlarged, waiting, colours().join()].join("|");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.textContent = "";
@@ -98,8 +101,13 @@ export function renderQuestion(box) {
   }
   const candidates = el("div", { class: "cam-candidates" });
   (question.candidates || []).slice(0, 3).forEach((read) => {
-    candidates.append(cardFace(read, "button", { type: "button", "data-kind": read.kind,
-      "data-colour": read.colour, onclick: () => answer(question, read) }));
+    // A card whose colour its player names (a Joker, a Coup Extrême) is asked with its colour,
+    // once: one button for each colour in play.
+    const named = card(read.kind) && card(read.kind).colour;
+    (named ? colours().map((c) => ({ kind: read.kind, colour: c })) : [read]).forEach((face) => {
+      candidates.append(cardFace(face, "button", { type: "button", "data-kind": face.kind,
+        "data-colour": face.colour, onclick: () => answer(question, face) }));
+    });
   });
   const row = el("div", { class: "row cam-other" });
   row.append(
@@ -149,8 +157,8 @@ function pad(question, box) {
   }
   const cards = el("div", { class: "cards" });
   playable().filter((c) => c.key !== "number").forEach((c) => {
-    // A card whose colour is named by its player has none printed: the camera reads it so.
-    const read = { kind: c.key, colour: c.colour ? "" : local.colour };
+    // A card whose colour its player names takes the colour chosen above, with the card.
+    const read = { kind: c.key, colour: local.colour };
     cards.append(el("button", { type: "button", "data-card": c.key,
       class: "card-btn " + c.key + (c.colour ? " colour-choice" : ""),
       onclick: () => answer(question, read) }, cardLabel(c.key)));

@@ -394,3 +394,23 @@ def test_the_sweep_draws_its_stacks_from_the_seed_and_summarises(
     assert [json.loads(line) for line in lines] == rows
     assert replace(draws[0].errors, rise=0.0).rise == 0.0
     assert PrintErrors().edge_r == pytest.approx(0.15 * MM)
+
+
+def test_a_card_held_at_the_shim_does_not_drag_the_clamped_gate_into_the_bottom_cards_way(
+    geometry: Geometry,
+) -> None:
+    """The nominal feed: the second card is driven against the shim's face and held there; the
+    clamped gate stays where its screws hold it (within a micrometre) and the bottom card goes
+    under its edge. With MuJoCo's default (soft) joint limit the gate sank 0.37 mm into the
+    bottom card's way and stopped it at the shim's face."""
+    feed = FeedModel(geometry, Stack(0, 40, 0.5, 1.25, 0.3 * MM))
+    gate = feed.model.jnt_qposadr[feed.model.joint("gate").id]
+    feed._step(feed.settings.settle)
+    feed.feeding = True
+    lowest = 0.0
+    for _ in range(60):
+        feed._step(0.005)
+        lowest = min(lowest, float(feed.data.qpos[gate]))
+    assert lowest > -1e-6, f"the gate sank {-lowest / MM:.3f} mm"
+    assert feed._front(0) > geometry.edge_x + 2 * MM  # the bottom card went under the shim
+    assert feed._front(1) < geometry.edge_x + 0.5 * MM  # the second stayed at its face

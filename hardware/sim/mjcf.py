@@ -167,7 +167,9 @@ def build_xml(
         f'<geom name="follower" class="card" type="box" '
         f'size="{fmt(follower_hl, hw - 1e-3, FOLLOWER_H / 2)}" mass="{g.follower_mass}"/></body>'
     )
-    # The gate: clamped by its screws, so it rises only as far as ``errors.rise`` lets it (what
+    # The gate: clamped by its screws (its limits as stiff as a contact: MuJoCo's default limit
+    # would let a card held at its face drag it down into the bottom card's way), so it rises
+    # only as far as ``errors.rise`` lets it (what
     # a card bending under it, or the shim's give, allows) with the stiffness of the bottom
     # card's overhang from the front tyre to the gate (3 E I / L^3). Its drawn lower band is
     # drawn here with the edge's round: a box behind the round, the round, a box over it.
@@ -182,7 +184,8 @@ def build_xml(
         f'<body name="gate" pos="0 0 {fmt(errors.throat)}">'
         f'<inertial pos="{fmt(x0, 0, g.throat)}" mass="0.005" diaginertia="1e-6 1e-6 1e-6"/>'
         f'<joint name="gate" type="slide" axis="0 0 1" limited="true" range="0 {fmt(rise)}" '
-        f'stiffness="{bend:.6g}" damping="0.01"/>'
+        f'stiffness="{bend:.6g}" damping="0.01" solreflimit="{fmt(*settings.solref)}" '
+        f'solimplimit="{fmt(*settings.solimp)}"/>'
         f'<geom name="gate_edge" class="plastic" type="capsule" '
         f'pos="{fmt(x0 + r, 0, g.throat + r)}" size="{fmt(r, gate_hw)}" quat="{YAXIS}"/>'
         f'<geom name="gate_band_back" class="plastic" type="box" '

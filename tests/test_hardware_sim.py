@@ -405,12 +405,12 @@ def test_a_card_held_at_the_shim_does_not_drag_the_clamped_gate_into_the_bottom_
     bottom card's way and stopped it at the shim's face."""
     feed = FeedModel(geometry, Stack(0, 40, 0.5, 1.25, 0.3 * MM))
     gate = feed.model.jnt_qposadr[feed.model.joint("gate").id]
-    feed._step(feed.settings.settle)
+    feed.step(feed.settings.settle)
     feed.feeding = True
     lowest = 0.0
     for _ in range(60):
-        feed._step(0.005)
+        feed.step(0.005)
         lowest = min(lowest, float(feed.data.qpos[gate]))
     assert lowest > -1e-6, f"the gate sank {-lowest / MM:.3f} mm"
-    assert feed._front(0) > geometry.edge_x + 2 * MM  # the bottom card went under the shim
-    assert feed._front(1) < geometry.edge_x + 0.5 * MM  # the second stayed at its face
+    assert feed.front_of(0) > geometry.edge_x + 2 * MM  # the bottom card went under the shim
+    assert feed.front_of(1) < geometry.edge_x + 0.5 * MM  # the second stayed at its face

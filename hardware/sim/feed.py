@@ -349,7 +349,8 @@ class FeedModel:
         d.qpos[:], d.qvel[:], d.time = qpos, qvel, time
         mujoco.mj_forward(m, d)
 
-    def _step(self, seconds: float) -> None:
+    def step(self, seconds: float) -> None:
+        """Run the model ``seconds`` on (the feed servo on while ``feeding``)."""
         self._advance(round(seconds / self.settings.timestep))
 
     def _advance(self, steps: int) -> None:
@@ -362,7 +363,8 @@ class FeedModel:
         """The feed servo on or off (its torque follows its speed in the model itself)."""
         self.data.ctrl[self.feed_ctrl] = 1.0 if self.feeding else 0.0
 
-    def _front(self, i: int) -> float:
+    def front_of(self, i: int) -> float:
+        """Where card ``i``'s front edge is along the card's way out (metres)."""
         return float(self.data.xpos[self.segments[i][-1]][0]) + self.seg / 2
 
     def _tail(self, i: int) -> float:
@@ -385,7 +387,7 @@ class FeedModel:
     def feed_one(self) -> Feed:
         """One command: feed until the beam sees a card, or time out."""
         g, d, s = self.g, self.data, self.settings
-        self._step(s.settle)
+        self.step(s.settle)
         self.feeding = True
         d.ctrl[self.exit_ctrl] = 1.0
         seen: set[int] = set()
@@ -402,7 +404,7 @@ class FeedModel:
             for i in range(MODELLED):
                 if not self.in_play[i] or i in seen:
                     continue
-                front = self._front(i)
+                front = self.front_of(i)
                 if i != first and front > g.sep_x - g.sep_len / 2:
                     held = True  # a second card reached the separator's shoe
                 if self._tail(i) > g.pinch_x and not speed:
@@ -424,11 +426,11 @@ class FeedModel:
         past = {i for i in seen} | {
             i
             for i in range(MODELLED)
-            if self.in_play[i] and self._front(i) > g.gate_x + g.gate_t + 1e-3
+            if self.in_play[i] and self.front_of(i) > g.gate_x + g.gate_t + 1e-3
         }
         # a card left half out of the pinch is a jam too
         for i in range(MODELLED):
-            if self.in_play[i] and i not in seen and self._front(i) > g.pinch_x + 1e-3:
+            if self.in_play[i] and i not in seen and self.front_of(i) > g.pinch_x + 1e-3:
                 jam = True
         for i in seen:
             if speed == 0.0:
@@ -456,7 +458,7 @@ class FeedModel:
         judges the card after k counted at ``passing[k]`` of full duty, as the software does. No
         new card at the beam within ``margin`` x ``card_interval`` is a jam, as in the software."""
         d, s = self.data, self.settings
-        self._step(s.settle)
+        self.step(s.settle)
         start = d.time
         beam = Beam(lambda: float(d.time) - start, passing)
         try:
@@ -488,7 +490,7 @@ class FeedModel:
             for i in range(MODELLED):
                 if not self.in_play[i]:
                     continue
-                front = self._front(i)
+                front = self.front_of(i)
                 tail = self._tail(i)
                 if front > g.beam_x > tail:
                     dark = True
@@ -519,7 +521,7 @@ class FeedModel:
                 break
         self.feeding = False
         d.ctrl[:] = 0.0
-        self._step(s.run_out)
+        self.step(s.run_out)
         landing = tuple(
             throw_distance(v, g.launch_height, g.launch_angle, g.pinch_x) for v in speeds
         )

@@ -16,6 +16,9 @@ CSV (a score sheet, in English or French): the game's settings (name, date, targ
 mode, ruleset, teams), a header ``round,dealer,winner,side,<player>...`` (``manche;donneur;
 gagnant;côté``) then one line per round with the points left in each player's hand (empty: no
 hand entered). Card detail and corrections are not kept.
+
+Over 500 lines: both formats' readers and writers stay together, so a change to one format is
+read beside the other's and the error each raises for the same fault stays the same.
 """
 
 from __future__ import annotations

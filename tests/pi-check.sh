@@ -282,7 +282,7 @@ from companion.vision.kinds import Card
 from companion.vision.measure import held_out_styles
 (still,) = render.still_set(1, 41, held_out_styles(), (Card("skip", "red"),))
 cv2.imwrite(sys.argv[1] + "/frame_0.jpg", still.image)
-open(sys.argv[1] + "/frames.json", "w").write(json.dumps({"frames": [{"file": "frame_0.jpg", "t_ms": 0}]}))
+open(sys.argv[1] + "/frames.json", "w").write(json.dumps({"frames": [{"file": "frame_0.jpg", "t_ms": 0}], "drawn": True}))
 ' "$root/tmp/frames") || return 1
     chmod -R a+rX "$root/tmp/frames"
     out=$(in_root "$root" runuser -u uno -- /opt/uno-companion/venv/bin/python -c '
